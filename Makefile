@@ -1,0 +1,55 @@
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+
+# ChatBotKit: `make run` starts the embedded dev server and the example bots from bots.yaml;
+# `make test` runs every test. Both install missing system packages first.
+
+SWIFT ?= swift
+VENV ?= .venv
+CONFIG ?= bots.yaml
+SANITIZER_TESTS ?= ChatTransportTests|ChatClientTests
+
+.PHONY: run test deps python-env build test-swift test-python test-sanitizers bench clean
+
+run: deps
+	$(SWIFT) build --product bots
+	$$($(SWIFT) build --show-bin-path)/bots run --config $(CONFIG)
+
+test: deps python-env build test-swift test-python test-sanitizers
+
+deps:
+	@./scripts/ensure-system-packages.sh
+
+python-env:
+	@./scripts/ensure-python-env.sh $(VENV)
+
+build:
+	$(SWIFT) build --build-tests
+
+# Prints failures and the runner's summary line; the full log is in .build/swift-test.log.
+test-swift:
+	$(SWIFT) test --skip-build > .build/swift-test.log 2>&1 || { grep -E '✘|error:|Fatal' .build/swift-test.log | head -n 100; tail -n 5 .build/swift-test.log; exit 1; }
+	@grep -E '✘|Test run with' .build/swift-test.log
+
+test-python:
+	@if [ -n "$$(ls Tests/python/test_*.py 2>/dev/null)" ]; then \
+	    CHATBOTKIT_BOTS_BINARY=$$($(SWIFT) build --show-bin-path)/bots $(VENV)/bin/python -m pytest -q Tests/python; \
+	fi
+
+# The C glue (libcurl, libwebsockets) and the client that drives it, under both sanitizers.
+test-sanitizers:
+	@if [ -d Tests/ChatTransportTests ] && ls Tests/ChatTransportTests/*Tests.swift >/dev/null 2>&1; then \
+	    for sanitizer in thread address; do \
+	        echo "Transport and client tests under the $$sanitizer sanitizer"; \
+	        log=.build/sanitize-$$sanitizer.log; \
+	        $(SWIFT) test --scratch-path .build-$$sanitizer --sanitize=$$sanitizer --filter '$(SANITIZER_TESTS)' > $$log 2>&1 \
+	            || { grep -E '✘|error:|WARNING: ThreadSanitizer|ERROR: AddressSanitizer|SUMMARY' $$log | head -n 60; exit 1; }; \
+	        grep -E 'Test run with' $$log; \
+	    done; \
+	fi
+
+bench: deps python-env
+	./Benchmarks/run.sh
+
+clean:
+	rm -rf .build .build-thread .build-address $(VENV)

@@ -1,0 +1,180 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Settings shared by every target of ours: Swift 6 language mode comes from the tools version;
+/// these keep imports explicit, as the Hummingbird and swift-websocket packages do.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "ChatBotKit",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "ChatModels", targets: ["ChatModels"]),
+        .library(name: "ChatTransport", targets: ["ChatTransport"]),
+        .library(name: "ChatClient", targets: ["ChatClient"]),
+        .library(name: "ChatBotKit", targets: ["ChatBotKit"]),
+        .library(name: "ChatBotKitTesting", targets: ["ChatBotKitTesting"]),
+        .library(name: "ChatDevServer", targets: ["ChatDevServer"]),
+        .library(name: "FileSniffing", targets: ["FileSniffing"]),
+        .executable(name: "bots", targets: ["bots"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    ],
+    targets: [
+        // MARK: Wire model
+        .target(name: "ChatModels", swiftSettings: strictSettings),
+
+        // MARK: C libraries, each behind one small Swift module
+        .systemLibrary(
+            name: "CCurl",
+            path: "Sources/CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibWebSockets",
+            path: "Sources/CLibWebSockets",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"])]
+        ),
+        .systemLibrary(
+            name: "CMagic",
+            path: "Sources/CMagic",
+            providers: [.apt(["libmagic-dev"])]
+        ),
+        .target(
+            name: "ChatTransport",
+            dependencies: ["CCurl", "CLibWebSockets", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+        .target(name: "FileSniffing", dependencies: ["CMagic"], swiftSettings: strictSettings),
+
+        // MARK: Client and bots
+        .target(
+            name: "ChatClient",
+            dependencies: [
+                "ChatModels", "ChatTransport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "ChatBotKit",
+            dependencies: [
+                "ChatClient", "ChatModels",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Dev server
+        .target(
+            name: "ChatDevServer",
+            dependencies: [
+                "ChatModels",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "ChatBotKitTesting",
+            dependencies: ["ChatBotKit", "ChatDevServer", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Examples
+        .target(
+            name: "WorkoutBot",
+            dependencies: ["ChatBotKit", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Examples/WorkoutBot/Sources",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "ModerationBot",
+            dependencies: ["ChatBotKit", "FileSniffing"],
+            path: "Examples/ModerationBot/Sources",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "ArchiveBot",
+            dependencies: ["ChatBotKit", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Examples/ArchiveBot/Sources",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: CLI
+        .executableTarget(
+            name: "bots",
+            dependencies: [
+                "ChatBotKit", "ChatDevServer", "WorkoutBot", "ModerationBot", "ArchiveBot",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Benchmarks (run with `make bench`, release build)
+        .executableTarget(
+            name: "DecodeBenchmark",
+            dependencies: ["ChatModels"],
+            path: "Benchmarks/DecodeBenchmark",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Tests
+        .testTarget(
+            name: "ChatModelsTests",
+            dependencies: ["ChatModels", .product(name: "PropertyBased", package: "swift-property-based")],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ChatDevServerTests",
+            dependencies: ["ChatDevServer", "ChatModels"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ChatTransportTests",
+            dependencies: ["ChatTransport", "ChatDevServer"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ChatClientTests",
+            dependencies: ["ChatClient", "ChatDevServer"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ChatBotKitTests",
+            dependencies: ["ChatBotKit", "ChatBotKitTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ExamplesTests",
+            dependencies: ["WorkoutBot", "ModerationBot", "ArchiveBot", "ChatBotKitTesting", "FileSniffing"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

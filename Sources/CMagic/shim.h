@@ -1,0 +1,6 @@
+#ifndef CHATBOTKIT_CMAGIC_SHIM_H
+#define CHATBOTKIT_CMAGIC_SHIM_H
+
+#include <magic.h>
+
+#endif

@@ -1,0 +1,101 @@
+import Foundation
+
+extension ChatMessageAttachment where Payload == Data {
+    /// A type-erased attachment from its JSON object, classified as Stream does: `og_scrape_url`
+    /// makes it a link preview; otherwise its `type` string; otherwise `.unknown`.
+    public init(id: AttachmentId, json: JSONObject) {
+        self.init(id: id, type: AttachmentClassifier.classify(json), payload: JSONWriter.data(.object(json)))
+    }
+
+    /// The attachment's JSON object (parsed from the bytes on each call).
+    public var rawJSON: JSONObject {
+        (try? JSONParser().parse(payload).objectValue) ?? JSONObject()
+    }
+
+    /// The `type` string as sent (a link preview keeps its wire type here, e.g. `video`).
+    public var wireType: String? { rawJSON["type"]?.stringValue }
+
+    /// Decodes the payload as `P`, reporting exactly which field failed and why.
+    ///
+    /// The attachment's type must be `P.type`; a mismatch is a failure too.
+    public func decode<P: AttachmentPayload>(_ payloadType: P.Type) -> Result<ChatMessageAttachment<P>, AttachmentDecodingFailure> {
+        guard type == P.type else {
+            return .failure(
+                AttachmentDecodingFailure(
+                    attachmentId: id, type: type, payloadType: "\(P.self)", fieldPath: "type",
+                    reason: "attachment type is \(type.rawValue), \(P.self) decodes \(P.type.rawValue)", rawData: payload))
+        }
+        do {
+            let decoded = try RawJSONDecoder().decode(P.self, from: payload)
+            return .success(ChatMessageAttachment<P>(id: id, type: type, payload: decoded, uploadingState: uploadingState))
+        } catch let error as DecodingError {
+            let (path, reason) = AttachmentDecodingFailure.describe(error)
+            return .failure(
+                AttachmentDecodingFailure(
+                    attachmentId: id, type: type, payloadType: "\(P.self)", fieldPath: path, reason: reason, rawData: payload))
+        } catch {
+            return .failure(
+                AttachmentDecodingFailure(
+                    attachmentId: id, type: type, payloadType: "\(P.self)", fieldPath: "", reason: "\(error)", rawData: payload))
+        }
+    }
+
+    /// The typed attachment if this attachment is of `P.type` and decodes; `nil` otherwise
+    /// (Stream's `attachment(payloadType:)`).
+    public func attachment<P: AttachmentPayload>(payloadType: P.Type) -> ChatMessageAttachment<P>? {
+        try? decode(payloadType).get()
+    }
+}
+
+extension ChatMessageAttachment where Payload: AttachmentPayload {
+    /// The type-erased form: the payload encoded flat, with `type` first.
+    public func asAnyAttachment() throws -> AnyChatMessageAttachment {
+        let object = try AttachmentEncoding.object(for: payload, type: type)
+        return AnyChatMessageAttachment(id: id, type: type, payload: JSONWriter.data(.object(object)), uploadingState: uploadingState)
+    }
+}
+
+/// Decides the ``AttachmentType`` of a raw attachment.
+enum AttachmentClassifier {
+    enum Key: String, CaseIterable, Sendable {
+        case type
+        case ogScrapeURL = "og_scrape_url"
+    }
+    static let keys = KeyTable<Key>()
+
+    static func classify(_ reader: JSONReader, _ object: Int) -> AttachmentType {
+        var wireType: String?
+        for (keyNode, value) in reader.members(object) {
+            switch keys.match(reader, keyNode) {
+            case .ogScrapeURL?: return .linkPreview
+            case .type?:
+                if reader.kind(value) == .string, let text = try? reader.string(value), !text.isEmpty { wireType = text }
+            case nil: continue
+            }
+        }
+        return wireType.map(AttachmentType.init(rawValue:)) ?? .unknown
+    }
+
+    static func classify(_ object: JSONObject) -> AttachmentType {
+        if object.contains("og_scrape_url") { return .linkPreview }
+        if let text = object["type"]?.stringValue, !text.isEmpty { return AttachmentType(rawValue: text) }
+        return .unknown
+    }
+}
+
+/// Shared encoding of a payload into its flat attachment object.
+enum AttachmentEncoding {
+    /// The attachment object of `payload`: `type` first, then the payload's fields. A link
+    /// preview keeps the wire `type` it arrived with (kept in its extra data), if any.
+    static func object<P: AttachmentPayload>(for payload: P, type: AttachmentType) throws -> JSONObject {
+        let encoded = try RawJSONEncoder().encode(payload).objectValue ?? [:]
+        var object = JSONObject()
+        if type != .linkPreview {
+            object["type"] = .string(type.rawValue)
+        } else if let wireType = encoded["type"] {
+            object["type"] = wireType
+        }
+        for (key, value) in encoded where key != "type" { object[key] = value }
+        return object
+    }
+}

@@ -1,0 +1,62 @@
+/// The `type` of a WebSocket event. Open: unknown types are kept, not dropped.
+public struct EventType: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The wire value.
+    public let rawValue: String
+    /// An event type from its wire value.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// An event type from a string literal.
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    /// Heartbeat; the first one carries the `connection_id` and `me`.
+    public static let healthCheck = Self(rawValue: "health.check")
+    /// Authentication or connection failure, sent before the server closes the socket.
+    public static let connectionError = Self(rawValue: "connection.error")
+    /// A new message in a watched channel.
+    public static let messageNew = Self(rawValue: "message.new")
+    /// A message was edited.
+    public static let messageUpdated = Self(rawValue: "message.updated")
+    /// A message was deleted (soft or hard).
+    public static let messageDeleted = Self(rawValue: "message.deleted")
+    /// A message was marked read.
+    public static let messageRead = Self(rawValue: "message.read")
+    /// A new message in a channel the user is a member of but not watching.
+    public static let notificationMessageNew = Self(rawValue: "notification.message_new")
+    /// The user was added to a channel.
+    public static let notificationAddedToChannel = Self(rawValue: "notification.added_to_channel")
+    /// The user was removed from a channel.
+    public static let notificationRemovedFromChannel = Self(rawValue: "notification.removed_from_channel")
+    /// The user marked a channel read.
+    public static let notificationMarkRead = Self(rawValue: "notification.mark_read")
+    /// A reaction was added.
+    public static let reactionNew = Self(rawValue: "reaction.new")
+    /// A reaction was replaced.
+    public static let reactionUpdated = Self(rawValue: "reaction.updated")
+    /// A reaction was removed.
+    public static let reactionDeleted = Self(rawValue: "reaction.deleted")
+    /// A member joined a channel.
+    public static let memberAdded = Self(rawValue: "member.added")
+    /// A member changed.
+    public static let memberUpdated = Self(rawValue: "member.updated")
+    /// A member left a channel.
+    public static let memberRemoved = Self(rawValue: "member.removed")
+    /// Someone started typing.
+    public static let typingStart = Self(rawValue: "typing.start")
+    /// Someone stopped typing.
+    public static let typingStop = Self(rawValue: "typing.stop")
+    /// A channel was created.
+    public static let channelCreated = Self(rawValue: "channel.created")
+    /// A channel changed.
+    public static let channelUpdated = Self(rawValue: "channel.updated")
+    /// A channel was deleted.
+    public static let channelDeleted = Self(rawValue: "channel.deleted")
+    /// A user started watching a channel.
+    public static let userWatchingStart = Self(rawValue: "user.watching.start")
+    /// A user stopped watching a channel.
+    public static let userWatchingStop = Self(rawValue: "user.watching.stop")
+
+    /// Whether the event carries a new message (`message.new` or `notification.message_new`).
+    public var carriesNewMessage: Bool { self == .messageNew || self == .notificationMessageNew }
+
+    /// The wire value.
+    public var description: String { rawValue }
+}

@@ -1,0 +1,269 @@
+/// One value in a ``JSONIndex``: its kind and where its bytes are. Containers also record the
+/// node after their last descendant, so siblings can be skipped in one step.
+struct JSONNode {
+    enum Kind: UInt8 {
+        case null, bool, number, string, array, object
+    }
+
+    var kind: Kind
+    /// For strings: the text contains escapes. For booleans: the value.
+    var flag: Bool
+    /// First byte (for strings, the byte after the opening quote).
+    var start: UInt32
+    /// One past the last byte (for strings, the closing quote).
+    var end: UInt32
+    /// The index of the next node that is not inside this one.
+    var next: UInt32
+}
+
+/// A structural index of a JSON document: one pass over the bytes validates them and records
+/// every value's kind and byte range in a flat array, without creating any strings.
+///
+/// Values are then read on demand, so a decoder only pays for the fields it asks for. This is
+/// what lets a typed decode of a chat event beat general-purpose parsers that build every value.
+struct JSONIndex {
+    private(set) var nodes: [JSONNode] = []
+
+    /// Indexes `bytes`, validating them against RFC 8259.
+    init(bytes: UnsafeRawBufferPointer, maximumDepth: Int) throws(JSONError) {
+        guard bytes.count < Int(UInt32.max) else {
+            throw JSONError(code: .syntax, message: "documents over 4 GiB are not supported")
+        }
+        nodes.reserveCapacity(max(8, bytes.count / 12))
+        var builder = IndexBuilder(bytes: bytes, maximumDepth: maximumDepth)
+        try builder.run(into: &nodes)
+    }
+}
+
+private struct IndexBuilder {
+    enum Expectation {
+        case value
+        case valueOrArrayEnd
+        case keyOrObjectEnd
+        case key
+        case colon
+        case commaOrEnd
+        case end
+    }
+
+    let bytes: UnsafeRawBufferPointer
+    let base: UnsafePointer<UInt8>
+    let maximumDepth: Int
+    var index = 0
+
+    init(bytes: UnsafeRawBufferPointer, maximumDepth: Int) {
+        self.bytes = bytes
+        self.base = bytes.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) } ?? UnsafePointer(bitPattern: 1)!
+        self.maximumDepth = maximumDepth
+    }
+
+    mutating func run(into nodes: inout [JSONNode]) throws(JSONError) {
+        var open: [(node: Int, isObject: Bool)] = []
+        open.reserveCapacity(16)
+        var expectation = Expectation.value
+        let count = bytes.count
+        while true {
+            // Skip whitespace.
+            while index < count {
+                let byte = base[index]
+                if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 } else { break }
+            }
+            guard index < count else {
+                if expectation == .end { return }
+                throw JSONError(code: .unexpectedEnd, message: "input ends where \(describe(expectation)) was expected", offset: index)
+            }
+            let byte = base[index]
+            switch expectation {
+            case .end:
+                throw syntax("unexpected \(describeByte(byte)) after the JSON value")
+            case .colon:
+                guard byte == UInt8(ascii: ":") else { throw syntax("expected ':' after an object key, found \(describeByte(byte))") }
+                index += 1
+                expectation = .value
+                continue
+            case .commaOrEnd:
+                let isObject = open.last!.isObject
+                if byte == UInt8(ascii: ",") {
+                    index += 1
+                    expectation = isObject ? .key : .value
+                    continue
+                }
+                if byte == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    try close(&open, &nodes, &expectation)
+                    continue
+                }
+                throw syntax("expected ',' or '\(isObject ? "}" : "]")', found \(describeByte(byte))")
+            case .key, .keyOrObjectEnd:
+                if byte == UInt8(ascii: "}"), expectation == .keyOrObjectEnd {
+                    try close(&open, &nodes, &expectation)
+                    continue
+                }
+                guard byte == UInt8(ascii: "\"") else { throw syntax("expected a string key, found \(describeByte(byte))") }
+                try scanString(into: &nodes)
+                expectation = .colon
+                continue
+            case .valueOrArrayEnd:
+                if byte == UInt8(ascii: "]") {
+                    try close(&open, &nodes, &expectation)
+                    continue
+                }
+            case .value:
+                break
+            }
+            // A value starts here.
+            switch byte {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let isObject = byte == UInt8(ascii: "{")
+                guard open.count < maximumDepth else {
+                    throw JSONError(
+                        code: .nestingTooDeep, message: "arrays and objects nest deeper than \(maximumDepth) levels", offset: index)
+                }
+                open.append((nodes.count, isObject))
+                nodes.append(JSONNode(kind: isObject ? .object : .array, flag: false, start: UInt32(index), end: 0, next: 0))
+                index += 1
+                expectation = isObject ? .keyOrObjectEnd : .valueOrArrayEnd
+                continue
+            case UInt8(ascii: "\""):
+                try scanString(into: &nodes)
+            case UInt8(ascii: "t"):
+                try expectLiteral("true")
+                nodes.append(JSONNode(kind: .bool, flag: true, start: UInt32(index - 4), end: UInt32(index), next: UInt32(nodes.count + 1)))
+            case UInt8(ascii: "f"):
+                try expectLiteral("false")
+                nodes.append(JSONNode(kind: .bool, flag: false, start: UInt32(index - 5), end: UInt32(index), next: UInt32(nodes.count + 1)))
+            case UInt8(ascii: "n"):
+                try expectLiteral("null")
+                nodes.append(JSONNode(kind: .null, flag: false, start: UInt32(index - 4), end: UInt32(index), next: UInt32(nodes.count + 1)))
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let start = index
+                try scanNumber()
+                nodes.append(JSONNode(kind: .number, flag: false, start: UInt32(start), end: UInt32(index), next: UInt32(nodes.count + 1)))
+            default:
+                throw syntax("unexpected \(describeByte(byte)) where a value should start")
+            }
+            expectation = open.isEmpty ? .end : .commaOrEnd
+        }
+    }
+
+    mutating func close(_ open: inout [(node: Int, isObject: Bool)], _ nodes: inout [JSONNode], _ expectation: inout Expectation)
+        throws(JSONError)
+    {
+        let container = open.removeLast()
+        index += 1
+        nodes[container.node].end = UInt32(index)
+        nodes[container.node].next = UInt32(nodes.count)
+        expectation = open.isEmpty ? .end : .commaOrEnd
+    }
+
+    /// Finds the closing quote 16 bytes at a time, rejecting raw control characters and noting
+    /// whether the string has escapes (which are validated when the string is read).
+    mutating func scanString(into nodes: inout [JSONNode]) throws(JSONError) {
+        let start = index + 1
+        var cursor = start
+        var escaped = false
+        let count = bytes.count
+        while true {
+            cursor = IndexBuilder.findSpecial(base, cursor, count)
+            guard cursor < count else {
+                index = count
+                throw JSONError(code: .unexpectedEnd, message: "input ends inside a string", offset: count)
+            }
+            let byte = base[cursor]
+            if byte == 0x22 { break }
+            if byte == 0x5C {
+                // Skip the escaped character so an escaped quote does not end the string.
+                escaped = true
+                cursor += 2
+                continue
+            }
+            index = cursor
+            throw syntax("control character \(describeByte(byte)) inside a string")
+        }
+        nodes.append(JSONNode(kind: .string, flag: escaped, start: UInt32(start), end: UInt32(cursor), next: UInt32(nodes.count + 1)))
+        index = cursor + 1
+    }
+
+    /// The position of the first quote, backslash or control character at or after `start`.
+    @inline(__always)
+    static func findSpecial(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Int {
+        var cursor = start
+        let quote = SIMD16<UInt8>(repeating: 0x22)
+        let backslash = SIMD16<UInt8>(repeating: 0x5C)
+        let space = SIMD16<UInt8>(repeating: 0x20)
+        while cursor + 16 <= end {
+            let chunk = UnsafeRawPointer(base + cursor).loadUnaligned(as: SIMD16<UInt8>.self)
+            let special = (chunk .== quote) .| (chunk .== backslash) .| (chunk .< space)
+            if any(special) {
+                for lane in 0..<16 where special[lane] { return cursor + lane }
+            }
+            cursor += 16
+        }
+        while cursor < end {
+            let byte = base[cursor]
+            if byte == 0x22 || byte == 0x5C || byte < 0x20 { return cursor }
+            cursor += 1
+        }
+        return end
+    }
+
+    /// Checks the JSON number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    mutating func scanNumber() throws(JSONError) {
+        let count = bytes.count
+        func digits(_ index: inout Int) -> Int {
+            let start = index
+            while index < count, base[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+            return index - start
+        }
+        if base[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < count else { throw JSONError(code: .unexpectedEnd, message: "input ends inside a number", offset: index) }
+        if base[index] == UInt8(ascii: "0") {
+            index += 1
+        } else if digits(&index) == 0 {
+            throw syntax("a number needs digits")
+        }
+        if index < count, base[index] == UInt8(ascii: ".") {
+            index += 1
+            if digits(&index) == 0 { throw syntax("a number needs digits after '.'") }
+        }
+        if index < count, base[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < count, base[index] == UInt8(ascii: "+") || base[index] == UInt8(ascii: "-") { index += 1 }
+            if digits(&index) == 0 { throw syntax("a number needs digits in its exponent") }
+        }
+    }
+
+    mutating func expectLiteral(_ literal: StaticString) throws(JSONError) {
+        let length = literal.utf8CodeUnitCount
+        for offset in 0..<length {
+            guard index + offset < bytes.count else {
+                index = bytes.count
+                throw JSONError(code: .unexpectedEnd, message: "input ends inside '\(literal)'", offset: index)
+            }
+            if base[index + offset] != literal.utf8Start[offset] {
+                index += offset
+                throw syntax("invalid literal, expected '\(literal)'")
+            }
+        }
+        index += length
+    }
+
+    func syntax(_ message: String) -> JSONError {
+        JSONError(code: .syntax, message: message, offset: index)
+    }
+
+    func describe(_ expectation: Expectation) -> String {
+        switch expectation {
+        case .value, .valueOrArrayEnd: "a value"
+        case .key, .keyOrObjectEnd: "an object key"
+        case .colon: "':'"
+        case .commaOrEnd: "',' or the end of an array or object"
+        case .end: "the end"
+        }
+    }
+}
+
+/// A readable name for a byte in error messages.
+func describeByte(_ byte: UInt8) -> String {
+    if byte >= 0x21, byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+    return "byte 0x" + String(byte, radix: 16, uppercase: true)
+}

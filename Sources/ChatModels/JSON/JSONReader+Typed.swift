@@ -1,0 +1,151 @@
+import Foundation
+
+/// Strict typed reads for the hand-written model decoders. Errors carry no path; callers put
+/// the field name in front as the error travels up, so success costs nothing extra.
+extension JSONReader {
+    func mismatch(_ node: Int, expected: String) -> JSONError {
+        let found = (try? rawJSON(node)).map { "\($0.kindDescription) \($0.shortDescription)" } ?? "an invalid value"
+        return .typeMismatch(expected: expected, found: found)
+    }
+
+    func readString(_ node: Int) throws(JSONError) -> String {
+        guard kind(node) == .string else { throw mismatch(node, expected: "a string") }
+        return try string(node)
+    }
+
+    func readOptionalString(_ node: Int) throws(JSONError) -> String? {
+        isNull(node) ? nil : try readString(node)
+    }
+
+    func readBool(_ node: Int) throws(JSONError) -> Bool {
+        guard kind(node) == .bool else { throw mismatch(node, expected: "a boolean") }
+        return nodes[node].flag
+    }
+
+    func readOptionalBool(_ node: Int) throws(JSONError) -> Bool? {
+        isNull(node) ? nil : try readBool(node)
+    }
+
+    func readInt(_ node: Int) throws(JSONError) -> Int {
+        guard kind(node) == .number else { throw mismatch(node, expected: "an integer") }
+        guard let value = integer(node, as: Int.self) else {
+            throw .invalid("number \(numberLiteral(node)) is not an integer that fits in Int")
+        }
+        return value
+    }
+
+    func readOptionalInt(_ node: Int) throws(JSONError) -> Int? {
+        isNull(node) ? nil : try readInt(node)
+    }
+
+    func readOptionalDate(_ node: Int) throws(JSONError) -> Date? {
+        switch kind(node) {
+        case .null: return nil
+        case .string:
+            guard let value = date(node) else { throw .invalid("\"\(try string(node))\" is not an RFC 3339 date") }
+            return value
+        default: throw mismatch(node, expected: "a date string")
+        }
+    }
+
+    func readObject(_ node: Int) throws(JSONError) -> Int {
+        guard kind(node) == .object else { throw mismatch(node, expected: "an object") }
+        return node
+    }
+
+    func readModel<M: ReaderDecodable>(_ type: M.Type, _ node: Int) throws(JSONError) -> M {
+        try M(reader: self, node: node)
+    }
+
+    func readOptionalModel<M: ReaderDecodable>(_ type: M.Type, _ node: Int) throws(JSONError) -> M? {
+        isNull(node) ? nil : try M(reader: self, node: node)
+    }
+
+    func readModels<M: ReaderDecodable>(_ type: M.Type, _ node: Int) throws(JSONError) -> [M] {
+        if isNull(node) { return [] }
+        guard kind(node) == .array else { throw mismatch(node, expected: "an array") }
+        var models: [M] = []
+        var position = 0
+        for element in elements(node) {
+            do {
+                models.append(try M(reader: self, node: element))
+            } catch {
+                throw error.prefixed(index: position)
+            }
+            position += 1
+        }
+        return models
+    }
+
+    func readIntMap(_ node: Int) throws(JSONError) -> [String: Int] {
+        if isNull(node) { return [:] }
+        guard kind(node) == .object else { throw mismatch(node, expected: "an object") }
+        var map: [String: Int] = [:]
+        for (key, value) in members(node) {
+            let name = try string(key)
+            do {
+                map[name] = try readInt(value)
+            } catch {
+                throw error.prefixed(name)
+            }
+        }
+        return map
+    }
+
+    /// A channel id (`type:id`) read straight from the bytes.
+    func readChannelId(_ node: Int) throws(JSONError) -> ChannelId {
+        guard kind(node) == .string else { throw mismatch(node, expected: "a channel id string") }
+        let entry = nodes[node]
+        let start = Int(entry.start)
+        let end = Int(entry.end)
+        if !entry.flag {
+            var colon = start
+            while colon < end, base[colon] != UInt8(ascii: ":") { colon += 1 }
+            let type = UnsafeBufferPointer(start: base + start, count: colon - start)
+            let id = UnsafeBufferPointer(start: base + colon + 1, count: max(0, end - colon - 1))
+            if colon < end, ChannelId.isValidPart(type), ChannelId.isValidPart(id) {
+                return ChannelId(
+                    type: ChannelType(rawValue: String(decoding: type, as: UTF8.self)), id: String(decoding: id, as: UTF8.self))
+            }
+        }
+        do {
+            return try ChannelId(cid: try string(node))
+        } catch {
+            throw JSONError.invalid(error.message)
+        }
+    }
+
+    /// The members of `object` not matched by `isKnown`, kept as bytes until read.
+    func lazyMembers(_ object: Int, filter: MemberFilter) -> LazyMembers {
+        LazyMembers(source: slice(object), filter: filter)
+    }
+}
+
+/// Looks up an object key among a model's known keys by comparing bytes, without creating a
+/// `String` for the key.
+final class KeyTable<Key: RawRepresentable & CaseIterable & Sendable>: Sendable where Key.RawValue == String {
+    private let buckets: [[(bytes: [UInt8], key: Key)]]
+    /// The key names, for filtering custom fields.
+    let names: Set<String>
+
+    init() {
+        var buckets: [[(bytes: [UInt8], key: Key)]] = Array(repeating: [], count: 40)
+        for key in Key.allCases {
+            let bytes = Array(key.rawValue.utf8)
+            if bytes.count < buckets.count { buckets[bytes.count].append((bytes, key)) }
+        }
+        self.buckets = buckets
+        self.names = Set(Key.allCases.map(\.rawValue))
+    }
+
+    func match(_ reader: JSONReader, _ keyNode: Int) -> Key? {
+        guard let bytes = reader.keyBytes(keyNode) else {
+            return (try? reader.string(keyNode)).flatMap(Key.init(rawValue:))
+        }
+        guard bytes.count < buckets.count else { return nil }
+        for candidate in buckets[bytes.count] where candidate.bytes.elementsEqual(bytes) {
+            return candidate.key
+        }
+        return nil
+    }
+}

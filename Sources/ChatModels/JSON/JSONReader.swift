@@ -1,0 +1,327 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads values out of an indexed JSON document. Only valid inside ``JSONReader/read(_:maximumDepth:_:)``,
+/// which keeps the bytes alive.
+struct JSONReader {
+    let base: UnsafePointer<UInt8>
+    let nodes: UnsafeBufferPointer<JSONNode>
+    /// The document, for values kept as byte slices (lazy custom fields, attachments). A
+    /// pointer rather than a `Data` so that copying a reader costs no reference counting.
+    let sourcePointer: UnsafePointer<Data>
+
+    /// The document.
+    var source: Data { sourcePointer.pointee }
+
+    /// Indexes `data` and runs `body` with a reader positioned on node 0 (the root).
+    static func read<R>(_ data: Data, maximumDepth: Int = JSONParser.defaultMaximumDepth, _ body: (JSONReader) throws(JSONError) -> R)
+        throws(JSONError) -> R
+    {
+        do {
+            return try data.withUnsafeBytes { buffer in
+                let index = try JSONIndex(bytes: buffer, maximumDepth: maximumDepth)
+                let base = buffer.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) } ?? UnsafePointer(bitPattern: 1)!
+                return try index.nodes.withUnsafeBufferPointer { nodes in
+                    try withUnsafePointer(to: data) { source in
+                        try body(JSONReader(base: base, nodes: nodes, sourcePointer: source))
+                    }
+                }
+            }
+        } catch let error as JSONError {
+            throw error
+        } catch {
+            // Only JSONError is ever thrown inside; `withUnsafeBytes` just forgets the type.
+            throw JSONError(code: .syntax, message: "\(error)")
+        }
+    }
+
+    // MARK: Structure
+
+    @inline(__always) func kind(_ node: Int) -> JSONNode.Kind { nodes[node].kind }
+    @inline(__always) func isNull(_ node: Int) -> Bool { nodes[node].kind == .null }
+    @inline(__always) func next(_ node: Int) -> Int { Int(nodes[node].next) }
+
+    /// The members of an object: (key node, value node) pairs, in order.
+    func members(_ object: Int) -> MemberSequence { MemberSequence(reader: self, object: object) }
+
+    /// The elements of an array, in order.
+    func elements(_ array: Int) -> ElementSequence { ElementSequence(reader: self, array: array) }
+
+    struct MemberSequence: Sequence, IteratorProtocol {
+        let reader: JSONReader
+        var cursor: Int
+        let end: Int
+        init(reader: JSONReader, object: Int) {
+            self.reader = reader
+            self.cursor = object + 1
+            self.end = Int(reader.nodes[object].next)
+        }
+        mutating func next() -> (key: Int, value: Int)? {
+            guard cursor < end else { return nil }
+            let key = cursor
+            let value = cursor + 1
+            cursor = Int(reader.nodes[value].next)
+            return (key, value)
+        }
+    }
+
+    struct ElementSequence: Sequence, IteratorProtocol {
+        let reader: JSONReader
+        var cursor: Int
+        let end: Int
+        init(reader: JSONReader, array: Int) {
+            self.reader = reader
+            self.cursor = array + 1
+            self.end = Int(reader.nodes[array].next)
+        }
+        mutating func next() -> Int? {
+            guard cursor < end else { return nil }
+            defer { cursor = Int(reader.nodes[cursor].next) }
+            return cursor
+        }
+    }
+
+    /// The number of members or elements of a container.
+    func childCount(_ node: Int) -> Int {
+        var count = 0
+        var cursor = node + 1
+        let end = Int(nodes[node].next)
+        let step = nodes[node].kind == .object ? 2 : 1
+        while cursor < end {
+            count += 1
+            if step == 2 { cursor += 1 }
+            cursor = Int(nodes[cursor].next)
+        }
+        return count
+    }
+
+    /// The value of the member named `key`, the last one if repeated.
+    func member(_ object: Int, _ key: String) -> Int? {
+        var found: Int?
+        var key = key
+        key.withUTF8 { utf8 in
+            for (keyNode, valueNode) in members(object) where keyEquals(keyNode, utf8) { found = valueNode }
+        }
+        return found
+    }
+
+    /// Whether a string node equals `utf8` (unescaping only when the key has escapes).
+    func keyEquals(_ node: Int, _ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let entry = nodes[node]
+        if entry.flag { return (try? string(node))?.utf8.elementsEqual(utf8) ?? false }
+        let length = Int(entry.end - entry.start)
+        guard length == utf8.count else { return false }
+        guard length > 0, let other = utf8.baseAddress else { return true }
+        return memcmp(base + Int(entry.start), other, length) == 0
+    }
+
+    /// The raw bytes of a key node, for key-table lookups (nil when the key has escapes).
+    func keyBytes(_ node: Int) -> UnsafeBufferPointer<UInt8>? {
+        let entry = nodes[node]
+        if entry.flag { return nil }
+        return UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end - entry.start))
+    }
+
+    // MARK: Scalars
+
+    func string(_ node: Int) throws(JSONError) -> String {
+        let entry = nodes[node]
+        let raw = UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end - entry.start))
+        if !entry.flag { return String(decoding: raw, as: UTF8.self) }
+        return try JSONReader.unescape(raw, offset: Int(entry.start))
+    }
+
+    /// The text of a number node, exactly as written.
+    func numberLiteral(_ node: Int) -> String {
+        let entry = nodes[node]
+        return String(decoding: UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end - entry.start)), as: UTF8.self)
+    }
+
+    /// A number node as an integer of type `I`, parsed from the bytes; nil if it is not an
+    /// integer that fits.
+    func integer<I: FixedWidthInteger>(_ node: Int, as type: I.Type) -> I? {
+        let entry = nodes[node]
+        var cursor = Int(entry.start)
+        let end = Int(entry.end)
+        let negative = base[cursor] == UInt8(ascii: "-")
+        if negative { cursor += 1 }
+        var value: I = 0
+        while cursor < end {
+            let digit = base[cursor] &- UInt8(ascii: "0")
+            guard digit < 10 else {
+                // A fraction or exponent: accept it when the value is still a whole number.
+                guard let double = Double(numberLiteral(node)), double == double.rounded(.towardZero) else { return nil }
+                return I(exactly: double)
+            }
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) =
+                negative
+                ? times10.subtractingReportingOverflow(I(digit)) : times10.addingReportingOverflow(I(digit))
+            if overflow1 || overflow2 { return nil }
+            value = next
+            cursor += 1
+        }
+        return value
+    }
+
+    func double(_ node: Int) -> Double? {
+        let entry = nodes[node]
+        let length = Int(entry.end - entry.start)
+        // Short integers are common and exact as Double; skip the string round trip for them.
+        if length < 16, let whole = integer(node, as: Int.self) { return Double(whole) }
+        guard let value = Double(numberLiteral(node)), value.isFinite else { return nil }
+        return value
+    }
+
+    func date(_ node: Int) -> Date? {
+        let entry = nodes[node]
+        return RFC3339.parse(UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end - entry.start)))
+    }
+
+    /// The document bytes of a node: a container or scalar exactly as written (strings with quotes).
+    func slice(_ node: Int) -> Data {
+        let entry = nodes[node]
+        var start = Int(entry.start)
+        var end = Int(entry.end)
+        if entry.kind == .string {
+            start -= 1
+            end += 1
+        }
+        let origin = sourcePointer.pointee.startIndex
+        return sourcePointer.pointee[(origin + start)..<(origin + end)]
+    }
+
+    /// The byte range of a container node within the document.
+    func range(_ node: Int) -> Range<Int> {
+        Int(nodes[node].start)..<Int(nodes[node].end)
+    }
+
+    // MARK: Materializing
+
+    /// Builds the ``RawJSON`` tree of a node.
+    func rawJSON(_ node: Int) throws(JSONError) -> RawJSON {
+        switch nodes[node].kind {
+        case .null: return .null
+        case .bool: return .bool(nodes[node].flag)
+        case .number: return .number(JSONNumber(validatedLiteral: numberLiteral(node)))
+        case .string: return .string(try string(node))
+        case .array:
+            var values: [RawJSON] = []
+            for element in elements(node) { values.append(try rawJSON(element)) }
+            return .array(values)
+        case .object:
+            var object = JSONObject(reservingCapacity: 8)
+            for (key, value) in members(node) { object.appendMember(try string(key), try rawJSON(value)) }
+            return .object(object)
+        }
+    }
+
+    // MARK: Escapes
+
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>, offset: Int) throws(JSONError) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(raw.count)
+        var index = 0
+        func fail(_ message: String) -> JSONError {
+            JSONError(code: .syntax, message: message, offset: offset + index)
+        }
+        func hex4() throws(JSONError) -> UInt32 {
+            guard index + 4 <= raw.count else { throw fail("a \\u escape needs four hex digits") }
+            var value: UInt32 = 0
+            for _ in 0..<4 {
+                let byte = raw[index]
+                let digit: UInt32
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+                default: throw fail("invalid hex digit \(describeByte(byte)) in a \\u escape")
+                }
+                value = value << 4 | digit
+                index += 1
+            }
+            return value
+        }
+        func append(_ scalar: UInt32) {
+            let unicode = Unicode.Scalar(scalar) ?? "\u{FFFD}"
+            UTF8.encode(unicode) { output.append($0) }
+        }
+        while index < raw.count {
+            let byte = raw[index]
+            guard byte == UInt8(ascii: "\\") else {
+                output.append(byte)
+                index += 1
+                continue
+            }
+            index += 1
+            guard index < raw.count else { throw fail("a string ends inside an escape sequence") }
+            let escape = raw[index]
+            index += 1
+            switch escape {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(escape)
+            case UInt8(ascii: "b"): output.append(0x08)
+            case UInt8(ascii: "f"): output.append(0x0C)
+            case UInt8(ascii: "n"): output.append(0x0A)
+            case UInt8(ascii: "r"): output.append(0x0D)
+            case UInt8(ascii: "t"): output.append(0x09)
+            case UInt8(ascii: "u"):
+                let first = try hex4()
+                if (0xD800...0xDBFF).contains(first), index + 1 < raw.count, raw[index] == UInt8(ascii: "\\"),
+                    raw[index + 1] == UInt8(ascii: "u")
+                {
+                    index += 2
+                    let second = try hex4()
+                    if (0xDC00...0xDFFF).contains(second) {
+                        append(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))
+                    } else {
+                        append(0xFFFD)
+                        append(second)
+                    }
+                } else {
+                    append(first)
+                }
+            default:
+                index -= 1
+                throw fail("invalid escape sequence \\\(describeByte(escape))")
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}
+
+/// Parses JSON into ``RawJSON`` trees.
+///
+/// Strict (RFC 8259) and never trapping: syntax errors, truncation and excessive nesting throw
+/// a ``JSONError`` with the byte offset. Numbers keep their text, so huge numbers parse.
+public struct JSONParser: Sendable {
+    /// Arrays and objects may nest this deep by default; deeper input is refused.
+    public static let defaultMaximumDepth = 256
+
+    /// The deepest nesting accepted.
+    public var maximumDepth: Int
+
+    /// A parser.
+    public init(maximumDepth: Int = JSONParser.defaultMaximumDepth) {
+        self.maximumDepth = maximumDepth
+    }
+
+    /// Parses one JSON document; only whitespace may follow it.
+    public func parse(_ data: Data) throws(JSONError) -> RawJSON {
+        try JSONReader.read(data, maximumDepth: maximumDepth) { reader throws(JSONError) in try reader.rawJSON(0) }
+    }
+
+    /// Parses one JSON document from bytes.
+    public func parse(_ bytes: [UInt8]) throws(JSONError) -> RawJSON {
+        try parse(Data(bytes))
+    }
+
+    /// Parses one JSON document from a string.
+    public func parse(_ text: String) throws(JSONError) -> RawJSON {
+        try parse(Data(text.utf8))
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+
+/// One WebSocket (or `/sync`) event.
+///
+/// Known fields are typed; the event's bytes are kept in ``rawData``, so an event type this
+/// library does not know is delivered intact rather than dropped. For unknown event types a
+/// field that does not fit its usual shape is left raw instead of failing the event.
+public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
+    enum Key: String, CaseIterable, Sendable {
+        case type, cid, message, user, reaction, member, channel, me, error
+        case createdAt = "created_at", connectionId = "connection_id", hardDelete = "hard_delete", parentId = "parent_id"
+    }
+    static let keys = KeyTable<Key>()
+    static let customFilter = MemberFilter(excluding: keys.names)
+
+    /// The event types whose fields are read strictly; other types are read leniently.
+    static let knownTypes: Set<String> = [
+        "health.check", "connection.error", "message.new", "message.updated", "message.deleted", "message.read",
+        "message.undeleted", "notification.message_new", "notification.added_to_channel",
+        "notification.removed_from_channel", "notification.mark_read", "notification.mark_unread",
+        "notification.channel_deleted", "notification.channel_truncated", "notification.invited",
+        "reaction.new", "reaction.updated", "reaction.deleted", "member.added", "member.updated", "member.removed",
+        "typing.start", "typing.stop", "channel.created", "channel.updated", "channel.deleted", "channel.truncated",
+        "channel.hidden", "channel.visible", "user.watching.start", "user.watching.stop", "user.updated",
+        "user.presence.changed",
+    ]
+
+    /// The event type.
+    public var type: EventType
+    /// When the server created it.
+    public var createdAt: Date?
+    /// The channel, for channel events (`*` in health checks reads as `nil`).
+    public var cid: ChannelId?
+    /// The message, for message and reaction events.
+    public var message: Message?
+    /// The acting user.
+    public var user: User?
+    /// The reaction, for reaction events.
+    public var reaction: Reaction?
+    /// The member, for member events.
+    public var member: Member?
+    /// The channel, for channel and notification events.
+    public var channel: Channel?
+    /// The connection id, on `health.check`.
+    public var connectionId: String?
+    /// The connected user, on the first `health.check`.
+    public var me: User?
+    /// The error, on `connection.error`.
+    public var error: APIErrorPayload?
+    /// Whether a `message.deleted` was a hard delete.
+    public var hardDelete: Bool?
+    /// The thread, for typing events in threads.
+    public var parentId: String?
+    /// The event's JSON bytes exactly as received (or as built, for events made in code).
+    public private(set) var rawData: Data
+    private var custom: LazyMembers
+
+    /// Every other field (unread counters, `channel_custom`, custom event data, ...).
+    public var extraData: [String: RawJSON] {
+        get { custom.value }
+        set { custom.value = newValue }
+    }
+
+    /// The event as a JSON object.
+    public var rawJSON: JSONObject { (try? JSONParser().parse(rawData).objectValue) ?? JSONObject() }
+
+    /// An event with the given fields; its `rawData` is built from them.
+    public init(
+        type: EventType, createdAt: Date? = nil, cid: ChannelId? = nil, message: Message? = nil, user: User? = nil,
+        reaction: Reaction? = nil, member: Member? = nil, channel: Channel? = nil, connectionId: String? = nil,
+        me: User? = nil, error: APIErrorPayload? = nil, hardDelete: Bool? = nil, parentId: String? = nil,
+        extraData: [String: RawJSON] = [:]
+    ) {
+        self.type = type
+        self.createdAt = createdAt
+        self.cid = cid
+        self.message = message
+        self.user = user
+        self.reaction = reaction
+        self.member = member
+        self.channel = channel
+        self.connectionId = connectionId
+        self.me = me
+        self.error = error
+        self.hardDelete = hardDelete
+        self.parentId = parentId
+        self.custom = LazyMembers(extraData)
+        self.rawData = Data()
+        self.rawData = JSONWriter.data(.object(builtJSON))
+    }
+
+    /// An event with only a type, for the reader to fill in.
+    private init(type: EventType, rawData: Data) {
+        self.type = type
+        self.rawData = rawData
+        self.custom = LazyMembers()
+    }
+
+    /// Reads an event from a WebSocket text frame or any JSON bytes.
+    public init(jsonData: Data) throws(JSONError) { self = try Self.read(jsonData) }
+
+    /// Parses and reads one event from a WebSocket text frame.
+    public static func decode(frame: Data) throws(JSONError) -> Event { try read(frame) }
+
+    /// `type` is required; known event types are read strictly.
+    init(reader: JSONReader, node: Int) throws(JSONError) {
+        let object = try reader.readObject(node)
+        guard let typeNode = reader.member(object, "type") else { throw .missing("type") }
+        let typeName: String
+        do {
+            typeName = try reader.readString(typeNode)
+        } catch {
+            throw error.prefixed("type")
+        }
+        let strict = Event.knownTypes.contains(typeName)
+        self.init(type: EventType(rawValue: typeName), rawData: node == 0 ? reader.source : reader.slice(object))
+        var hasCustom = false
+        for (keyNode, value) in reader.members(object) {
+            guard let key = Event.keys.match(reader, keyNode) else {
+                hasCustom = true
+                continue
+            }
+            do throws(JSONError) {
+                switch key {
+                case .type: continue
+                case .createdAt: createdAt = try reader.readOptionalDate(value)
+                case .cid:
+                    // Health checks carry "*"; anything that is not a channel id is simply not one.
+                    if reader.kind(value) == .string { cid = try? reader.readChannelId(value) }
+                case .message: message = try reader.readOptionalModel(Message.self, value)
+                case .user: user = try reader.readOptionalModel(User.self, value)
+                case .reaction: reaction = try reader.readOptionalModel(Reaction.self, value)
+                case .member: member = try reader.readOptionalModel(Member.self, value)
+                case .channel: channel = try reader.readOptionalModel(Channel.self, value)
+                case .connectionId: connectionId = try reader.readOptionalString(value)
+                case .me: me = try reader.readOptionalModel(User.self, value)
+                case .error: error = try reader.readOptionalModel(APIErrorPayload.self, value)
+                case .hardDelete: hardDelete = try reader.readOptionalBool(value)
+                case .parentId: parentId = try reader.readOptionalString(value)
+                }
+            } catch {
+                if strict { throw error.prefixed(key.rawValue) }
+                // An unknown event type may use a known field name differently: keep the raw value.
+                hasCustom = true
+            }
+        }
+        if hasCustom {
+            custom = reader.lazyMembers(object, filter: strict ? Event.customFilter : MemberFilter(excluding: lenientlyRead))
+        }
+        if cid == nil, let channel { cid = channel.cid }
+        if cid == nil, let message { cid = message.cid }
+    }
+
+    /// For lenient events: the known keys that were read successfully (the rest stay custom).
+    private var lenientlyRead: Set<String> {
+        var read: Set<String> = ["type"]
+        if createdAt != nil { read.insert("created_at") }
+        if cid != nil { read.insert("cid") }
+        if message != nil { read.insert("message") }
+        if user != nil { read.insert("user") }
+        if reaction != nil { read.insert("reaction") }
+        if member != nil { read.insert("member") }
+        if channel != nil { read.insert("channel") }
+        if connectionId != nil { read.insert("connection_id") }
+        if me != nil { read.insert("me") }
+        if error != nil { read.insert("error") }
+        if hardDelete != nil { read.insert("hard_delete") }
+        if parentId != nil { read.insert("parent_id") }
+        return read
+    }
+
+    /// The event's JSON, reflecting any changes made to its fields.
+    public var json: RawJSON { .object(builtJSON) }
+
+    private var builtJSON: JSONObject {
+        var builder = JSONObjectBuilder()
+        builder.set("type", type.rawValue)
+        builder.set("created_at", createdAt)
+        builder.set("cid", cid?.rawValue)
+        builder.set("channel_type", cid?.type.rawValue)
+        builder.set("channel_id", cid?.id)
+        builder.set("message", message)
+        builder.set("message_id", message?.id)
+        builder.set("user", user)
+        builder.set("reaction", reaction)
+        builder.set("member", member)
+        builder.set("channel", channel)
+        builder.set("connection_id", connectionId)
+        builder.set("me", me)
+        builder.set("error", error)
+        builder.set("hard_delete", hardDelete)
+        builder.set("parent_id", parentId)
+        builder.merge(extraData)
+        return builder.object
+    }
+
+    /// Equal when the JSON is equal.
+    public static func == (lhs: Event, rhs: Event) -> Bool { lhs.json == rhs.json }
+
+    /// Hashes the JSON, matching `==`.
+    public func hash(into hasher: inout Hasher) { hasher.combine(json) }
+
+    /// Decodes through any decoder.
+    public init(from decoder: any Decoder) throws { self = try .decoded(from: decoder) }
+    /// Encodes the event's JSON.
+    public func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
+}

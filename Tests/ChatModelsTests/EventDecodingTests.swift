@@ -1,0 +1,125 @@
+import ChatModels
+import Foundation
+import Testing
+
+@Suite("Events and messages")
+struct EventDecodingTests {
+    @Test("the real message.new event decodes with every field the bot needs")
+    func messageNew() throws {
+        let event = try Event(jsonData: try Fixture.data("message-new.json"))
+        #expect(event.type == .messageNew)
+        #expect(event.cid == ChannelId(type: .messaging, id: "9214bd91-4c6a-4f0e-9d6b-1e64ad1d2a61"))
+        #expect(event.createdAt.map(RFC3339.string(from:)) == "2026-06-24T11:44:49.460717Z")
+        let message = try #require(event.message)
+        #expect(message.id == "60660f7a-34eb-4d81-8364-a58178c4d9b7")
+        #expect(message.text == "Test")
+        #expect(message.html == "<p>Test</p>\n")
+        #expect(message.type == .regular)
+        #expect(message.cid == event.cid)
+        #expect(message.replyCount == 0)
+        #expect(message.isPinned == false)
+        #expect(message.attachments.isEmpty)
+        #expect(message.user?.id == "luke_skywalker")
+        #expect(message.user?.name == "Luke Skywalker")
+        #expect(message.user?.imageURL?.host == "vignette.wikia.nocookie.net")
+        #expect(message.user?.isOnline == true)
+        #expect(message.user?.extraData["birthland"] == "Tatooine")
+        #expect(message.serverFields["member"]?["channel_role"] == "channel_member")
+        #expect(message.extraData.isEmpty, "server fields are not custom data")
+        #expect(event.user?.id == "luke_skywalker")
+        #expect(event.extraData["channel_custom"]?["name"] == "Sync Mock Server")
+        #expect(event.extraData["watcher_count"] == 1)
+    }
+
+    @Test("the first health.check carries the connection id and me; cid * is no channel")
+    func healthCheck() throws {
+        let event = try Event(jsonData: try Fixture.data("health-check.json"))
+        #expect(event.type == .healthCheck)
+        #expect(event.connectionId == "6a2fea53-0a15-1922-0200-00000000048f")
+        #expect(event.cid == nil)
+        #expect(event.me?.id == "luke_skywalker")
+        #expect(event.me?.extraData["language"] == "zh")
+    }
+
+    @Test("connection.error carries the Stream error")
+    func connectionError() throws {
+        let event = try Event(jsonData: try Fixture.data("connection-error.json"))
+        #expect(event.type == .connectionError)
+        #expect(event.error?.code == 40)
+        #expect(event.error?.statusCode == 401)
+        #expect(event.error?.message == "JWTAuth error")
+    }
+
+    @Test("an unknown event type is kept whole, even when it reuses a known field name differently")
+    func unknownEventType() throws {
+        let text = #"{"type":"poll.vote_casted","cid":"messaging:general","message":"not a message object","poll":{"id":"p1","votes":3}}"#
+        let event = try Event(jsonData: Data(text.utf8))
+        #expect(event.type.rawValue == "poll.vote_casted")
+        #expect(event.cid == "messaging:general")
+        #expect(event.message == nil)
+        #expect(event.extraData["message"] == "not a message object")
+        #expect(event.extraData["poll"]?["votes"] == 3)
+        #expect(String(decoding: event.rawData, as: UTF8.self) == text)
+    }
+
+    @Test("a known event with a wrongly typed field fails with the field's path")
+    func wrongFieldType() throws {
+        let text = #"{"type":"message.new","cid":"messaging:general","message":{"id":"m1","text":5}}"#
+        #expect {
+            _ = try Event(jsonData: Data(text.utf8))
+        } throws: { error in
+            guard let error = error as? JSONError else { return false }
+            return error.code == .typeMismatch && error.path == "message.text" && error.message == "expected a string, found number 5"
+        }
+    }
+
+    @Test("events without type, non-object events and bad JSON are errors, never crashes")
+    func badEvents() {
+        for text in [#"{"cid":"messaging:x"}"#, "[1,2]", "\"health.check\"", "{not json", #"{"type":7}"#] {
+            #expect(throws: JSONError.self) { try Event(jsonData: Data(text.utf8)) }
+        }
+    }
+
+    @Test("reaction, member, deleted and notification events decode their payloads")
+    func otherEvents() throws {
+        let reaction = try Event(
+            jsonData: Data(
+                #"{"type":"reaction.new","cid":"messaging:general","reaction":{"type":"like","score":1,"message_id":"m1","user_id":"u1","created_at":"2026-06-24T11:44:49Z","emoji":"👍"},"message":{"id":"m1","reaction_counts":{"like":1},"reaction_scores":{"like":1}}}"#
+                    .utf8))
+        #expect(reaction.reaction?.type == "like")
+        #expect(reaction.reaction?.extraData["emoji"] == "👍")
+        #expect(reaction.message?.reactionCounts == ["like": 1])
+
+        let member = try Event(
+            jsonData: Data(#"{"type":"member.added","cid":"messaging:general","member":{"user_id":"bot","channel_role":"channel_member"}}"#.utf8))
+        #expect(member.member?.userId == "bot")
+
+        let deleted = try Event(
+            jsonData: Data(#"{"type":"message.deleted","cid":"messaging:general","hard_delete":true,"message":{"id":"m1","type":"deleted"}}"#.utf8))
+        #expect(deleted.hardDelete == true)
+        #expect(deleted.message?.type == .deleted)
+
+        let notification = try Event(
+            jsonData: Data(
+                #"{"type":"notification.message_new","channel":{"id":"general","type":"messaging","cid":"messaging:general","config":{"reactions":true}},"message":{"id":"m2","text":"hi"}}"#
+                    .utf8))
+        #expect(notification.type.carriesNewMessage)
+        #expect(notification.cid == "messaging:general")
+        #expect(notification.channel?.config?["reactions"] == true)
+    }
+
+    @Test("mentions are accepted as user objects or as bare ids")
+    func mentions() throws {
+        let message = try Message(jsonData: Data(#"{"id":"m1","mentioned_users":["alice",{"id":"bob","name":"Bob"}]}"#.utf8))
+        #expect(message.mentionedUsers.map(\.id) == ["alice", "bob"])
+    }
+
+    @Test("channel ids parse type:id and refuse malformed ones")
+    func channelIds() throws {
+        let cid = try ChannelId(cid: "messaging:general")
+        #expect(cid.type == .messaging && cid.id == "general" && cid.description == "messaging:general")
+        for bad in ["general", ":x", "messaging:", "a:b c", "a:b/c"] {
+            #expect(throws: JSONError.self) { try ChannelId(cid: bad) }
+        }
+    }
+}

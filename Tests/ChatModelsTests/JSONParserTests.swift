@@ -1,0 +1,84 @@
+import ChatModels
+import Foundation
+import Testing
+
+@Suite("JSON parser")
+struct JSONParserTests {
+    let parser = JSONParser()
+
+    @Test("parses every JSON type and keeps key order and number text")
+    func parsesValues() throws {
+        let json = try parser.parse(#" {"b": [1, -2.50, 3e2, true, false, null], "a": "x\u00e9\n\ud83d\ude00", "c": {}} "#)
+        let object = try #require(json.objectValue)
+        #expect(object.keys == ["b", "a", "c"])
+        #expect(json["b"]?.arrayValue?.map(\.description) == ["1", "-2.50", "3e2", "true", "false", "null"])
+        #expect(json["a"]?.stringValue == "xé\n😀")
+        #expect(json["c"]?.objectValue?.isEmpty == true)
+        #expect(json["b"]?.arrayValue?[2].intValue == 300)
+    }
+
+    @Test("writes compact JSON that parses back to the same bytes")
+    func roundTripsBytes() throws {
+        let text = #"{"type":"product","sku":"A1","price":10.50,"big":123456789012345678901234567890,"tags":["x","y"],"note":"line\nnext \"quoted\" \\ back","nested":{"z":null,"a":false}}"#
+        let json = try parser.parse(text)
+        #expect(JSONWriter.string(json) == text)
+    }
+
+    @Test("non-JSON input is a syntax error with the byte offset", arguments: [
+        ("hello", 0), ("{\"a\" 1}", 5), ("[1,]", 3), ("{\"a\":tru}", 8), ("[1 2]", 3), ("{\"a\":1}}", 7), ("\"\\x\"", 2), ("01", 1),
+    ])
+    func rejectsNonJSON(input: String, offset: Int) {
+        #expect {
+            _ = try parser.parse(input)
+        } throws: { error in
+            guard let error = error as? JSONError else { return false }
+            return error.code == .syntax && error.offset == offset
+        }
+    }
+
+    @Test("truncated input is an unexpected-end error", arguments: ["", "{", "{\"a\":", "[1, 2", "\"abc", "{\"a\":\"b\\", "-", "tr"])
+    func rejectsTruncated(input: String) {
+        #expect {
+            _ = try parser.parse(input)
+        } throws: { ($0 as? JSONError)?.code == .unexpectedEnd }
+    }
+
+    @Test("deeply nested input is refused instead of overflowing the stack")
+    func refusesDeepNesting() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect {
+            _ = try parser.parse(deep)
+        } throws: { error in
+            guard let error = error as? JSONError else { return false }
+            return error.code == .nestingTooDeep && error.message.contains("256")
+        }
+        let allowed = String(repeating: "[", count: 256) + String(repeating: "]", count: 256)
+        #expect(throws: Never.self) { try parser.parse(allowed) }
+    }
+
+    @Test("raw control characters inside strings are refused")
+    func refusesControlCharacters() {
+        #expect { _ = try parser.parse("\"a\u{01}b\"") } throws: { ($0 as? JSONError)?.code == .syntax }
+    }
+
+    @Test("huge numbers parse, keep their text, and fail only when read as a number type")
+    func hugeNumbers() throws {
+        let json = try parser.parse(#"{"n": 1e999999, "i": 99999999999999999999999}"#)
+        #expect(json["n"]?.description == "1e999999")
+        #expect(json["n"]?.doubleValue == nil)
+        #expect(json["i"]?.intValue == nil)
+        struct Payload: Decodable { var i: Int }
+        #expect {
+            _ = try RawJSONDecoder().decode(Payload.self, from: json)
+        } throws: { error in
+            guard case DecodingError.dataCorrupted(let context)? = error as? DecodingError else { return false }
+            return context.codingPath.first?.stringValue == "i" && context.debugDescription.contains("fits in Int")
+        }
+    }
+
+    @Test("equality of objects ignores key order, numbers compare by value")
+    func equality() throws {
+        #expect(try parser.parse(#"{"a":1,"b":[2.0]}"#) == (try parser.parse(#"{"b":[2],"a":1.0}"#)))
+        #expect(try parser.parse(#"{"a":1}"#) != (try parser.parse(#"{"a":"1"}"#)))
+    }
+}
