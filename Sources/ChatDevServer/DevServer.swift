@@ -1,0 +1,159 @@
+import ChatModels
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+
+/// The embedded, Stream-compatible chat server: REST and WebSocket on one origin, SQLite for
+/// state, a file store with signed, expiring links.
+///
+/// A `Service`: run it in a `ServiceGroup` (it stops gracefully on shutdown), or use
+/// ``withRunning(_:logger:_:)`` in tests:
+/// ```swift
+/// try await DevServer.withRunning(DevServerConfiguration(dataDirectory: folder)) { server in
+///     print(server.baseURL)
+/// }
+/// ```
+public final class DevServer: Service, Sendable {
+    /// The configuration it was started with.
+    public let configuration: DevServerConfiguration
+    let state: DevServerState
+    private let application: Application<APIResponder<RouterResponder<DevRequestContext>>>
+    private let listening = ListeningPort()
+
+    /// Opens the data folder and prepares the server; `run()` starts serving.
+    public init(configuration: DevServerConfiguration, logger: Logger = Logger(label: "chatbotkit.devserver")) async throws {
+        self.configuration = configuration
+        let state = try await DevServerState(configuration: configuration, logger: logger)
+        self.state = state
+        let router = Router(context: DevRequestContext.self)
+        router.add(middleware: RateLimitMiddleware(limiter: state.rateLimiter))
+        router.add(middleware: ErrorEnvelopeMiddleware())
+        router.add(middleware: FaultInjectionMiddleware(state: state))
+        AppRoutes(state: state).register(on: router)
+        ChannelRoutes(state: state).register(on: router)
+        MessageRoutes(state: state).register(on: router)
+        InteractionRoutes(state: state).register(on: router)
+        UploadRoutes(state: state).register(on: router)
+        let endpoint = WebSocketEndpoint(state: state)
+        let listening = self.listening
+        application = Application(
+            responder: APIResponder(inner: router.buildResponder()),
+            server: .http1WebSocketUpgrade(
+                configuration: .init(
+                    http1: .init(additionalChannelHandlers: [ExpectContinueHandler()]),
+                    ws: .init(maxFrameSize: 1 << 20, autoPing: .disabled)
+                )
+            ) { head, channel, _ in
+                endpoint.shouldUpgrade(head, channel: channel)
+            },
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "chatbotkit-dev"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                state.boundAddress.withLock { $0 = "http://\(configuration.host):\(port)" }
+                listening.bound(to: port)
+            },
+            logger: logger
+        )
+    }
+
+    /// Serves until the task is cancelled or a graceful shutdown is triggered; then closes every
+    /// WebSocket (code 1001) and finishes in-flight requests.
+    public func run() async throws {
+        try await withGracefulShutdownHandler {
+            try await application.run()
+        } onGracefulShutdown: { [state] in
+            Task { _ = await state.hub.disconnect(userId: nil, code: 1001, reason: "server shutting down") }
+        }
+    }
+
+    /// The port the server listens on, once it does (waits until then).
+    public func port() async -> Int {
+        await listening.port()
+    }
+
+    /// `http://host:port` once listening.
+    public func baseURL() async -> URL {
+        URL(string: "http://\(configuration.host):\(await port())")!
+    }
+
+    /// Runs a server for the duration of `body`, then shuts it down and waits for it to stop.
+    public static func withRunning<T: Sendable>(
+        _ configuration: DevServerConfiguration, logger: Logger = Logger(label: "chatbotkit.devserver"),
+        _ body: @Sendable (DevServer) async throws -> T
+    ) async throws -> T {
+        let server = try await DevServer(configuration: configuration, logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [server], gracefulShutdownSignals: [], logger: logger))
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            _ = await server.port()
+            do {
+                let result = try await body(server)
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+                return result
+            } catch {
+                await group.triggerGracefulShutdown()
+                try? await tasks.waitForAll()
+                throw error
+            }
+        }
+    }
+
+    // MARK: Test hooks
+
+    /// Makes the next `count` requests whose path contains `pathContains` fail with `status`.
+    public func injectFault(_ fault: InjectedFault) {
+        state.faults.withLock { $0.append(fault) }
+    }
+
+    /// Sends a raw text frame to every connection of `userId`; returns how many got it.
+    @discardableResult
+    public func sendRawFrame(_ text: String, toUser userId: String) async -> Int {
+        await state.hub.sendRaw(text, toUser: userId)
+    }
+
+    /// Closes every WebSocket of `userId` (all users when nil), as a network drop would.
+    @discardableResult
+    public func dropConnections(ofUser userId: String?) async -> Int {
+        await state.hub.disconnect(userId: userId)
+    }
+
+    /// The number of open WebSocket connections of `userId`.
+    public func connectionCount(ofUser userId: String) async -> Int {
+        await state.hub.onlineUserIds.contains(userId) ? 1 : 0
+    }
+}
+
+/// The bound port, and the callers waiting to learn it.
+final class ListeningPort: Sendable {
+    private struct State {
+        var port: Int?
+        var waiters: [CheckedContinuation<Int, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    func bound(to port: Int) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Int, Never>] in
+            state.port = port
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: port) }
+    }
+
+    func port() async -> Int {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> Int? in
+                if let port = state.port { return port }
+                state.waiters.append(continuation)
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// Everything the dev server needs to start. Every field has a documented default, so
+/// `DevServerConfiguration(dataDirectory:)` is a working server on a free loopback port.
+public struct DevServerConfiguration: Sendable {
+    /// The address to bind; loopback by default so nothing outside the machine can connect.
+    public var host: String
+    /// The port; 0 picks a free one (the bound port is reported once the server runs).
+    public var port: Int
+    /// Where the SQLite database and the uploaded files live.
+    public var dataDirectory: URL
+    /// The API key clients must send as `api_key`.
+    public var apiKey: String
+    /// The secret that signs tokens and file links. Never logged.
+    public var apiSecret: String
+    /// Whether development tokens (signature `devtoken`) are accepted, like `disable_auth_checks`.
+    public var acceptsDevTokens: Bool
+    /// How long a signed file link stays valid (14 days, as on the hosted service).
+    public var linkLifetime: Duration
+    /// How often every connection gets a `health.check`.
+    public var healthCheckInterval: Duration
+    /// Requests allowed per endpoint per minute before answering 429.
+    public var rateLimitPerMinute: Int
+    /// Largest JSON request body accepted.
+    public var maximumJSONBodySize: Int
+    /// Upload limits applied when the app settings have none (`size_limit` 0 means this).
+    public var defaultUploadSizeLimit: Int64
+    /// Initial upload rules for `/file` (extensions with their dot, MIME types with `*` wildcards).
+    public var initialFileUploadConfig: UploadRules
+    /// Initial upload rules for `/image`.
+    public var initialImageUploadConfig: UploadRules
+    /// How many events a slow WebSocket client may have queued before it is disconnected.
+    public var maximumQueuedEventsPerConnection: Int
+
+    /// A configuration; only the data directory is required.
+    public init(
+        host: String = "127.0.0.1", port: Int = 0, dataDirectory: URL, apiKey: String = "dev-key",
+        apiSecret: String = "a-dev-secret-of-at-least-32-bytes", acceptsDevTokens: Bool = false,
+        linkLifetime: Duration = .seconds(14 * 24 * 3600), healthCheckInterval: Duration = .seconds(10),
+        rateLimitPerMinute: Int = 10_000, maximumJSONBodySize: Int = 2 * 1024 * 1024,
+        defaultUploadSizeLimit: Int64 = 100 * 1024 * 1024, initialFileUploadConfig: UploadRules = UploadRules(),
+        initialImageUploadConfig: UploadRules = UploadRules(), maximumQueuedEventsPerConnection: Int = 10_000
+    ) {
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.apiKey = apiKey
+        self.apiSecret = apiSecret
+        self.acceptsDevTokens = acceptsDevTokens
+        self.linkLifetime = linkLifetime
+        self.healthCheckInterval = healthCheckInterval
+        self.rateLimitPerMinute = rateLimitPerMinute
+        self.maximumJSONBodySize = maximumJSONBodySize
+        self.defaultUploadSizeLimit = defaultUploadSizeLimit
+        self.initialFileUploadConfig = initialFileUploadConfig
+        self.initialImageUploadConfig = initialImageUploadConfig
+        self.maximumQueuedEventsPerConnection = maximumQueuedEventsPerConnection
+    }
+}
+
+/// Upload rules of one kind (`file_upload_config` or `image_upload_config` on the wire).
+public struct UploadRules: Sendable, Hashable {
+    /// Only these extensions (with their leading dot) are accepted, when not empty.
+    public var allowedFileExtensions: [String]
+    /// These extensions are refused.
+    public var blockedFileExtensions: [String]
+    /// Only these MIME types (`image/*` wildcards allowed) are accepted, when not empty.
+    public var allowedMimeTypes: [String]
+    /// These MIME types are refused.
+    public var blockedMimeTypes: [String]
+    /// The largest upload in bytes; 0 means the server default (100 MB).
+    public var sizeLimit: Int64
+
+    /// Rules; empty lists allow everything.
+    public init(
+        allowedFileExtensions: [String] = [], blockedFileExtensions: [String] = [], allowedMimeTypes: [String] = [],
+        blockedMimeTypes: [String] = [], sizeLimit: Int64 = 0
+    ) {
+        self.allowedFileExtensions = allowedFileExtensions
+        self.blockedFileExtensions = blockedFileExtensions
+        self.allowedMimeTypes = allowedMimeTypes
+        self.blockedMimeTypes = blockedMimeTypes
+        self.sizeLimit = sizeLimit
+    }
+}

@@ -1,0 +1,107 @@
+import ChatModels
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import Synchronization
+
+/// Everything the routes share: the store, the file store, signing, authentication, the
+/// connection hub and the cached app settings.
+final class DevServerState: Sendable {
+    let configuration: DevServerConfiguration
+    let store: DevStore
+    let files: FileStore
+    let signer: LinkSigner
+    let verifier: TokenVerifier
+    let hub: ConnectionHub
+    let clock = MonotonicClock()
+    let rateLimiter: RateLimiter
+    let logger: Logger
+    private let settings: Mutex<AppSettings>
+    /// The address the server is reachable at, set once it is bound.
+    let boundAddress = Mutex<String?>(nil)
+    /// Test hooks: failures the server injects before handling matching requests.
+    let faults = Mutex<[InjectedFault]>([])
+
+    static let knownChannelTypes: Set<String> = ["messaging", "livestream", "team", "gaming", "commerce"]
+
+    init(configuration: DevServerConfiguration, logger: Logger) async throws {
+        self.configuration = configuration
+        self.logger = logger
+        store = try DevStore(directory: configuration.dataDirectory)
+        files = try FileStore(dataDirectory: configuration.dataDirectory)
+        signer = LinkSigner(secret: configuration.apiSecret, lifetime: configuration.linkLifetime)
+        verifier = await TokenVerifier(
+            apiKey: configuration.apiKey, apiSecret: configuration.apiSecret, acceptsDevTokens: configuration.acceptsDevTokens)
+        hub = ConnectionHub(maximumQueued: configuration.maximumQueuedEventsPerConnection)
+        rateLimiter = RateLimiter(limit: configuration.rateLimitPerMinute)
+        let stored = try await store.read { db in
+            (try SettingsTable.fetch(db, "app")?.objectValue)
+        }
+        var initial = AppSettings(
+            fileUploadConfig: configuration.initialFileUploadConfig, imageUploadConfig: configuration.initialImageUploadConfig,
+            other: [:])
+        if let stored { try? initial.apply(stored) }
+        settings = Mutex(initial)
+    }
+
+    var appSettings: AppSettings { settings.withLock { $0 } }
+
+    func updateSettings(_ patch: JSONObject) async throws -> AppSettings {
+        var updated = appSettings
+        try updated.apply(patch)
+        let json = JSONObject([
+            ("file_upload_config", RawJSON.object(AppSettings.json(updated.fileUploadConfig))),
+            ("image_upload_config", RawJSON.object(AppSettings.json(updated.imageUploadConfig))),
+        ] + updated.other.members.map { ($0.key, $0.value) })
+        try await store.write { db in try SettingsTable.store(db, "app", .object(json)) }
+        settings.withLock { $0 = updated }
+        return updated
+    }
+
+    /// Authenticates a REST request: `api_key` query item, `Authorization` and `stream-auth-type` headers.
+    func authenticate(_ request: Request) async throws(APIError) -> Principal {
+        try await verifier.authenticate(
+            apiKey: request.query("api_key"),
+            token: request.headers[.authorization] ?? request.query("authorization"),
+            authType: request.headers[HTTPField.Name("stream-auth-type")!])
+    }
+
+    /// `http://host:port` as the client reached us, for links in answers.
+    func baseURL(for request: Request) -> String {
+        if let host = request.head.authority { return "http://\(host)" }
+        return boundAddress.withLock { $0 } ?? "http://\(configuration.host):\(configuration.port)"
+    }
+
+    func renderer(baseURL: String) async -> Renderer {
+        Renderer(signer: signer, baseURL: baseURL, onlineUsers: await hub.onlineUserIds)
+    }
+
+    func renderer(for request: Request) async -> Renderer {
+        await renderer(baseURL: baseURL(for: request))
+    }
+}
+
+/// A failure the server answers with instead of handling a request, for testing how clients
+/// cope with 5xx and 429 answers.
+public struct InjectedFault: Sendable {
+    /// Only requests whose path contains this are affected.
+    public var pathContains: String
+    /// The HTTP status to answer.
+    public var status: Int
+    /// The Stream error code in the envelope.
+    public var code: Int
+    /// How many matching requests fail before the server behaves normally again.
+    public var remaining: Int
+    /// Seconds until the rate-limit window resets (for 429 answers).
+    public var resetAfterSeconds: Int
+
+    /// A fault.
+    public init(pathContains: String, status: Int, code: Int = -1, count: Int = 1, resetAfterSeconds: Int = 1) {
+        self.pathContains = pathContains
+        self.status = status
+        self.code = code
+        self.remaining = count
+        self.resetAfterSeconds = resetAfterSeconds
+    }
+}

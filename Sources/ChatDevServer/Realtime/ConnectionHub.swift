@@ -1,0 +1,108 @@
+import ChatModels
+import Foundation
+
+/// Every open WebSocket connection, which channels each one watches, and the fan-out of events:
+/// channel events to the connections watching the channel, `notification.*` variants to
+/// members' connections that are not watching it (protocol.md §4.7).
+actor ConnectionHub {
+    /// What a connection's writer sends.
+    enum Outbound: Sendable {
+        case text(String)
+        case close(code: UInt16, reason: String)
+    }
+
+    struct Connection {
+        let userId: String
+        let continuation: AsyncStream<Outbound>.Continuation
+        var watching: Set<ChannelId>
+    }
+
+    private var connections: [String: Connection] = [:]
+    private let maximumQueued: Int
+
+    init(maximumQueued: Int) {
+        self.maximumQueued = maximumQueued
+    }
+
+    /// Registers a connection; its writer drains the returned stream. The buffer is bounded: a
+    /// client too slow to keep up is disconnected (it reconnects and heals through `/sync`)
+    /// instead of growing the server's memory.
+    func register(id: String, userId: String) -> AsyncStream<Outbound> {
+        let (stream, continuation) = AsyncStream<Outbound>.makeStream(bufferingPolicy: .bufferingOldest(maximumQueued))
+        connections[id] = Connection(userId: userId, continuation: continuation, watching: [])
+        return stream
+    }
+
+    func unregister(id: String) {
+        connections.removeValue(forKey: id)?.continuation.finish()
+    }
+
+    /// Starts delivering `cid`'s events to connection `id`; false if there is no such connection
+    /// or it belongs to someone other than `userId`.
+    func watch(connectionId id: String, cid: ChannelId, userId: String?) -> Bool {
+        guard var connection = connections[id], userId == nil || connection.userId == userId else { return false }
+        connection.watching.insert(cid)
+        connections[id] = connection
+        return true
+    }
+
+    func stopWatching(connectionId id: String, cid: ChannelId) {
+        connections[id]?.watching.remove(cid)
+    }
+
+    func userId(ofConnection id: String) -> String? { connections[id]?.userId }
+
+    var onlineUserIds: Set<String> { Set(connections.values.map(\.userId)) }
+
+    func watcherCount(_ cid: ChannelId) -> Int { connections.values.filter { $0.watching.contains(cid) }.count }
+
+    /// Sends `event` to the watchers of `cid` and `notification` to the connections of
+    /// `notify` that are not watching it.
+    func publish(_ event: JSONObject, cid: ChannelId, notification: JSONObject? = nil, notify: Set<String> = []) {
+        let text = JSONWriter.string(.object(event))
+        let notificationText = notification.map { JSONWriter.string(.object($0)) }
+        for (id, connection) in connections {
+            if connection.watching.contains(cid) {
+                send(.text(text), to: id)
+            } else if let notificationText, notify.contains(connection.userId) {
+                send(.text(notificationText), to: id)
+            }
+        }
+    }
+
+    /// Sends `event` to every connection of the given users.
+    func publish(_ event: JSONObject, toUsers userIds: Set<String>) {
+        let text = JSONWriter.string(.object(event))
+        for (id, connection) in connections where userIds.contains(connection.userId) {
+            send(.text(text), to: id)
+        }
+    }
+
+    /// Sends a frame to one connection.
+    func send(_ frame: Outbound, to id: String) {
+        guard let connection = connections[id] else { return }
+        if case .dropped = connection.continuation.yield(frame) {
+            connection.continuation.yield(.close(code: 1013, reason: "client too slow; reconnect and sync"))
+            connection.continuation.finish()
+            connections.removeValue(forKey: id)
+        }
+    }
+
+    /// Sends a raw text frame to every connection of `userId` (for tests of bad frames).
+    func sendRaw(_ text: String, toUser userId: String) -> Int {
+        let ids = connections.filter { $0.value.userId == userId }.map(\.key)
+        for id in ids { send(.text(text), to: id) }
+        return ids.count
+    }
+
+    /// Closes every connection of `userId` (or all, when nil) with `code`, as a server restart would.
+    func disconnect(userId: String?, code: UInt16 = 1012, reason: String = "server going away") -> Int {
+        let ids = connections.filter { userId == nil || $0.value.userId == userId }.map(\.key)
+        for id in ids {
+            connections[id]?.continuation.yield(.close(code: code, reason: reason))
+            connections[id]?.continuation.finish()
+            connections.removeValue(forKey: id)
+        }
+        return ids.count
+    }
+}

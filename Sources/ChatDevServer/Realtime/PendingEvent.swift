@@ -1,0 +1,41 @@
+import ChatModels
+import Foundation
+import GRDB
+
+/// An event produced by a write, delivered once the write is committed.
+struct PendingEvent: Sendable {
+    /// The channel event, for the channel's watchers.
+    var cid: ChannelId
+    var event: JSONObject
+    /// The `notification.*` variant for members that are not watching, and who they are.
+    var notification: JSONObject?
+    var notify: Set<String> = []
+    /// When set, the event goes to these users' connections instead of the watchers.
+    var onlyUsers: Set<String>?
+}
+
+extension DevServerState {
+    /// The common envelope of a channel event.
+    static func event(_ type: String, _ cid: ChannelId, at date: Date) -> JSONObject {
+        [
+            "type": .string(type), "created_at": .string(RFC3339.string(from: date)), "cid": .string(cid.rawValue),
+            "channel_type": .string(cid.type.rawValue), "channel_id": .string(cid.id),
+        ]
+    }
+
+    /// Appends `event` to the channel's log (inside the caller's transaction), so `/sync` returns it.
+    static func log(_ db: Database, _ event: JSONObject, cid: ChannelId, at date: Date) throws {
+        try EventsTable.append(db, cid, event, at: date)
+    }
+
+    /// Delivers committed events to the open connections.
+    func publish(_ events: [PendingEvent]) async {
+        for pending in events {
+            if let users = pending.onlyUsers {
+                await hub.publish(pending.event, toUsers: users)
+            } else {
+                await hub.publish(pending.event, cid: pending.cid, notification: pending.notification, notify: pending.notify)
+            }
+        }
+    }
+}

@@ -1,0 +1,189 @@
+import ChatModels
+import Foundation
+import GRDB
+import Hummingbird
+
+/// Channels: get-or-create (with watching), query, membership and channel updates.
+struct ChannelRoutes {
+    let state: DevServerState
+
+    func register(on router: Router<DevRequestContext>) {
+        router.post("/channels/:type/:id/query") { request, context in try await query(request, context) }
+        router.post("/channels") { request, context in try await queryChannels(request, try await state.jsonBody(request, operation: "QueryChannels")) }
+        router.get("/channels") { request, _ in try await queryChannels(request, try state.payloadQuery(request, operation: "QueryChannels")) }
+        router.post("/channels/:type/:id") { request, context in try await update(request, context) }
+    }
+
+    /// `POST /channels/{type}/{id}/query`: creates the channel if needed (with its members), starts
+    /// watching it for `connection_id`, and answers its state.
+    func query(_ request: Request, _ context: DevRequestContext) async throws -> JSONReply {
+        let operation = "GetOrCreateChannel"
+        let principal = try await state.authenticate(request)
+        let cid = try state.channelId(context, operation: operation)
+        let body = try await state.jsonBody(request, operation: operation)
+        let data = body["data"]?.objectValue ?? [:]
+        let now = state.clock.now()
+        let creator: String? = principal.userId ?? (data["created_by"]?["id"]?.stringValue ?? data["created_by_id"]?.stringValue)
+        let members = try ChannelRoutes.memberEntries(data["members"], operation: operation)
+        let (created, added) = try await state.store.write { db -> (Bool, [StoredMember]) in
+            if try ChannelsTable.fetch(db, cid) != nil { return (false, []) }
+            guard let creator else {
+                throw APIError.input(operation, "either data.created_by or data.created_by_id must be provided when using server side auth")
+            }
+            try UsersTable.ensure(db, creator, now: now)
+            var channelData = JSONObject()
+            for (key, value) in data where !["members", "created_by", "created_by_id", "id", "type", "cid"].contains(key) {
+                channelData[key] = value
+            }
+            try ChannelsTable.insert(
+                db, StoredChannel(cid: cid, data: channelData, createdBy: creator, createdAt: now, updatedAt: now, frozen: false))
+            var entries = members
+            if principal.userId != nil, !entries.contains(where: { $0.userId == creator }) {
+                entries.insert((creator, "channel_member", [:]), at: 0)
+            }
+            let added = try ChannelsTable.addMembers(db, cid, entries, now: now)
+            for member in added {
+                try DevServerState.log(db, ChannelRoutes.memberEvent("member.added", cid, member, at: now), cid: cid, at: now)
+            }
+            return (true, added)
+        }
+        if created {
+            await state.publish(added.map { ChannelRoutes.pendingMemberEvent("member.added", "notification.added_to_channel", cid, $0, at: now) })
+        }
+        try await watchIfAsked(request, body: body, cid: cid, principal: principal)
+        let renderer = await state.renderer(for: request)
+        let watchers = await state.hub.watcherCount(cid)
+        let limit = body["messages"]?["limit"]?.intValue ?? 25
+        let beforeId = body["messages"]?["id_lt"]?.stringValue
+        let object = try await state.store.read { db in
+            try DevServerState.requireAccess(db, cid, principal, operation: operation)
+            let channel = try DevServerState.requireChannel(db, cid, operation: operation)
+            return try renderer.channelState(
+                db, channel, viewer: principal.userId, messageLimit: min(max(limit, 0), 300), beforeId: beforeId, watcherCount: watchers)
+        }
+        return JSONReply(object, status: .created)
+    }
+
+    /// Starts watching when the body says `watch: true` and a `connection_id` is given.
+    func watchIfAsked(_ request: Request, body: JSONObject, cid: ChannelId, principal: Principal) async throws {
+        guard body["watch"]?.flag == true, let connectionId = request.query("connection_id") else { return }
+        guard await state.hub.watch(connectionId: connectionId, cid: cid, userId: principal.userId) else {
+            throw APIError.input("WatchChannel", "connection_id \(connectionId) is not an open WebSocket connection of this user")
+        }
+    }
+
+    /// `POST /channels` and `GET /channels?payload=`: channels matching `filter_conditions`.
+    func queryChannels(_ request: Request, _ body: JSONObject) async throws -> JSONReply {
+        let operation = "QueryChannels"
+        let principal = try await state.authenticate(request)
+        let filter = try ChannelFilter(body["filter_conditions"]?.objectValue ?? [:], operation: operation)
+        let limit = min(max(body["limit"]?.intValue ?? 10, 1), 30)
+        let offset = max(body["offset"]?.intValue ?? 0, 0)
+        let messageLimit = min(max(body["message_limit"]?.intValue ?? 25, 0), 300)
+        let renderer = await state.renderer(for: request)
+        let matches = try await state.store.read { db -> [StoredChannel] in
+            var channels = try ChannelsTable.all(db).filter { channel in try filter.matches(channel, db) }
+            if let userId = principal.userId {
+                let visible = Set(try ChannelsTable.channelIds(ofMember: userId, db))
+                channels = channels.filter { visible.contains($0.cid) }
+            }
+            return Array(channels.dropFirst(offset).prefix(limit))
+        }
+        for channel in matches {
+            try await watchIfAsked(request, body: body, cid: channel.cid, principal: principal)
+        }
+        var counts: [ChannelId: Int] = [:]
+        for channel in matches { counts[channel.cid] = await state.hub.watcherCount(channel.cid) }
+        let watchers = counts
+        let states = try await state.store.read { db in
+            try matches.map { channel in
+                RawJSON.object(
+                    try renderer.channelState(
+                        db, channel, viewer: principal.userId, messageLimit: messageLimit, watcherCount: watchers[channel.cid] ?? 0))
+            }
+        }
+        return JSONReply(["channels": .array(states)], status: .created)
+    }
+
+    /// `POST /channels/{type}/{id}`: add or remove members, or replace the channel's data.
+    func update(_ request: Request, _ context: DevRequestContext) async throws -> JSONReply {
+        let operation = "UpdateChannel"
+        let principal = try await state.authenticate(request)
+        let cid = try state.channelId(context, operation: operation)
+        let body = try await state.jsonBody(request, operation: operation)
+        let adding = try ChannelRoutes.memberEntries(body["add_members"], operation: operation)
+        let removing = (body["remove_members"]?.arrayValue ?? []).compactMap { $0.stringValue ?? $0["user_id"]?.stringValue }
+        let now = state.clock.now()
+        let events = try await state.store.write { db -> [PendingEvent] in
+            try DevServerState.requireAccess(db, cid, principal, operation: operation)
+            var channel = try DevServerState.requireChannel(db, cid, operation: operation)
+            var events: [PendingEvent] = []
+            for member in try ChannelsTable.addMembers(db, cid, adding, now: now) {
+                try DevServerState.log(db, ChannelRoutes.memberEvent("member.added", cid, member, at: now), cid: cid, at: now)
+                events.append(ChannelRoutes.pendingMemberEvent("member.added", "notification.added_to_channel", cid, member, at: now))
+            }
+            for member in try ChannelsTable.removeMembers(db, cid, removing) {
+                try DevServerState.log(db, ChannelRoutes.memberEvent("member.removed", cid, member, at: now), cid: cid, at: now)
+                events.append(ChannelRoutes.pendingMemberEvent("member.removed", "notification.removed_from_channel", cid, member, at: now))
+            }
+            if let data = body["data"]?.objectValue {
+                channel.data = JSONObject(data.members.filter { !["members", "created_by", "created_by_id", "id", "type", "cid"].contains($0.key) }.map { ($0.key, $0.value) })
+                channel.updatedAt = now
+                try ChannelsTable.update(db, channel)
+                var event = DevServerState.event("channel.updated", cid, at: now)
+                event["channel"] = .object(JSONObject(channel.data.members.map { ($0.key, $0.value) }))
+                try DevServerState.log(db, event, cid: cid, at: now)
+                events.append(PendingEvent(cid: cid, event: event))
+            }
+            return events
+        }
+        await state.publish(events)
+        let renderer = await state.renderer(for: request)
+        let object = try await state.store.read { db -> JSONObject in
+            let channel = try DevServerState.requireChannel(db, cid, operation: operation)
+            let members = try ChannelsTable.members(db, cid)
+            let users = try UsersTable.fetch(db, ids: members.map(\.userId) + [channel.createdBy].compactMap { $0 })
+            return [
+                "channel": .object(renderer.channel(channel, memberCount: members.count, createdBy: channel.createdBy.flatMap { users[$0] })),
+                "members": .array(members.map { .object(renderer.member($0, users: users)) }),
+            ]
+        }
+        return JSONReply(object, status: .created)
+    }
+
+    /// Member entries from `["id", ...]` or `[{"user_id": "id", "channel_role": "..."}, ...]`.
+    static func memberEntries(_ value: RawJSON?, operation: String) throws -> [(userId: String, role: String, data: JSONObject)] {
+        guard let value, !value.isNull else { return [] }
+        guard case .array(let elements) = value else { throw APIError.input(operation, "members must be an array of user ids or member objects") }
+        return try elements.map { element in
+            if let id = element.stringValue, !id.isEmpty { return (id, "channel_member", [:]) }
+            guard case .object(let object) = element, let id = object["user_id"]?.stringValue ?? object["user"]?["id"]?.stringValue else {
+                throw APIError.input(operation, "each member must be a user id or an object with user_id")
+            }
+            var data = JSONObject()
+            for (key, member) in object where !["user_id", "user", "channel_role", "role"].contains(key) { data[key] = member }
+            return (id, object["channel_role"]?.stringValue ?? "channel_member", data)
+        }
+    }
+
+    static func memberEvent(_ type: String, _ cid: ChannelId, _ member: StoredMember, at date: Date) -> JSONObject {
+        var event = DevServerState.event(type, cid, at: date)
+        event["member"] = .object([
+            "user_id": .string(member.userId), "user": .object(["id": .string(member.userId)]),
+            "channel_role": .string(member.channelRole), "created_at": .string(RFC3339.string(from: member.createdAt)),
+            "updated_at": .string(RFC3339.string(from: member.updatedAt)),
+        ])
+        event["user"] = .object(["id": .string(member.userId)])
+        return event
+    }
+
+    static func pendingMemberEvent(_ type: String, _ notificationType: String, _ cid: ChannelId, _ member: StoredMember, at date: Date)
+        -> PendingEvent
+    {
+        let event = memberEvent(type, cid, member, at: date)
+        var notification = event
+        notification["type"] = .string(notificationType)
+        notification["channel"] = .object(["id": .string(cid.id), "type": .string(cid.type.rawValue), "cid": .string(cid.rawValue)])
+        return PendingEvent(cid: cid, event: event, notification: notification, notify: [member.userId])
+    }
+}

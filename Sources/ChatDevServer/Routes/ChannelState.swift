@@ -1,0 +1,42 @@
+import ChatModels
+import Foundation
+import GRDB
+
+extension Renderer {
+    /// The `ChannelStateResponse` of a channel: channel, messages, members, membership, read state.
+    func channelState(
+        _ db: Database, _ channel: StoredChannel, viewer: String?, messageLimit: Int, beforeId: String? = nil, memberLimit: Int = 100,
+        watcherCount: Int
+    ) throws -> JSONObject {
+        let members = try ChannelsTable.members(db, channel.cid)
+        let reads = try MessagesTable.reads(db, channel.cid)
+        var userIds = Set(members.map(\.userId)).union(reads.map(\.userId))
+        if let createdBy = channel.createdBy { userIds.insert(createdBy) }
+        let users = try UsersTable.fetch(db, ids: userIds)
+        let messages = try self.messages(
+            try MessagesTable.latest(db, channel.cid, limit: messageLimit, beforeId: beforeId), viewer: viewer, in: db)
+        var state: JSONObject = [
+            "channel": .object(self.channel(channel, memberCount: members.count, createdBy: channel.createdBy.flatMap { users[$0] })),
+            "messages": .array(messages.map(RawJSON.object)),
+            "pinned_messages": [],
+            "members": .array(members.prefix(memberLimit).map { .object(member($0, users: users)) }),
+            "read": .array(
+                reads.map { read in
+                    .object([
+                        "user": .object(user(id: read.userId, from: users)),
+                        "last_read": .string(RFC3339.string(from: read.lastRead)),
+                        "unread_messages": 0,
+                        "last_read_message_id": read.lastReadMessageId.map(RawJSON.string) ?? .null,
+                    ])
+                }),
+            "watcher_count": .number(JSONNumber(watcherCount)),
+            "watchers": [],
+            "threads": [],
+            "hidden": false,
+        ]
+        if let viewer, let membership = members.first(where: { $0.userId == viewer }) {
+            state["membership"] = .object(member(membership, users: users))
+        }
+        return state
+    }
+}

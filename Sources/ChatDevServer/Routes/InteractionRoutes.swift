@@ -1,0 +1,155 @@
+import ChatModels
+import Foundation
+import GRDB
+import Hummingbird
+
+/// Reactions, read state, typing and custom events.
+struct InteractionRoutes {
+    let state: DevServerState
+
+    func register(on router: Router<DevRequestContext>) {
+        router.post("/messages/:messageId/reaction") { request, context in try await react(request, context) }
+        router.delete("/messages/:messageId/reaction/:reactionType") { request, context in try await unreact(request, context) }
+        router.post("/channels/:type/:id/read") { request, context in try await markRead(request, context) }
+        router.post("/channels/:type/:id/event") { request, context in try await sendEvent(request, context) }
+    }
+
+    /// `POST /messages/{id}/reaction`: adds (or, with `enforce_unique`, replaces) a reaction.
+    func react(_ request: Request, _ context: DevRequestContext) async throws -> JSONReply {
+        let operation = "SendReaction"
+        let principal = try await state.authenticate(request)
+        let messageId = context.parameters.get("messageId") ?? ""
+        let body = try await state.jsonBody(request, operation: operation)
+        guard case .object(let input)? = body["reaction"] else {
+            throw APIError.input(operation, "reaction is a required field and must be an object")
+        }
+        guard let type = input["type"]?.stringValue, !type.isEmpty, type.count <= 30 else {
+            throw APIError.input(operation, "reaction.type is required (1 to 30 characters)")
+        }
+        let userId = try state.actingUser(principal, input.isEmpty ? body : input, operation: operation)
+        let score = input["score"]?.intValue ?? 1
+        let now = state.clock.now()
+        let renderer = await state.renderer(for: request)
+        let (object, events) = try await state.store.write { db -> (JSONObject, [PendingEvent]) in
+            let message = try DevServerState.requireMessage(db, messageId, operation: operation)
+            try DevServerState.requireAccess(db, message.cid, principal, operation: operation)
+            try UsersTable.ensure(db, userId, now: now)
+            let existing = try MessagesTable.reaction(db, messageId, userId, type)
+            if body["enforce_unique"]?.flag == true {
+                try MessagesTable.deleteReactions(db, messageId, userId, exceptType: type)
+            }
+            let data = JSONObject(input.members.filter { !["type", "score", "user", "user_id", "message_id", "created_at", "updated_at"].contains($0.key) }.map { ($0.key, $0.value) })
+            let reaction = StoredReaction(
+                messageId: messageId, userId: userId, type: type, score: score, data: data, createdAt: existing?.createdAt ?? now,
+                updatedAt: now)
+            try MessagesTable.upsertReaction(db, reaction)
+            let users = try UsersTable.fetch(db, ids: [userId])
+            let renderedMessage = try renderer.messages([message], viewer: principal.userId, in: db)[0]
+            let renderedReaction = renderer.reaction(reaction, users: users)
+            var event = DevServerState.event(existing == nil ? "reaction.new" : "reaction.updated", message.cid, at: now)
+            event["message"] = .object(renderedMessage)
+            event["reaction"] = .object(renderedReaction)
+            event["user"] = renderedReaction["user"]
+            try DevServerState.log(db, event, cid: message.cid, at: now)
+            return (["message": .object(renderedMessage), "reaction": .object(renderedReaction)], [PendingEvent(cid: message.cid, event: event)])
+        }
+        await state.publish(events)
+        return JSONReply(object, status: .created)
+    }
+
+    /// `DELETE /messages/{id}/reaction/{type}?user_id=`.
+    func unreact(_ request: Request, _ context: DevRequestContext) async throws -> JSONReply {
+        let operation = "DeleteReaction"
+        let principal = try await state.authenticate(request)
+        let messageId = context.parameters.get("messageId") ?? ""
+        let type = context.parameters.get("reactionType") ?? ""
+        let userId = try state.actingUser(
+            principal, ["user_id": request.query("user_id").map(RawJSON.string) ?? .null], operation: operation)
+        let now = state.clock.now()
+        let renderer = await state.renderer(for: request)
+        let (object, events) = try await state.store.write { db -> (JSONObject, [PendingEvent]) in
+            let message = try DevServerState.requireMessage(db, messageId, operation: operation)
+            try DevServerState.requireAccess(db, message.cid, principal, operation: operation)
+            guard let reaction = try MessagesTable.reaction(db, messageId, userId, type) else {
+                throw APIError.notFound(operation, "user \(userId) has no \(type) reaction on message \(messageId)")
+            }
+            try MessagesTable.deleteReactions(db, messageId, userId, onlyType: type)
+            let users = try UsersTable.fetch(db, ids: [userId])
+            let renderedMessage = try renderer.messages([message], viewer: principal.userId, in: db)[0]
+            let renderedReaction = renderer.reaction(reaction, users: users)
+            var event = DevServerState.event("reaction.deleted", message.cid, at: now)
+            event["message"] = .object(renderedMessage)
+            event["reaction"] = .object(renderedReaction)
+            event["user"] = renderedReaction["user"]
+            try DevServerState.log(db, event, cid: message.cid, at: now)
+            return (["message": .object(renderedMessage), "reaction": .object(renderedReaction)], [PendingEvent(cid: message.cid, event: event)])
+        }
+        await state.publish(events)
+        return JSONReply(object)
+    }
+
+    /// `POST /channels/{type}/{id}/read`: marks the channel read for a user.
+    func markRead(_ request: Request, _ context: DevRequestContext) async throws -> JSONReply {
+        let operation = "MarkRead"
+        let principal = try await state.authenticate(request)
+        let cid = try state.channelId(context, operation: operation)
+        let body = try await state.jsonBody(request, operation: operation)
+        let userId = try state.actingUser(principal, body, operation: operation)
+        let now = state.clock.now()
+        let (event, events) = try await state.store.write { db -> (JSONObject, [PendingEvent]) in
+            _ = try DevServerState.requireChannel(db, cid, operation: operation)
+            try DevServerState.requireAccess(db, cid, principal, operation: operation)
+            let latestId = try MessagesTable.latest(db, cid, limit: 1).last?.id
+            let lastId = body["message_id"]?.stringValue ?? latestId
+            try MessagesTable.markRead(db, cid, userId, messageId: lastId, at: now)
+            var event = DevServerState.event("message.read", cid, at: now)
+            event["user"] = .object(["id": .string(userId)])
+            event["last_read_message_id"] = lastId.map(RawJSON.string) ?? .null
+            try DevServerState.log(db, event, cid: cid, at: now)
+            var notification = event
+            notification["type"] = "notification.mark_read"
+            return (event, [PendingEvent(cid: cid, event: event), PendingEvent(cid: cid, event: notification, onlyUsers: [userId])])
+        }
+        await state.publish(events)
+        return JSONReply(["event": .object(event)], status: .created)
+    }
+
+    /// `POST /channels/{type}/{id}/event`: typing indicators and custom events, sent to watchers.
+    func sendEvent(_ request: Request, _ context: DevRequestContext) async throws -> JSONReply {
+        let operation = "SendEvent"
+        let principal = try await state.authenticate(request)
+        let cid = try state.channelId(context, operation: operation)
+        let body = try await state.jsonBody(request, operation: operation)
+        guard case .object(let input)? = body["event"], let type = input["type"]?.stringValue, !type.isEmpty else {
+            throw APIError.input(operation, "event with a type is required")
+        }
+        let reserved: Set<String> = ["message.new", "message.updated", "message.deleted", "health.check", "connection.error"]
+        guard !reserved.contains(type), !type.hasPrefix("notification.") else {
+            throw APIError(code: 18, status: .badRequest, message: "\(operation) failed with error: \"event type \(type) cannot be sent by clients\"")
+        }
+        let userId = try state.actingUser(principal, input, operation: operation)
+        let now = state.clock.now()
+        let event = try await state.store.write { db -> JSONObject in
+            _ = try DevServerState.requireChannel(db, cid, operation: operation)
+            try DevServerState.requireAccess(db, cid, principal, operation: operation)
+            let user = try UsersTable.ensure(db, userId, now: now)
+            var event = DevServerState.event(type, cid, at: now)
+            for (key, value) in input where event[key] == nil && key != "user" && key != "user_id" { event[key] = value }
+            let identity: JSONObject = ["id": .string(user.id)]
+            event["user"] = .object(identity.merging(user.data))
+            if !type.hasPrefix("typing.") { try DevServerState.log(db, event, cid: cid, at: now) }
+            return event
+        }
+        await state.publish([PendingEvent(cid: cid, event: event)])
+        return JSONReply(["event": .object(event)], status: .created)
+    }
+}
+
+extension JSONObject {
+    /// This object with `other`'s members added where absent.
+    func merging(_ other: JSONObject) -> JSONObject {
+        var merged = self
+        for (key, value) in other where merged[key] == nil { merged[key] = value }
+        return merged
+    }
+}

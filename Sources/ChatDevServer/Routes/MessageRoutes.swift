@@ -1,0 +1,216 @@
+import ChatModels
+import Foundation
+import GRDB
+import Hummingbird
+
+/// Messages: send (with client ids), read, edit (full and partial), delete (soft and hard), replies.
+struct MessageRoutes {
+    let state: DevServerState
+
+    /// Fields of a message request the server owns; the rest of the object is stored as sent.
+    static let serverOwnedKeys: Set<String> = [
+        "id", "user", "user_id", "type", "cid", "created_at", "updated_at", "deleted_at", "html", "latest_reactions",
+        "own_reactions", "reaction_counts", "reaction_scores", "reaction_groups", "reply_count", "deleted_reply_count",
+        "parent_id", "member", "shadowed", "channel",
+    ]
+
+    func register(on router: Router<DevRequestContext>) {
+        router.post("/channels/:type/:id/message") { request, context in try await send(request, context) }
+        router.get("/messages/:messageId") { request, context in try await get(request, context) }
+        router.post("/messages/:messageId") { request, context in try await update(request, context, partial: false) }
+        router.put("/messages/:messageId") { request, context in try await update(request, context, partial: true) }
+        router.delete("/messages/:messageId") { request, context in try await delete(request, context) }
+        router.get("/messages/:messageId/replies") { request, context in try await replies(request, context) }
+    }
+
+    /// `POST /channels/{type}/{id}/message`.
+    func send(_ request: Request, _ context: DevRequestContext) async throws -> JSONReply {
+        let operation = "SendMessage"
+        let principal = try await state.authenticate(request)
+        let cid = try state.channelId(context, operation: operation)
+        let body = try await state.jsonBody(request, operation: operation)
+        guard case .object(let input)? = body["message"] else {
+            throw APIError.input(operation, "message is a required field and must be an object")
+        }
+        let author = try state.actingUser(principal, input, operation: operation)
+        let id = input["id"]?.stringValue ?? UUID().uuidString.lowercased()
+        guard !id.isEmpty, id.count <= 255 else { throw APIError.input(operation, "message.id must be 1 to 255 characters") }
+        try MessageRoutes.validate(input, operation: operation)
+        let requestedType = input["type"]?.stringValue ?? "regular"
+        guard requestedType == "regular" || requestedType == "system" else {
+            throw APIError.input(operation, "message.type must be regular or system, not \(requestedType)")
+        }
+        let parentId = input["parent_id"]?.stringValue
+        let now = state.clock.now()
+        let renderer = await state.renderer(for: request)
+        let (rendered, events) = try await state.store.write { db -> (JSONObject, [PendingEvent]) in
+            _ = try DevServerState.requireChannel(db, cid, operation: operation)
+            try DevServerState.requireAccess(db, cid, principal, operation: operation)
+            if try MessagesTable.fetch(db, id) != nil {
+                throw APIError.input(operation, "a message with ID \(id) already exists")
+            }
+            if let parentId {
+                let parent = try DevServerState.requireMessage(db, parentId, operation: operation)
+                guard parent.cid == cid else { throw APIError.input(operation, "parent message \(parentId) is in another channel") }
+            }
+            try UsersTable.ensure(db, author, now: now)
+            if let user = input["user"]?.objectValue, user.count > 1 { try UsersTable.upsert(db, user, id: author, now: now, replace: false) }
+            let data = JSONObject(input.members.filter { !MessageRoutes.serverOwnedKeys.contains($0.key) }.map { ($0.key, $0.value) })
+            let message = StoredMessage(
+                id: id, cid: cid, userId: author, parentId: parentId, type: parentId != nil ? "reply" : requestedType, data: data,
+                createdAt: now, updatedAt: now)
+            try MessagesTable.insert(db, message)
+            try ChannelsTable.touchLastMessage(db, cid, at: now)
+            let rendered = try renderer.messages([message], viewer: principal.userId, in: db)[0]
+            let members = try ChannelsTable.members(db, cid)
+            let channel = try DevServerState.requireChannel(db, cid, operation: operation)
+            var event = DevServerState.event("message.new", cid, at: now)
+            event["message_id"] = .string(id)
+            event["message"] = .object(rendered)
+            event["user"] = rendered["user"]
+            event["channel_member_count"] = .number(JSONNumber(members.count))
+            event["channel_message_count"] = .number(JSONNumber(try MessagesTable.count(db, cid)))
+            event["channel_custom"] = .object(channel.data)
+            try DevServerState.log(db, event, cid: cid, at: now)
+            var notification = event
+            notification["type"] = "notification.message_new"
+            let users = try UsersTable.fetch(db, ids: [channel.createdBy].compactMap { $0 })
+            notification["channel"] = .object(
+                renderer.channel(channel, memberCount: members.count, createdBy: channel.createdBy.flatMap { users[$0] }))
+            return (rendered, [PendingEvent(cid: cid, event: event, notification: notification, notify: Set(members.map(\.userId)))])
+        }
+        await state.publish(events)
+        return JSONReply(["message": .object(rendered)], status: .created)
+    }
+
+    /// Text length, attachment count and shape, mention count: what the service refuses.
+    static func validate(_ input: JSONObject, operation: String) throws {
+        if let text = input["text"], !text.isNull {
+            guard let string = text.stringValue else { throw APIError.input(operation, "message.text must be a string") }
+            guard string.count <= 5000 else {
+                throw APIError(code: 20, status: .badRequest, message: "\(operation) failed with error: \"message is too long (\(string.count) > 5000 characters)\"")
+            }
+        }
+        if let attachments = input["attachments"], !attachments.isNull {
+            guard case .array(let elements) = attachments else { throw APIError.input(operation, "message.attachments must be an array") }
+            guard elements.count <= 30 else { throw APIError.input(operation, "a message can have at most 30 attachments") }
+            if let bad = elements.firstIndex(where: { $0.objectValue == nil }) {
+                throw APIError.input(operation, "message.attachments[\(bad)] must be an object")
+            }
+        }
+        if let mentions = input["mentioned_users"]?.arrayValue, mentions.count > 100 {
+            throw APIError.input(operation, "a message can mention at most 100 users")
+        }
+    }
+
+    /// `GET /messages/{id}`: the message with freshly signed links, plus its channel.
+    func get(_ request: Request, _ context: DevRequestContext) async throws -> JSONReply {
+        let operation = "GetMessage"
+        let principal = try await state.authenticate(request)
+        let id = context.parameters.get("messageId") ?? ""
+        let renderer = await state.renderer(for: request)
+        let object = try await state.store.read { db -> JSONObject in
+            let message = try DevServerState.requireMessage(db, id, operation: operation)
+            try DevServerState.requireAccess(db, message.cid, principal, operation: operation)
+            var rendered = try renderer.messages([message], viewer: principal.userId, in: db)[0]
+            let channel = try DevServerState.requireChannel(db, message.cid, operation: operation)
+            let memberCount = try ChannelsTable.members(db, message.cid).count
+            let creator = try channel.createdBy.flatMap { try UsersTable.fetch(db, $0) }
+            rendered["channel"] = .object(renderer.channel(channel, memberCount: memberCount, createdBy: creator))
+            return ["message": .object(rendered)]
+        }
+        return JSONReply(object)
+    }
+
+    /// `POST /messages/{id}` (replace the editable fields) and `PUT /messages/{id}` (`set`/`unset`).
+    func update(_ request: Request, _ context: DevRequestContext, partial: Bool) async throws -> JSONReply {
+        let operation = partial ? "UpdateMessagePartial" : "UpdateMessage"
+        let principal = try await state.authenticate(request)
+        let id = context.parameters.get("messageId") ?? ""
+        let body = try await state.jsonBody(request, operation: operation)
+        let now = state.clock.now()
+        let renderer = await state.renderer(for: request)
+        let (rendered, events) = try await state.store.write { db -> (JSONObject, [PendingEvent]) in
+            var message = try DevServerState.requireMessage(db, id, operation: operation)
+            try DevServerState.requireAccess(db, message.cid, principal, operation: operation)
+            if let userId = principal.userId, userId != message.userId {
+                throw APIError.forbidden(operation, "user \(userId) may only edit their own messages")
+            }
+            if partial {
+                if let set = body["set"] {
+                    guard case .object(let fields) = set else { throw APIError.input(operation, "set must be an object") }
+                    try MessageRoutes.validate(fields, operation: operation)
+                    for (key, value) in fields where !MessageRoutes.serverOwnedKeys.contains(key) { message.data[key] = value }
+                }
+                for key in body["unset"]?.arrayValue?.compactMap(\.stringValue) ?? [] { message.data[key] = nil }
+            } else {
+                guard case .object(let input)? = body["message"] else {
+                    throw APIError.input(operation, "message is a required field and must be an object")
+                }
+                try MessageRoutes.validate(input, operation: operation)
+                message.data = JSONObject(input.members.filter { !MessageRoutes.serverOwnedKeys.contains($0.key) }.map { ($0.key, $0.value) })
+            }
+            message.updatedAt = now
+            try MessagesTable.update(db, message)
+            let rendered = try renderer.messages([message], viewer: principal.userId, in: db)[0]
+            var event = DevServerState.event("message.updated", message.cid, at: now)
+            event["message_id"] = .string(id)
+            event["message"] = .object(rendered)
+            event["user"] = rendered["user"]
+            try DevServerState.log(db, event, cid: message.cid, at: now)
+            return (rendered, [PendingEvent(cid: message.cid, event: event)])
+        }
+        await state.publish(events)
+        return JSONReply(["message": .object(rendered)], status: .created)
+    }
+
+    /// `DELETE /messages/{id}`: soft by default, `hard=true|1` removes it for good.
+    func delete(_ request: Request, _ context: DevRequestContext) async throws -> JSONReply {
+        let operation = "DeleteMessage"
+        let principal = try await state.authenticate(request)
+        let id = context.parameters.get("messageId") ?? ""
+        let hard = request.queryFlag("hard")
+        let now = state.clock.now()
+        let renderer = await state.renderer(for: request)
+        let (rendered, events) = try await state.store.write { db -> (JSONObject, [PendingEvent]) in
+            var message = try DevServerState.requireMessage(db, id, operation: operation)
+            try DevServerState.requireAccess(db, message.cid, principal, operation: operation)
+            if let userId = principal.userId, userId != message.userId {
+                throw APIError.forbidden(operation, "user \(userId) may only delete their own messages")
+            }
+            message.type = "deleted"
+            message.deletedAt = now
+            message.updatedAt = now
+            if hard {
+                try MessagesTable.delete(db, id)
+            } else {
+                try MessagesTable.update(db, message)
+            }
+            let rendered = try renderer.messages([message], viewer: principal.userId, in: db)[0]
+            var event = DevServerState.event("message.deleted", message.cid, at: now)
+            event["message_id"] = .string(id)
+            event["message"] = .object(rendered)
+            event["hard_delete"] = .bool(hard)
+            event["user"] = rendered["user"]
+            try DevServerState.log(db, event, cid: message.cid, at: now)
+            return (rendered, [PendingEvent(cid: message.cid, event: event)])
+        }
+        await state.publish(events)
+        return JSONReply(["message": .object(rendered)])
+    }
+
+    /// `GET /messages/{id}/replies?limit=`: a thread, oldest first.
+    func replies(_ request: Request, _ context: DevRequestContext) async throws -> JSONReply {
+        let operation = "GetReplies"
+        let principal = try await state.authenticate(request)
+        let id = context.parameters.get("messageId") ?? ""
+        let limit = min(max(Int(request.query("limit") ?? "") ?? 100, 1), 300)
+        let renderer = await state.renderer(for: request)
+        let messages = try await state.store.read { db -> [JSONObject] in
+            let parent = try DevServerState.requireMessage(db, id, operation: operation)
+            try DevServerState.requireAccess(db, parent.cid, principal, operation: operation)
+            return try renderer.messages(try MessagesTable.replies(db, parentId: id, limit: limit), viewer: principal.userId, in: db)
+        }
+        return JSONReply(["messages": .array(messages.map(RawJSON.object))])
+    }
+}

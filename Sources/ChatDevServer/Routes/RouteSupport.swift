@@ -1,0 +1,98 @@
+import ChatModels
+import Foundation
+import GRDB
+import Hummingbird
+import NIOCore
+
+extension DevServerState {
+    /// The JSON object body of a request; an empty body is `{}`. Malformed JSON, a body that is
+    /// not an object, or one over the size limit are input errors.
+    func jsonBody(_ request: Request, operation: String) async throws -> JSONObject {
+        var request = request
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.collectBody(upTo: configuration.maximumJSONBodySize)
+        } catch {
+            throw APIError.tooLarge(operation, "the JSON body is larger than \(configuration.maximumJSONBodySize) bytes")
+        }
+        guard buffer.readableBytes > 0 else { return [:] }
+        let json: RawJSON
+        do {
+            json = try JSONParser().parse(Data(buffer.readableBytesView))
+        } catch {
+            throw APIError.input(operation, "invalid JSON body: \(error.message) at byte \(error.offset ?? 0)")
+        }
+        guard case .object(let object) = json else {
+            throw APIError.input(operation, "the body must be a JSON object, found \(json.kindDescription)")
+        }
+        return object
+    }
+
+    /// The `payload` query item of the GET-with-JSON endpoints.
+    func payloadQuery(_ request: Request, operation: String) throws -> JSONObject {
+        guard let text = request.query("payload") else { return [:] }
+        guard case .object(let object)? = try? JSONParser().parse(text) else {
+            throw APIError.input(operation, "the payload query parameter must be a JSON object")
+        }
+        return object
+    }
+
+    /// The user an operation acts as: the token's user, or (with a server token) the user the
+    /// body names in `user`, `user.id` or `user_id`.
+    func actingUser(_ principal: Principal, _ body: JSONObject, operation: String) throws -> String {
+        if let userId = principal.userId { return userId }
+        if let id = body["user"]?["id"]?.stringValue ?? body["user_id"]?.stringValue ?? body["user"]?.stringValue, !id.isEmpty {
+            return id
+        }
+        throw APIError.input(operation, "either user or user_id must be provided when using server side auth")
+    }
+
+    /// The channel id of a `/channels/{type}/{id}` route, checking the type exists.
+    func channelId(_ context: DevRequestContext, operation: String) throws -> ChannelId {
+        let type = context.parameters.get("type") ?? ""
+        let id = context.parameters.get("id") ?? ""
+        guard DevServerState.knownChannelTypes.contains(type) else {
+            throw APIError.notFound(
+                operation, "channel type \"\(type)\" does not exist; types: \(DevServerState.knownChannelTypes.sorted().joined(separator: ", "))")
+        }
+        guard ChannelId.isValidPart(id) else {
+            throw APIError.input(operation, "channel id \"\(id)\" may only contain letters, digits, '-', '_' and '!'")
+        }
+        return ChannelId(type: ChannelType(rawValue: type), id: id)
+    }
+
+    /// Fails unless `principal` may read `cid` (a server token, or a member's user token).
+    static func requireAccess(_ db: Database, _ cid: ChannelId, _ principal: Principal, operation: String) throws {
+        guard let userId = principal.userId else { return }
+        guard try ChannelsTable.member(db, cid, userId) != nil else {
+            throw APIError.forbidden(operation, "user \(userId) is not a member of channel \(cid.rawValue)")
+        }
+    }
+
+    static func requireChannel(_ db: Database, _ cid: ChannelId, operation: String) throws -> StoredChannel {
+        guard let channel = try ChannelsTable.fetch(db, cid) else {
+            throw APIError.notFound(operation, "channel \(cid.rawValue) does not exist")
+        }
+        return channel
+    }
+
+    static func requireMessage(_ db: Database, _ id: String, operation: String) throws -> StoredMessage {
+        guard let message = try MessagesTable.fetch(db, id) else {
+            throw APIError.notFound(operation, "message with id \(id) does not exist")
+        }
+        return message
+    }
+}
+
+extension Request {
+    /// A boolean query item: `true`, `1`, `false`, `0` (Python sends words, Swift numbers).
+    func queryFlag(_ name: String) -> Bool {
+        guard let value = query(name) else { return false }
+        return value == "true" || value == "1"
+    }
+}
+
+extension RawJSON {
+    /// A boolean from JSON `true`/`false` or `1`/`0`.
+    var flag: Bool { boolValue ?? (intValue.map { $0 != 0 } ?? false) }
+}

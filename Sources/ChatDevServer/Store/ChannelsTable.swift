@@ -1,0 +1,95 @@
+import ChatModels
+import Foundation
+import GRDB
+
+/// Channels and their members.
+enum ChannelsTable {
+    static func fetch(_ db: Database, _ cid: ChannelId) throws -> StoredChannel? {
+        try Row.fetchOne(db, sql: "SELECT * FROM channels WHERE cid = ?", arguments: [cid.rawValue]).map(decode)
+    }
+
+    static func insert(_ db: Database, _ channel: StoredChannel) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO channels (cid, type, id, data, created_by, created_at, updated_at, frozen)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                channel.cid.rawValue, channel.cid.type.rawValue, channel.cid.id, StoreCoding.text(channel.data), channel.createdBy,
+                StoreCoding.text(channel.createdAt), StoreCoding.text(channel.updatedAt), channel.frozen,
+            ])
+    }
+
+    static func update(_ db: Database, _ channel: StoredChannel) throws {
+        try db.execute(
+            sql: "UPDATE channels SET data = ?, updated_at = ?, last_message_at = ?, frozen = ? WHERE cid = ?",
+            arguments: [
+                StoreCoding.text(channel.data), StoreCoding.text(channel.updatedAt), channel.lastMessageAt.map(StoreCoding.text),
+                channel.frozen, channel.cid.rawValue,
+            ])
+    }
+
+    static func touchLastMessage(_ db: Database, _ cid: ChannelId, at date: Date) throws {
+        try db.execute(
+            sql: "UPDATE channels SET last_message_at = ? WHERE cid = ?", arguments: [StoreCoding.text(date), cid.rawValue])
+    }
+
+    static func all(_ db: Database) throws -> [StoredChannel] {
+        try Row.fetchAll(db, sql: "SELECT * FROM channels ORDER BY COALESCE(last_message_at, created_at) DESC").map(decode)
+    }
+
+    static func members(_ db: Database, _ cid: ChannelId) throws -> [StoredMember] {
+        try Row.fetchAll(db, sql: "SELECT * FROM members WHERE cid = ? ORDER BY created_at", arguments: [cid.rawValue]).map(decodeMember)
+    }
+
+    static func member(_ db: Database, _ cid: ChannelId, _ userId: String) throws -> StoredMember? {
+        try Row.fetchOne(db, sql: "SELECT * FROM members WHERE cid = ? AND user_id = ?", arguments: [cid.rawValue, userId])
+            .map(decodeMember)
+    }
+
+    static func channelIds(ofMember userId: String, _ db: Database) throws -> [ChannelId] {
+        try String.fetchAll(db, sql: "SELECT cid FROM members WHERE user_id = ?", arguments: [userId]).map(StoreCoding.channelId)
+    }
+
+    /// Adds members that are not members yet; returns the ones added.
+    static func addMembers(_ db: Database, _ cid: ChannelId, _ entries: [(userId: String, role: String, data: JSONObject)], now: Date) throws
+        -> [StoredMember]
+    {
+        var added: [StoredMember] = []
+        for entry in entries where try member(db, cid, entry.userId) == nil {
+            try UsersTable.ensure(db, entry.userId, now: now)
+            let member = StoredMember(
+                cid: cid, userId: entry.userId, channelRole: entry.role, data: entry.data, createdAt: now, updatedAt: now)
+            try db.execute(
+                sql: "INSERT INTO members (cid, user_id, channel_role, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [cid.rawValue, entry.userId, entry.role, StoreCoding.text(entry.data), StoreCoding.text(now), StoreCoding.text(now)])
+            added.append(member)
+        }
+        return added
+    }
+
+    /// Removes members; returns the ones that were members.
+    static func removeMembers(_ db: Database, _ cid: ChannelId, _ userIds: [String]) throws -> [StoredMember] {
+        var removed: [StoredMember] = []
+        for userId in userIds {
+            guard let existing = try member(db, cid, userId) else { continue }
+            try db.execute(sql: "DELETE FROM members WHERE cid = ? AND user_id = ?", arguments: [cid.rawValue, userId])
+            removed.append(existing)
+        }
+        return removed
+    }
+
+    static func decode(_ row: Row) -> StoredChannel {
+        StoredChannel(
+            cid: StoreCoding.channelId(row["cid"]), data: StoreCoding.object(row["data"]), createdBy: row["created_by"],
+            createdAt: StoreCoding.date(row["created_at"]) ?? Date(), updatedAt: StoreCoding.date(row["updated_at"]) ?? Date(),
+            lastMessageAt: StoreCoding.date(row["last_message_at"]), frozen: row["frozen"])
+    }
+
+    static func decodeMember(_ row: Row) -> StoredMember {
+        StoredMember(
+            cid: StoreCoding.channelId(row["cid"]), userId: row["user_id"], channelRole: row["channel_role"],
+            data: StoreCoding.object(row["data"]), createdAt: StoreCoding.date(row["created_at"]) ?? Date(),
+            updatedAt: StoreCoding.date(row["updated_at"]) ?? Date())
+    }
+}

@@ -1,0 +1,139 @@
+import ChatModels
+import Foundation
+import GRDB
+
+/// Messages, reactions and read state.
+enum MessagesTable {
+    static func fetch(_ db: Database, _ id: String) throws -> StoredMessage? {
+        try Row.fetchOne(db, sql: "SELECT * FROM messages WHERE id = ?", arguments: [id]).map(decode)
+    }
+
+    static func insert(_ db: Database, _ message: StoredMessage) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO messages (id, cid, user_id, parent_id, type, data, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                message.id, message.cid.rawValue, message.userId, message.parentId, message.type, StoreCoding.text(message.data),
+                StoreCoding.text(message.createdAt), StoreCoding.text(message.updatedAt),
+            ])
+    }
+
+    static func update(_ db: Database, _ message: StoredMessage) throws {
+        try db.execute(
+            sql: "UPDATE messages SET type = ?, data = ?, updated_at = ?, deleted_at = ? WHERE id = ?",
+            arguments: [
+                message.type, StoreCoding.text(message.data), StoreCoding.text(message.updatedAt),
+                message.deletedAt.map(StoreCoding.text), message.id,
+            ])
+    }
+
+    static func delete(_ db: Database, _ id: String) throws {
+        try db.execute(sql: "DELETE FROM messages WHERE id = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM reactions WHERE message_id = ?", arguments: [id])
+    }
+
+    /// The latest `limit` channel messages (thread replies only when shown in the channel), oldest first.
+    static func latest(_ db: Database, _ cid: ChannelId, limit: Int, beforeId: String? = nil) throws -> [StoredMessage] {
+        var sql = "SELECT * FROM messages WHERE cid = ? AND (parent_id IS NULL OR json_extract(data, '$.show_in_channel') = 1)"
+        var arguments: StatementArguments = [cid.rawValue]
+        if let beforeId, let seq = try Int64.fetchOne(db, sql: "SELECT seq FROM messages WHERE id = ?", arguments: [beforeId]) {
+            sql += " AND seq < ?"
+            arguments += [seq]
+        }
+        sql += " ORDER BY seq DESC LIMIT ?"
+        arguments += [limit]
+        return try Row.fetchAll(db, sql: sql, arguments: arguments).map(decode).reversed()
+    }
+
+    static func replies(_ db: Database, parentId: String, limit: Int) throws -> [StoredMessage] {
+        try Row.fetchAll(
+            db, sql: "SELECT * FROM messages WHERE parent_id = ? ORDER BY seq LIMIT ?", arguments: [parentId, limit]
+        ).map(decode)
+    }
+
+    static func replyCount(_ db: Database, parentId: String) throws -> Int {
+        try Int.fetchOne(
+            db, sql: "SELECT COUNT(*) FROM messages WHERE parent_id = ? AND deleted_at IS NULL", arguments: [parentId]) ?? 0
+    }
+
+    static func count(_ db: Database, _ cid: ChannelId) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM messages WHERE cid = ?", arguments: [cid.rawValue]) ?? 0
+    }
+
+    static func decode(_ row: Row) -> StoredMessage {
+        StoredMessage(
+            id: row["id"], cid: StoreCoding.channelId(row["cid"]), userId: row["user_id"], parentId: row["parent_id"],
+            type: row["type"], data: StoreCoding.object(row["data"]), createdAt: StoreCoding.date(row["created_at"]) ?? Date(),
+            updatedAt: StoreCoding.date(row["updated_at"]) ?? Date(), deletedAt: StoreCoding.date(row["deleted_at"]))
+    }
+
+    // MARK: Reactions
+
+    static func reactions(_ db: Database, messageIds: [String]) throws -> [String: [StoredReaction]] {
+        guard !messageIds.isEmpty else { return [:] }
+        let placeholders = Array(repeating: "?", count: messageIds.count).joined(separator: ",")
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT * FROM reactions WHERE message_id IN (\(placeholders)) ORDER BY created_at DESC",
+            arguments: StatementArguments(messageIds))
+        return Dictionary(grouping: rows.map(decodeReaction), by: \.messageId)
+    }
+
+    static func reaction(_ db: Database, _ messageId: String, _ userId: String, _ type: String) throws -> StoredReaction? {
+        try Row.fetchOne(
+            db, sql: "SELECT * FROM reactions WHERE message_id = ? AND user_id = ? AND type = ?", arguments: [messageId, userId, type]
+        ).map(decodeReaction)
+    }
+
+    static func upsertReaction(_ db: Database, _ reaction: StoredReaction) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO reactions (message_id, user_id, type, score, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (message_id, user_id, type) DO UPDATE SET score = excluded.score, data = excluded.data,
+                updated_at = excluded.updated_at
+                """,
+            arguments: [
+                reaction.messageId, reaction.userId, reaction.type, reaction.score, StoreCoding.text(reaction.data),
+                StoreCoding.text(reaction.createdAt), StoreCoding.text(reaction.updatedAt),
+            ])
+    }
+
+    static func deleteReactions(_ db: Database, _ messageId: String, _ userId: String, exceptType: String? = nil, onlyType: String? = nil)
+        throws
+    {
+        if let onlyType {
+            try db.execute(
+                sql: "DELETE FROM reactions WHERE message_id = ? AND user_id = ? AND type = ?", arguments: [messageId, userId, onlyType])
+        } else if let exceptType {
+            try db.execute(
+                sql: "DELETE FROM reactions WHERE message_id = ? AND user_id = ? AND type != ?", arguments: [messageId, userId, exceptType])
+        }
+    }
+
+    static func decodeReaction(_ row: Row) -> StoredReaction {
+        StoredReaction(
+            messageId: row["message_id"], userId: row["user_id"], type: row["type"], score: row["score"],
+            data: StoreCoding.object(row["data"]), createdAt: StoreCoding.date(row["created_at"]) ?? Date(),
+            updatedAt: StoreCoding.date(row["updated_at"]) ?? Date())
+    }
+
+    // MARK: Reads
+
+    static func markRead(_ db: Database, _ cid: ChannelId, _ userId: String, messageId: String?, at date: Date) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO reads (cid, user_id, last_read, last_read_message_id) VALUES (?, ?, ?, ?)
+                ON CONFLICT (cid, user_id) DO UPDATE SET last_read = excluded.last_read, last_read_message_id = excluded.last_read_message_id
+                """,
+            arguments: [cid.rawValue, userId, StoreCoding.text(date), messageId])
+    }
+
+    static func reads(_ db: Database, _ cid: ChannelId) throws -> [StoredRead] {
+        try Row.fetchAll(db, sql: "SELECT * FROM reads WHERE cid = ?", arguments: [cid.rawValue]).map { row in
+            StoredRead(
+                userId: row["user_id"], lastRead: StoreCoding.date(row["last_read"]) ?? Date(),
+                lastReadMessageId: row["last_read_message_id"])
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import ChatModels
+import Foundation
+
+/// A user as stored: server-managed fields beside the client's fields (`name`, `image`, custom).
+struct StoredUser: Sendable {
+    var id: String
+    var data: JSONObject
+    var role: String
+    var createdAt: Date
+    var updatedAt: Date
+    var lastActive: Date?
+}
+
+/// A channel as stored; `data` holds `name`, `image` and custom fields.
+struct StoredChannel: Sendable {
+    var cid: ChannelId
+    var data: JSONObject
+    var createdBy: String?
+    var createdAt: Date
+    var updatedAt: Date
+    var lastMessageAt: Date?
+    var frozen: Bool
+}
+
+/// A channel member.
+struct StoredMember: Sendable {
+    var cid: ChannelId
+    var userId: String
+    var channelRole: String
+    var data: JSONObject
+    var createdAt: Date
+    var updatedAt: Date
+}
+
+/// A message as stored: `data` is what the client sent (text, attachments, custom fields), with
+/// the server's fields in columns.
+struct StoredMessage: Sendable {
+    var id: String
+    var cid: ChannelId
+    var userId: String
+    var parentId: String?
+    var type: String
+    var data: JSONObject
+    var createdAt: Date
+    var updatedAt: Date
+    var deletedAt: Date?
+}
+
+/// A reaction.
+struct StoredReaction: Sendable {
+    var messageId: String
+    var userId: String
+    var type: String
+    var score: Int
+    var data: JSONObject
+    var createdAt: Date
+    var updatedAt: Date
+}
+
+/// An uploaded file; its bytes live at `FileStore.path(for:)`.
+struct StoredFile: Sendable {
+    var id: String
+    var cid: ChannelId?
+    var kind: String
+    var name: String
+    var mimeType: String
+    var size: Int64
+    var uploadedBy: String?
+    var createdAt: Date
+    var deletedAt: Date?
+}
+
+/// Where a member has read up to.
+struct StoredRead: Sendable {
+    var userId: String
+    var lastRead: Date
+    var lastReadMessageId: String?
+}
+
+/// One logged event, for `/sync`.
+struct StoredEvent: Sendable {
+    var cid: ChannelId
+    var createdAt: Date
+    var json: JSONObject
+}

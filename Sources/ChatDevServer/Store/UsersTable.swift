@@ -1,0 +1,73 @@
+import ChatModels
+import Foundation
+import GRDB
+
+/// Users: upserts keep `created_at` and merge the client's fields.
+enum UsersTable {
+    static let serverKeys: Set<String> = [
+        "id", "role", "created_at", "updated_at", "last_active", "online", "banned", "teams", "devices", "mutes",
+        "channel_mutes", "unread_count", "total_unread_count", "unread_channels", "unread_threads", "deactivated_at",
+    ]
+
+    static func fetch(_ db: Database, _ id: String) throws -> StoredUser? {
+        try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id]).map(decode)
+    }
+
+    static func fetch(_ db: Database, ids: some Collection<String>) throws -> [String: StoredUser] {
+        guard !ids.isEmpty else { return [:] }
+        let unique = Array(Set(ids))
+        let placeholders = Array(repeating: "?", count: unique.count).joined(separator: ",")
+        let rows = try Row.fetchAll(db, sql: "SELECT * FROM users WHERE id IN (\(placeholders))", arguments: StatementArguments(unique))
+        return Dictionary(rows.map(decode).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Inserts or replaces the client fields of a user; server fields are kept.
+    @discardableResult
+    static func upsert(_ db: Database, _ fields: JSONObject, id: String, now: Date, replace: Bool = true) throws -> StoredUser {
+        var data = JSONObject()
+        var role: String?
+        for (key, value) in fields {
+            if key == "role" {
+                role = value.stringValue
+            } else if !serverKeys.contains(key) {
+                data[key] = value
+            }
+        }
+        if var existing = try fetch(db, id) {
+            if replace {
+                existing.data = data
+            } else {
+                for (key, value) in data { existing.data[key] = value }
+            }
+            if let role { existing.role = role }
+            existing.updatedAt = now
+            try db.execute(
+                sql: "UPDATE users SET data = ?, role = ?, updated_at = ? WHERE id = ?",
+                arguments: [StoreCoding.text(existing.data), existing.role, StoreCoding.text(now), id])
+            return existing
+        }
+        let user = StoredUser(id: id, data: data, role: role ?? "user", createdAt: now, updatedAt: now, lastActive: nil)
+        try db.execute(
+            sql: "INSERT INTO users (id, data, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+            arguments: [id, StoreCoding.text(data), user.role, StoreCoding.text(now), StoreCoding.text(now)])
+        return user
+    }
+
+    /// Makes sure a user exists (users named in a request are created on first use, as on the service).
+    @discardableResult
+    static func ensure(_ db: Database, _ id: String, now: Date) throws -> StoredUser {
+        if let existing = try fetch(db, id) { return existing }
+        return try upsert(db, [:], id: id, now: now)
+    }
+
+    static func touch(_ db: Database, _ id: String, now: Date) throws {
+        try db.execute(sql: "UPDATE users SET last_active = ? WHERE id = ?", arguments: [StoreCoding.text(now), id])
+    }
+
+    static func decode(_ row: Row) -> StoredUser {
+        StoredUser(
+            id: row["id"], data: StoreCoding.object(row["data"]), role: row["role"],
+            createdAt: StoreCoding.date(row["created_at"]) ?? Date(), updatedAt: StoreCoding.date(row["updated_at"]) ?? Date(),
+            lastActive: StoreCoding.date(row["last_active"]))
+    }
+}

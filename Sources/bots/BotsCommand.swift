@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+/// `bots`: run chat bots, the embedded dev server, and talk to them from the terminal.
+@main
+struct BotsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bots",
+        abstract: "Chat bots that live on message attachments, for services that speak the Stream Chat API.",
+        subcommands: [ServeCommand.self]
+    )
+}
+
+/// Writes a line to standard output at once (unbuffered), so a parent process reading it, such
+/// as a test waiting for the server's address, sees each line as soon as it is written.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// Options every subcommand shares.
+struct LoggingOptions: ParsableArguments {
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: Logger.Level = .info
+
+    func bootstrap() {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import ChatDevServer
+import Foundation
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// `bots serve`: the embedded Stream-compatible dev server on its own.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the embedded Stream-compatible chat server (REST, WebSocket, SQLite, signed file links)."
+    )
+
+    static let devAPIKey = "dev-key"
+    static let devAPISecret = "a-dev-secret-of-at-least-32-bytes"
+
+    @Option(help: "Port to listen on (0 picks a free one).")
+    var port: Int = 8787
+
+    @Option(help: "Address to bind.")
+    var host: String = "127.0.0.1"
+
+    @Option(help: "Folder for the SQLite database and uploaded files.")
+    var data: String = ".bots/data"
+
+    @Option(help: "API key (default: $CHAT_API_KEY, then the dev key of bots.yaml).")
+    var apiKey: String?
+
+    @Option(help: "API secret (default: $CHAT_API_SECRET, then the dev secret of bots.yaml). Never printed.")
+    var apiSecret: String?
+
+    @Flag(help: "Also accept development tokens (signature \"devtoken\").")
+    var dev = false
+
+    @Option(help: "Lifetime of signed file links, like 2s, 10m, 14d.", transform: ServeCommand.duration)
+    var linkLifetime: Duration = .seconds(14 * 86_400)
+
+    @Option(help: "Seconds between health checks on every WebSocket.", transform: ServeCommand.duration)
+    var healthCheckInterval: Duration = .seconds(10)
+
+    @OptionGroup var logging: LoggingOptions
+
+    static func duration(_ text: String) throws -> Duration {
+        guard let duration = DurationText.parse(text) else {
+            throw ValidationError("\"\(text)\" is not a duration; write a number and a unit: 500ms, 2s, 10m, 1h, 14d")
+        }
+        return duration
+    }
+
+    func run() async throws {
+        logging.bootstrap()
+        let environment = ProcessInfo.processInfo.environment
+        let configuration = DevServerConfiguration(
+            host: host, port: port, dataDirectory: URL(fileURLWithPath: data, isDirectory: true),
+            apiKey: apiKey ?? environment["CHAT_API_KEY"] ?? ServeCommand.devAPIKey,
+            apiSecret: apiSecret ?? environment["CHAT_API_SECRET"] ?? ServeCommand.devAPISecret,
+            acceptsDevTokens: dev, linkLifetime: linkLifetime, healthCheckInterval: healthCheckInterval)
+        let logger = Logger(label: "bots.serve")
+        let server = try await DevServer(configuration: configuration, logger: logger)
+        let group = ServiceGroup(
+            configuration: .init(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            let url = await server.baseURL()
+            say("Dev server listening on \(url.absoluteString)")
+            say("API key: \(configuration.apiKey)")
+            say("Data: \(configuration.dataDirectory.path)  Link lifetime: \(DurationText.format(linkLifetime))")
+            try await tasks.waitForAll()
+        }
+        say("Dev server stopped")
+    }
+}

@@ -1,0 +1,121 @@
+"""Fixtures that run the real dev server (`bots serve`) on a loopback port and point the
+official Python SDK at it. Every process started here is stopped at the end of its test."""
+
+import os
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+import requests
+from stream_chat import StreamChat
+
+ROOT = Path(__file__).resolve().parents[2]
+API_KEY = "test-key"
+API_SECRET = "test-secret-of-at-least-thirty-two-bytes"
+
+
+def bots_binary() -> str:
+    binary = os.environ.get("CHATBOTKIT_BOTS_BINARY") or str(ROOT / ".build" / "debug" / "bots")
+    if not os.path.exists(binary):
+        pytest.fail(f"the bots binary is missing at {binary}; run `swift build` first")
+    return binary
+
+
+class DevServerProcess:
+    """One `bots serve` process on port 0 with its own data folder."""
+
+    def __init__(self, data_dir: Path, extra_args=()):
+        self.data_dir = data_dir
+        self.extra_args = list(extra_args)
+        self.process = None
+        self.base_url = None
+
+    def start(self):
+        self.process = subprocess.Popen(
+            [bots_binary(), "serve", "--port", "0", "--data", str(self.data_dir), "--api-key", API_KEY,
+             "--api-secret", API_SECRET, "--log-level", "warning", *self.extra_args],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        deadline = time.time() + 60
+        lines = []
+        while time.time() < deadline:
+            line = self.process.stdout.readline()
+            if not line:
+                break
+            lines.append(line)
+            match = re.search(r"listening on (http://127\.0\.0\.1:\d+)", line)
+            if match:
+                self.base_url = match.group(1)
+                self.printed = lines
+                return self
+        self.stop()
+        pytest.fail("the dev server did not start:\n" + "".join(lines))
+
+    def stop(self, expect_clean=True):
+        if self.process is None:
+            return None
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+                pytest.fail("the dev server did not stop within 20 s of SIGTERM")
+        code = self.process.returncode
+        self.process.stdout.close()
+        self.process = None
+        if expect_clean:
+            assert code == 0, f"the dev server exited with {code}"
+        return code
+
+    def client(self) -> StreamChat:
+        return StreamChat(API_KEY, API_SECRET, base_url=self.base_url + "/", timeout=10.0)
+
+    def url(self, path: str) -> str:
+        return self.base_url + path
+
+
+@pytest.fixture
+def server(tmp_path):
+    process = DevServerProcess(tmp_path / "data", ["--link-lifetime", "2s", "--health-check-interval", "1s"]).start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture
+def client(server) -> StreamChat:
+    return server.client()
+
+
+@pytest.fixture
+def channel(client):
+    client.upsert_users([{"id": "bot-1", "name": "Bot"}, {"id": "u2", "name": "Ann"}, {"id": "outsider"}])
+    channel = client.channel("messaging", "general", data={"name": "General"})
+    channel.create("bot-1")
+    channel.add_members(["bot-1", "u2"])
+    return channel
+
+
+def user_headers(client: StreamChat, user_id: str) -> dict:
+    """Headers for REST calls made as a user (the Python SDK only uses server tokens)."""
+    return {"Authorization": client.create_token(user_id), "stream-auth-type": "jwt", "Content-Type": "application/json"}
+
+
+def png_bytes() -> bytes:
+    return bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + b"FAKEIMAGEDATA" * 100
+
+
+def wait_for(predicate, timeout=10.0, interval=0.05):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError("condition not met within %.1f s" % timeout)
+
+
+__all__ = ["API_KEY", "API_SECRET", "DevServerProcess", "user_headers", "png_bytes", "wait_for", "requests"]

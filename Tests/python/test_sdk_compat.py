@@ -1,0 +1,198 @@
+"""The official Python SDK (stream-chat 4.33.0) against the dev server."""
+
+import time
+
+import pytest
+import requests
+from stream_chat.base.exceptions import StreamAPIException
+
+from conftest import API_KEY, png_bytes, user_headers
+
+
+WORKOUT = {
+    "type": "workout",
+    "image_url": "https://path.to/some/great/picture.png",
+    "workout-type": "walk",
+    "workout-energy-cal": 75500,
+    "workout-distance-meters": 1412,
+    "workout-duration-seconds": 840,
+}
+
+
+def test_upsert_users_keeps_custom_fields(client):
+    response = client.upsert_user({"id": "runner", "name": "Runner", "club": "riverside", "level": 3})
+    user = response["users"]["runner"]
+    assert user["name"] == "Runner" and user["club"] == "riverside" and user["level"] == 3
+    assert user["role"] == "user" and "created_at" in user and "duration" in response
+    again = client.upsert_user({"id": "runner", "name": "Renamed"})["users"]["runner"]
+    assert again["name"] == "Renamed" and again["created_at"] == user["created_at"]
+
+
+def test_create_channel_with_members(client, channel):
+    state = channel.query(messages={"limit": 5})
+    assert state["channel"]["cid"] == "messaging:general"
+    assert state["channel"]["name"] == "General"
+    assert state["channel"]["created_by"]["id"] == "bot-1"
+    assert sorted(member["user_id"] for member in state["members"]) == ["bot-1", "u2"]
+    for key in ("cid", "type", "created_at", "updated_at", "config", "disabled", "frozen"):
+        assert key in state["channel"], key
+
+
+def test_server_side_create_needs_a_creator(client):
+    with pytest.raises(StreamAPIException) as error:
+        client.channel("messaging", "nobody").query()
+    assert error.value.status_code == 400
+    assert "either data.created_by or data.created_by_id must be provided" in error.value.error_message
+
+
+def test_custom_attachment_and_fields_round_trip(client, channel):
+    sent = channel.send_message(
+        {"id": "workout-1", "text": "walked", "attachments": [WORKOUT], "custom_field": 1, "mood": {"stars": 5}},
+        "u2", skip_push=True)
+    assert sent["message"]["id"] == "workout-1"
+    read = client.get_message("workout-1")["message"]
+    assert read["attachments"] == [WORKOUT]
+    assert read["custom_field"] == 1 and read["mood"] == {"stars": 5}
+    assert read["user"]["id"] == "u2" and read["text"] == "walked"
+    assert read["channel"]["cid"] == "messaging:general"
+
+
+def test_duplicate_message_id_is_refused(client, channel):
+    channel.send_message({"id": "dup", "text": "one"}, "bot-1")
+    with pytest.raises(StreamAPIException) as error:
+        channel.send_message({"id": "dup", "text": "two"}, "bot-1")
+    assert error.value.status_code == 400
+    assert error.value.error_code == 4
+    assert error.value.error_message == "SendMessage failed with error: \"a message with ID dup already exists\""
+    assert client.get_message("dup")["message"]["text"] == "one"
+
+
+def test_send_file_and_image_then_download_bytes(tmp_path, channel):
+    notes = tmp_path / "notes.txt"
+    notes.write_bytes(b"hello text file\n" * 1000)
+    picture = tmp_path / "pic.png"
+    picture.write_bytes(png_bytes())
+    uploaded_file = channel.send_file(str(notes), "notes.txt", {"id": "bot-1"}, content_type="text/plain")
+    uploaded_image = channel.send_image(str(picture), "pic.png", {"id": "bot-1"}, content_type="image/png")
+    assert "Signature=" in uploaded_file["file"] and "Expires=" in uploaded_file["file"] and "Key-Pair-Id=" in uploaded_file["file"]
+    assert uploaded_image["thumb_url"]
+    assert requests.get(uploaded_file["file"]).content == notes.read_bytes()
+    download = requests.get(uploaded_image["file"])
+    assert download.status_code == 200 and download.content == picture.read_bytes()
+    assert download.headers["Content-Type"] == "image/png"
+
+
+def test_get_message_refreshes_an_expired_link(tmp_path, client, channel):
+    picture = tmp_path / "pic.png"
+    picture.write_bytes(png_bytes())
+    link = channel.send_image(str(picture), "pic.png", {"id": "bot-1"}, content_type="image/png")["file"]
+    channel.send_message({"id": "with-image", "attachments": [{"type": "image", "image_url": link}]}, "bot-1")
+    time.sleep(2.5)
+    expired = requests.get(link)
+    assert expired.status_code == 403
+    assert "expired" in expired.json()["message"]
+    fresh = client.get_message("with-image")["message"]["attachments"][0]["image_url"]
+    assert fresh != link
+    response = requests.get(fresh)
+    assert response.status_code == 200 and response.content == picture.read_bytes()
+
+
+def test_delete_file_makes_the_link_dead(tmp_path, channel):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("bye")
+    link = channel.send_file(str(notes), "notes.txt", {"id": "bot-1"}, content_type="text/plain")["file"]
+    assert requests.get(link).status_code == 200
+    channel.delete_file(link)
+    gone = requests.get(link)
+    assert gone.status_code == 404 and gone.json()["code"] == 16
+
+
+def stored_files(server):
+    files = server.data_dir / "files"
+    return sorted(path.name for path in files.rglob("*") if path.is_file())
+
+
+def test_blocking_exe_makes_uploading_one_fail(tmp_path, server, client, channel):
+    client.update_app_settings(file_upload_config={"blocked_file_extensions": [".exe"]})
+    settings = client.get_app_settings()["app"]["file_upload_config"]
+    assert settings["blocked_file_extensions"] == [".exe"]
+    program = tmp_path / "setup.exe"
+    program.write_bytes(b"MZ\x90\x00" + b"\x00" * 100)
+    with pytest.raises(StreamAPIException) as error:
+        channel.send_file(str(program), "setup.exe", {"id": "bot-1"}, content_type="application/x-msdownload")
+    assert error.value.status_code == 400
+    assert "File extension .exe is blocked" in error.value.error_message
+    assert stored_files(server) == [], "nothing of a refused upload stays on disk"
+
+
+def test_update_app_settings_validates_extensions(client):
+    with pytest.raises(StreamAPIException) as error:
+        client.update_app_settings(file_upload_config={"blocked_file_extensions": ["exe"]})
+    assert error.value.status_code == 400
+    assert "must start with a dot" in error.value.error_message
+
+
+def test_reactions(client, channel):
+    channel.send_message({"id": "r-1", "text": "react"}, "bot-1")
+    added = channel.send_reaction("r-1", {"type": "like", "stars": 3}, "u2")
+    assert added["reaction"]["type"] == "like" and added["reaction"]["stars"] == 3
+    assert added["message"]["reaction_counts"] == {"like": 1}
+    message = client.get_message("r-1")["message"]
+    assert message["latest_reactions"][0]["user_id"] == "u2"
+    removed = channel.delete_reaction("r-1", "like", "u2")
+    assert removed["message"]["reaction_counts"] == {}
+
+
+def test_query_channels(client, channel):
+    other = client.channel("messaging", "other", data={"topic": "x"})
+    other.create("u2")
+    other.add_members(["u2"])
+    found = client.query_channels({"members": {"$in": ["bot-1"]}}, {"last_message_at": -1}, limit=10)
+    assert [state["channel"]["cid"] for state in found["channels"]] == ["messaging:general"]
+    both = client.query_channels({"cid": {"$in": ["messaging:general", "messaging:other"]}}, limit=10)
+    assert sorted(state["channel"]["cid"] for state in both["channels"]) == ["messaging:general", "messaging:other"]
+
+
+def test_edits_deletes_replies_read_typing_and_flags(client, channel):
+    channel.send_message({"id": "e-1", "text": "first", "extra": 1}, "bot-1")
+    updated = client.update_message({"id": "e-1", "text": "edited", "user_id": "bot-1"})
+    assert updated["message"]["text"] == "edited" and "extra" not in updated["message"]
+    partial = client.update_message_partial("e-1", {"set": {"text": "p", "tag": "x"}, "unset": ["extra"]}, "bot-1")
+    assert partial["message"]["text"] == "p" and partial["message"]["tag"] == "x"
+    channel.send_message({"id": "e-2", "text": "reply", "parent_id": "e-1"}, "u2")
+    replies = channel.get_replies("e-1", limit=10)["messages"]
+    assert [reply["id"] for reply in replies] == ["e-2"]
+    assert client.get_message("e-1")["message"]["reply_count"] == 1
+    assert channel.mark_read("u2")["event"]["type"] == "message.read"
+    assert channel.send_event({"type": "typing.start"}, "bot-1")["event"]["type"] == "typing.start"
+    assert client.flag_message("e-1", user_id="u2")["flag"]["target_message_id"] == "e-1"
+    soft = client.delete_message("e-1")["message"]
+    assert soft["type"] == "deleted" and soft["deleted_at"]
+    assert client.get_message("e-1")["message"]["type"] == "deleted"
+    client.delete_message("e-2", hard=True)
+    with pytest.raises(StreamAPIException) as error:
+        client.get_message("e-2")
+    assert error.value.status_code == 404
+
+
+def test_user_token_cannot_read_a_channel_it_is_not_a_member_of(server, client, channel):
+    channel.send_message({"id": "secret", "text": "members only"}, "bot-1")
+    url = server.url(f"/channels/messaging/general/query?api_key={API_KEY}")
+    outsider = requests.post(url, json={"state": True}, headers=user_headers(client, "outsider"))
+    assert outsider.status_code == 403
+    assert outsider.json()["code"] == 17
+    assert "not a member" in outsider.json()["message"]
+    assert requests.get(server.url(f"/messages/secret?api_key={API_KEY}"), headers=user_headers(client, "outsider")).status_code == 403
+    member = requests.post(url, json={"state": True}, headers=user_headers(client, "u2"))
+    assert member.status_code == 201 and member.json()["messages"][0]["id"] == "secret"
+
+
+def test_rate_limit_headers_are_lower_case_and_read_by_the_sdk(client):
+    response = client.get_app_settings()
+    limit = response.rate_limit()
+    assert limit is not None and limit.limit > 0 and limit.remaining < limit.limit
+
+
+def test_trailing_slash_base_url_is_served(server):
+    assert requests.get(server.base_url + "//app?api_key=" + API_KEY,
+                        headers=user_headers(server.client(), "u")).status_code == 200

@@ -1,0 +1,161 @@
+"""The WebSocket side, checked with an independent client: the `websockets` package."""
+
+import asyncio
+import json
+import time
+import urllib.parse
+
+import pytest
+import requests
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from conftest import API_KEY, user_headers
+
+
+def connect_url(server, token, user_id, api_key=API_KEY):
+    query = urllib.parse.urlencode({
+        "api_key": api_key,
+        "authorization": token,
+        "stream-auth-type": "jwt",
+        "json": json.dumps({"user_id": user_id, "user_details": {"id": user_id, "name": "Socket User", "team": "blue"},
+                            "server_determines_connection_id": True}),
+    })
+    return server.base_url.replace("http://", "ws://") + "/connect?" + query
+
+
+async def next_event(socket, wanted=None, timeout=10):
+    deadline = time.monotonic() + timeout
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise AssertionError(f"no {wanted} event within {timeout} s")
+        event = json.loads(await asyncio.wait_for(socket.recv(), remaining))
+        if wanted is None or event["type"] == wanted:
+            return event
+
+
+def run(coroutine):
+    return asyncio.run(coroutine)
+
+
+def test_first_frame_is_health_check_with_connection_id_and_me(server, client, channel):
+    async def scenario():
+        async with connect(connect_url(server, client.create_token("u2"), "u2")) as socket:
+            first = json.loads(await socket.recv())
+            assert first["type"] == "health.check"
+            assert first["connection_id"]
+            assert first["me"]["id"] == "u2"
+            assert first["me"]["team"] == "blue", "user_details are stored on connect"
+            for key in ("role", "created_at", "updated_at", "online", "unread_count", "devices"):
+                assert key in first["me"], key
+            periodic = await next_event(socket, "health.check", timeout=5)
+            assert periodic["connection_id"] == first["connection_id"]
+    run(scenario())
+
+
+def test_credentials_in_headers_work_too(server, client, channel):
+    async def scenario():
+        query = urllib.parse.urlencode({"api_key": API_KEY, "json": json.dumps({"user_id": "u2"})})
+        url = server.base_url.replace("http://", "ws://") + "/connect?" + query
+        headers = {"Authorization": client.create_token("u2"), "Stream-Auth-Type": "jwt"}
+        async with connect(url, additional_headers=headers) as socket:
+            assert json.loads(await socket.recv())["type"] == "health.check"
+    run(scenario())
+
+
+def test_watch_and_receive_message_new_with_attachments(server, client, channel):
+    async def scenario():
+        async with connect(connect_url(server, client.create_token("u2"), "u2")) as socket:
+            connection_id = json.loads(await socket.recv())["connection_id"]
+            watched = requests.post(
+                server.url(f"/channels/messaging/general/query?api_key={API_KEY}&connection_id={connection_id}"),
+                json={"state": True, "watch": True}, headers=user_headers(client, "u2"))
+            assert watched.status_code == 201
+            attachment = {"type": "workout", "workout-type": "run", "workout-distance-meters": 5000}
+            await asyncio.to_thread(channel.send_message, {"id": "ws-1", "text": "go", "attachments": [attachment]}, "bot-1")
+            event = await next_event(socket, "message.new")
+            assert event["cid"] == "messaging:general"
+            assert event["message"]["id"] == "ws-1"
+            assert event["message"]["attachments"] == [attachment]
+            assert event["user"]["id"] == "bot-1"
+    run(scenario())
+
+
+def test_members_not_watching_get_notification_message_new(server, client, channel):
+    async def scenario():
+        async with connect(connect_url(server, client.create_token("u2"), "u2")) as socket:
+            await socket.recv()
+            await asyncio.to_thread(channel.send_message, {"id": "n-1", "text": "psst"}, "bot-1")
+            event = await next_event(socket, "notification.message_new")
+            assert event["message"]["id"] == "n-1" and event["channel"]["cid"] == "messaging:general"
+    run(scenario())
+
+
+def test_ping_frames_and_client_health_checks_are_answered(server, client, channel):
+    async def scenario():
+        async with connect(connect_url(server, client.create_token("u2"), "u2"), ping_interval=None) as socket:
+            first = json.loads(await socket.recv())
+            pong = await socket.ping()
+            await asyncio.wait_for(pong, 5)
+            answer = json.loads(await asyncio.wait_for(socket.recv(), 0.9))
+            assert answer["type"] == "health.check" and answer["connection_id"] == first["connection_id"]
+            await socket.send(json.dumps([{"type": "health.check", "client_id": "u2--1"}]))
+            answer = json.loads(await asyncio.wait_for(socket.recv(), 0.9))
+            assert answer["type"] == "health.check"
+            await socket.send("this is not json")
+            await socket.send(json.dumps({"type": "health.check"}))
+            answer = json.loads(await asyncio.wait_for(socket.recv(), 0.9))
+            assert answer["type"] == "health.check", "junk frames are ignored, the connection stays up"
+    run(scenario())
+
+
+@pytest.mark.parametrize("case", ["wrong-signature", "expired", "wrong-key", "server-token", "other-user"])
+def test_bad_credentials_get_connection_error_and_close_1000(server, client, case):
+    from stream_chat import StreamChat
+    token, user_id, api_key = client.create_token("u2"), "u2", API_KEY
+    if case == "wrong-signature":
+        token = StreamChat(API_KEY, "another-secret-of-at-least-thirty-two-bytes").create_token("u2")
+    elif case == "expired":
+        token = client.create_token("u2", exp=int(time.time()) - 60)
+    elif case == "wrong-key":
+        api_key = "nope"
+    elif case == "server-token":
+        token = client.auth_token
+    elif case == "other-user":
+        user_id = "someone-else"
+    expected = {"wrong-signature": 43, "expired": 40, "wrong-key": 2, "server-token": 5, "other-user": 5}[case]
+
+    async def scenario():
+        async with connect(connect_url(server, token, user_id, api_key)) as socket:
+            event = json.loads(await socket.recv())
+            assert event["type"] == "connection.error"
+            assert event["error"]["code"] == expected
+            assert event["error"]["StatusCode"] == 401
+            with pytest.raises(ConnectionClosed) as closed:
+                await socket.recv()
+            assert closed.value.rcvd.code == 1000
+    run(scenario())
+
+
+def test_sync_returns_what_was_missed_while_disconnected(server, client, channel):
+    async def scenario():
+        async with connect(connect_url(server, client.create_token("u2"), "u2")) as socket:
+            connection_id = json.loads(await socket.recv())["connection_id"]
+            requests.post(server.url(f"/channels/messaging/general/query?api_key={API_KEY}&connection_id={connection_id}"),
+                          json={"watch": True, "state": True}, headers=user_headers(client, "u2"))
+            await asyncio.to_thread(channel.send_message, {"id": "before", "text": "seen"}, "bot-1")
+            last_seen = (await next_event(socket, "message.new"))["created_at"]
+        for index in range(3):
+            channel.send_message({"id": f"missed-{index}", "text": f"missed {index}"}, "bot-1")
+        synced = requests.post(server.url(f"/sync?api_key={API_KEY}"),
+                               json={"channel_cids": ["messaging:general"], "last_sync_at": last_seen},
+                               headers=user_headers(client, "u2"))
+        assert synced.status_code == 201
+        events = [event for event in synced.json()["events"] if event["type"] == "message.new"]
+        assert [event["message"]["id"] for event in events] == ["missed-0", "missed-1", "missed-2"]
+        forbidden = requests.post(server.url(f"/sync?api_key={API_KEY}"),
+                                  json={"channel_cids": ["messaging:general"], "last_sync_at": last_seen},
+                                  headers=user_headers(client, "outsider"))
+        assert forbidden.status_code == 403
+    run(scenario())
