@@ -69,6 +69,7 @@ let package = Package(
                 "ChatModels", "ChatTransport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings
         ),
@@ -76,6 +77,7 @@ let package = Package(
             name: "ChatBotKit",
             dependencies: [
                 "ChatClient", "ChatModels",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
@@ -100,7 +102,11 @@ let package = Package(
         ),
         .target(
             name: "ChatBotKitTesting",
-            dependencies: ["ChatBotKit", "ChatDevServer", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "ChatBotKit", "ChatClient", "ChatDevServer", "ChatModels",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: strictSettings
         ),
 
@@ -164,7 +170,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ChatClientTests",
-            dependencies: ["ChatClient", "ChatDevServer"],
+            dependencies: ["ChatClient", "ChatDevServer", "ChatBotKitTesting", "ChatTransport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

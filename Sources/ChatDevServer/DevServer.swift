@@ -122,9 +122,15 @@ public final class DevServer: Service, Sendable {
         await state.hub.disconnect(userId: userId)
     }
 
-    /// The number of open WebSocket connections of `userId`.
-    public func connectionCount(ofUser userId: String) async -> Int {
-        await state.hub.onlineUserIds.contains(userId) ? 1 : 0
+    /// Whether `userId` has an open WebSocket connection.
+    public func isOnline(_ userId: String) async -> Bool {
+        await state.hub.onlineUserIds.contains(userId)
+    }
+
+    /// Stops sending anything (health checks included) to `userId`'s connections while keeping
+    /// them open, as a hung server or a half-open connection would; `false` resumes.
+    public func silence(_ userId: String, _ isSilenced: Bool = true) async {
+        await state.hub.setSilenced(userId, isSilenced)
     }
 }
 

@@ -83,3 +83,10 @@ public struct UploadRules: Sendable, Hashable {
         self.sizeLimit = sizeLimit
     }
 }
+
+extension Duration {
+    /// The duration in seconds as a `Double`.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

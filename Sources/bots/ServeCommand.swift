@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChatDevServer
+import ChatModels
 import Foundation
 import Logging
 import ServiceLifecycle

@@ -18,6 +18,8 @@ actor ConnectionHub {
     }
 
     private var connections: [String: Connection] = [:]
+    /// Users whose connections get no frames at all (to test clients against a server that hangs).
+    private var silenced: Set<String> = []
     private let maximumQueued: Int
 
     init(maximumQueued: Int) {
@@ -80,12 +82,17 @@ actor ConnectionHub {
 
     /// Sends a frame to one connection.
     func send(_ frame: Outbound, to id: String) {
-        guard let connection = connections[id] else { return }
+        guard let connection = connections[id], !silenced.contains(connection.userId) else { return }
         if case .dropped = connection.continuation.yield(frame) {
             connection.continuation.yield(.close(code: 1013, reason: "client too slow; reconnect and sync"))
             connection.continuation.finish()
             connections.removeValue(forKey: id)
         }
+    }
+
+    /// Stops (or resumes) sending anything to `userId`'s connections, health checks included.
+    func setSilenced(_ userId: String, _ isSilenced: Bool) {
+        if isSilenced { silenced.insert(userId) } else { silenced.remove(userId) }
     }
 
     /// Sends a raw text frame to every connection of `userId` (for tests of bad frames).
@@ -96,7 +103,7 @@ actor ConnectionHub {
     }
 
     /// Closes every connection of `userId` (or all, when nil) with `code`, as a server restart would.
-    func disconnect(userId: String?, code: UInt16 = 1012, reason: String = "server going away") -> Int {
+    func disconnect(userId: String?, code: UInt16 = 1001, reason: String = "server going away") -> Int {
         let ids = connections.filter { userId == nil || $0.value.userId == userId }.map(\.key)
         for id in ids {
             connections[id]?.continuation.yield(.close(code: code, reason: reason))

@@ -47,9 +47,26 @@ final class BoundedInboundQueue: Sendable {
         return full
     }
 
-    /// The next element; nil once `.closed` has been delivered.
+    /// The next element; nil once `.closed` has been delivered, or when the waiting task is
+    /// cancelled (the connection itself stays as it is).
     func next() async -> WebSocketInbound? {
+        await withTaskCancellationHandler {
+            await waitForNext()
+        } onCancel: {
+            let waiter = state.withLock { state in
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: nil)
+        }
+    }
+
+    private func waitForNext() async -> WebSocketInbound? {
         await withCheckedContinuation { continuation in
+            if Task.isCancelled {
+                continuation.resume(returning: nil)
+                return
+            }
             let (element, resume) = state.withLock { state -> (WebSocketInbound??, Bool) in
                 if state.head < state.buffer.count {
                     let element = state.buffer[state.head]

@@ -5,11 +5,13 @@ import Synchronization
 extension LWSConnection {
     /// Handles one libwebsockets callback on the service thread; a non-zero result closes the socket.
     func handle(wsi: OpaquePointer, reason: lws_callback_reasons, input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
+        if self.wsi == nil, reason != LWS_CALLBACK_WSI_DESTROY { self.wsi = wsi }
         switch reason {
         case LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER:
             return appendHeaders(wsi: wsi, input: input, length: length)
         case LWS_CALLBACK_CLIENT_ESTABLISHED:
-            self.wsi = wsi
+            // A handshake that finishes after the caller gave up (timeout, cancellation) is closed.
+            if shared.withLock({ $0.ended || $0.connectContinuation == nil }) { return -1 }
             connectFinished(nil)
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
             let detail = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "unknown error"
@@ -79,17 +81,20 @@ extension LWSConnection {
     }
 
     private func receive(wsi: OpaquePointer, input: UnsafeMutableRawPointer?, length: Int) -> Int32 {
+        // After an oversized message the rest of the socket's data is discarded until the close
+        // goes out. Returning -1 here instead (closing from inside the receive callback, in the
+        // middle of a frame) crashes libwebsockets 4.1.
+        if tooLarge { return 0 }
         if lws_is_first_fragment(wsi) != 0 {
             partial.removeAll(keepingCapacity: true)
             partialIsBinary = lws_frame_is_binary(wsi) != 0
         }
         guard partial.count + length <= request.maximumMessageSize else {
-            // Stop reading now instead of buffering an oversized message.
             tooLarge = true
             partial = Data()
-            var reason = Array("message too big".utf8)
-            lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, &reason, reason.count)
-            return -1
+            shared.withLock { $0.closeRequest = $0.closeRequest ?? (1009, "message too big") }
+            lws_callback_on_writable(wsi)
+            return 0
         }
         if let input, length > 0 { partial.append(input.assumingMemoryBound(to: UInt8.self), count: length) }
         guard lws_is_final_fragment(wsi) != 0, lws_remaining_packet_payload(wsi) == 0 else { return 0 }

@@ -203,13 +203,12 @@ final class LWSEngine: @unchecked Sendable {
         info.local_protocol_name = UnsafePointer(protocolName)
         info.opaque_user_data = Unmanaged.passUnretained(connection).toOpaque()
         live[ObjectIdentifier(connection)] = connection
-        withUnsafeMutablePointer(to: &connection.wsi) { pointer in
-            info.pwsi = pointer
-            if lws_client_connect_via_info(&info) == nil {
-                live.removeValue(forKey: ObjectIdentifier(connection))
-                connection.wsi = nil
-                connection.ended(code: 1006, reason: "cannot connect to \(connection.request.url.host ?? "")")
-            }
+        // No `pwsi`: lws would keep writing through that pointer for the life of the wsi, so it
+        // would have to outlive this call. The wsi comes back in the callbacks instead.
+        info.pwsi = nil
+        if lws_client_connect_via_info(&info) == nil {
+            live.removeValue(forKey: ObjectIdentifier(connection))
+            connection.ended(code: 1006, reason: "cannot connect to \(connection.request.url.host ?? "")")
         }
     }
 

@@ -25,11 +25,4 @@ public enum DurationText {
     }
 }
 
-extension Duration {
-    /// The duration in seconds as a `Double`.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}
-
 import Foundation

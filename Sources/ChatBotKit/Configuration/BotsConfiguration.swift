@@ -1,0 +1,196 @@
+import ChatModels
+import Foundation
+
+/// The contents of `bots.yaml`: the chat server (hosted, or the embedded dev server) and the bots.
+///
+/// ```yaml
+/// server:
+///   api_key: ${CHAT_API_KEY:-dev-key}
+///   api_secret: ${CHAT_API_SECRET:-a-dev-secret-of-at-least-32-bytes}
+/// embedded:
+///   port: 8787
+/// bots:
+///   - name: workout
+///     kind: workout
+///     channels: [messaging:general]
+/// ```
+/// Unknown keys, wrong types and bad values are errors with file, line and column.
+public struct BotsConfiguration: Sendable {
+    /// Where the bots connect.
+    public struct Server: Sendable {
+        /// The hosted service's URL; nil runs the embedded dev server.
+        public var url: URL?
+        /// The API key.
+        public var apiKey: String
+        /// The API secret.
+        public var apiSecret: Secret
+    }
+
+    /// The embedded dev server, used when `server.url` is absent.
+    public struct Embedded: Sendable {
+        /// Address to bind.
+        public var host: String = "127.0.0.1"
+        /// Port (0 picks a free one).
+        public var port: Int = 8787
+        /// Folder for the database and uploads.
+        public var dataDirectory: String = ".bots/data"
+        /// Lifetime of signed file links.
+        public var linkLifetime: Duration = .seconds(14 * 86_400)
+        /// Seconds between health checks.
+        public var healthCheckInterval: Duration = .seconds(10)
+        /// Whether development tokens are accepted.
+        public var acceptsDevTokens = false
+        /// Upload rules for `/file` (they also apply to `/image`, with only image types there).
+        public var uploadSizeLimit: Int64?
+        /// Extensions refused for uploads.
+        public var blockedFileExtensions: [String] = []
+        /// Extensions accepted for uploads (empty: all).
+        public var allowedFileExtensions: [String] = []
+        /// MIME types refused.
+        public var blockedMimeTypes: [String] = []
+        /// MIME types accepted (empty: all).
+        public var allowedMimeTypes: [String] = []
+    }
+
+    /// One bot.
+    public struct BotEntry: Sendable {
+        /// Its name (reply ids derive from it).
+        public var name: String
+        /// Which bot implementation runs it (`workout`, `moderation`, `archive`, ...).
+        public var kind: String
+        /// The user it acts as.
+        public var user: String
+        /// The channels it watches.
+        public var channels: [ChannelId]
+        /// How many channels it handles at the same time.
+        public var concurrency: Int
+        /// How long its handlers get to finish on shutdown.
+        public var drainDeadline: Duration
+        /// The whole entry, for kind-specific options (read them with ``ConfigNode``).
+        public var node: ConfigNode
+    }
+
+    /// The server.
+    public var server: Server
+    /// The embedded dev server's settings.
+    public var embedded: Embedded
+    /// The bots.
+    public var bots: [BotEntry]
+
+    /// The keys a bot entry may have besides the ones its kind reads.
+    public static let commonBotKeys = ["name", "kind", "user", "channels", "concurrency", "drain_deadline"]
+
+    /// Reads and checks `bots.yaml`.
+    public static func load(contentsOf path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigurationError)
+        -> BotsConfiguration
+    {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw ConfigurationError(code: .unreadable, message: "cannot read \(path)", file: path, line: 0, column: 0)
+        }
+        return try parse(text, file: path, environment: environment)
+    }
+
+    /// Reads and checks YAML text (`file` names it in errors).
+    public static func parse(_ text: String, file: String = "bots.yaml", environment: [String: String] = [:]) throws(ConfigurationError)
+        -> BotsConfiguration
+    {
+        let root = try ConfigParser(file: file, environment: environment).parse(text)
+        try root.allowOnly(["server", "embedded", "bots"])
+        let server = try parseServer(root["server"], root: root)
+        let embedded = try parseEmbedded(root["embedded"])
+        guard let botsNode = root["bots"] else { throw root.error(.missingKey, "bots.yaml needs a bots: list") }
+        var bots: [BotEntry] = []
+        for node in try botsNode.sequence() {
+            let entry = try parseBot(node)
+            if bots.contains(where: { $0.name == entry.name }) {
+                throw try node.required("name").error(.badValue, "two bots are named \"\(entry.name)\"; names must be unique")
+            }
+            bots.append(entry)
+        }
+        return BotsConfiguration(server: server, embedded: embedded, bots: bots)
+    }
+
+    static func parseServer(_ node: ConfigNode?, root: ConfigNode) throws(ConfigurationError) -> Server {
+        guard let node else { throw root.error(.missingKey, "bots.yaml needs a server: section with api_key and api_secret") }
+        try node.allowOnly(["url", "api_key", "api_secret"])
+        var url: URL?
+        if let urlNode = node["url"] {
+            let text = try urlNode.string()
+            guard let parsed = URL(string: text), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
+                throw urlNode.error(.badValue, "server.url must be an http(s) URL such as https://chat.stream-io-api.com, found \"\(text)\"")
+            }
+            url = parsed
+        }
+        let apiKey = try node.required("api_key").string()
+        let secretNode = try node.required("api_secret")
+        let secret = try secretNode.string()
+        guard !apiKey.isEmpty else { throw try node.required("api_key").error(.badValue, "server.api_key is empty") }
+        guard secret.count >= 16 else {
+            throw secretNode.error(.badValue, "server.api_secret is too short (\(secret.count) characters); use at least 16")
+        }
+        return Server(url: url, apiKey: apiKey, apiSecret: Secret(secret))
+    }
+
+    static func parseEmbedded(_ node: ConfigNode?) throws(ConfigurationError) -> Embedded {
+        var embedded = Embedded()
+        guard let node else { return embedded }
+        try node.allowOnly(["host", "port", "data", "link_lifetime", "health_check_interval", "dev_tokens", "uploads"])
+        if let host = node["host"] { embedded.host = try host.string() }
+        if let port = node["port"] {
+            embedded.port = try port.int()
+            guard (0...65535).contains(embedded.port) else { throw port.error(.badValue, "embedded.port must be 0...65535") }
+        }
+        if let data = node["data"] { embedded.dataDirectory = try data.string() }
+        if let lifetime = node["link_lifetime"] { embedded.linkLifetime = try lifetime.duration() }
+        if let interval = node["health_check_interval"] { embedded.healthCheckInterval = try interval.duration() }
+        if let dev = node["dev_tokens"] { embedded.acceptsDevTokens = try dev.bool() }
+        if let uploads = node["uploads"] {
+            try uploads.allowOnly([
+                "size_limit", "blocked_file_extensions", "allowed_file_extensions", "blocked_mime_types", "allowed_mime_types",
+            ])
+            if let size = uploads["size_limit"] { embedded.uploadSizeLimit = try size.byteSize() }
+            for key in ["blocked_file_extensions", "allowed_file_extensions"] {
+                guard let list = uploads[key] else { continue }
+                let extensions = try list.strings()
+                if let bad = extensions.first(where: { !$0.hasPrefix(".") }) {
+                    throw list.error(.badValue, "extensions in embedded.uploads.\(key) start with a dot: write \".\(bad)\"")
+                }
+                if key.hasPrefix("blocked") { embedded.blockedFileExtensions = extensions } else { embedded.allowedFileExtensions = extensions }
+            }
+            if let list = uploads["blocked_mime_types"] { embedded.blockedMimeTypes = try list.strings() }
+            if let list = uploads["allowed_mime_types"] { embedded.allowedMimeTypes = try list.strings() }
+        }
+        return embedded
+    }
+
+    static func parseBot(_ node: ConfigNode) throws(ConfigurationError) -> BotEntry {
+        _ = try node.mapping()
+        let nameNode = try node.required("name")
+        let name = try nameNode.string()
+        guard !name.isEmpty, ChannelId.isValidPart(name) else {
+            throw nameNode.error(.badValue, "bot name \"\(name)\" may only use letters, digits, '-' and '_'")
+        }
+        let kind = try node.required("kind").string()
+        let user = try node["user"]?.string() ?? name
+        guard ChannelId.isValidPart(user) else { throw node["user"]!.error(.badValue, "user \"\(user)\" may only use letters, digits, '-' and '_'") }
+        var channels: [ChannelId] = []
+        let channelsNode = try node.required("channels")
+        for element in try channelsNode.sequence() {
+            let text = try element.string()
+            do {
+                channels.append(try ChannelId(cid: text))
+            } catch {
+                throw element.error(.badValue, "\"\(text)\" is not a channel id; write type:id, for example messaging:general")
+            }
+        }
+        guard !channels.isEmpty else { throw channelsNode.error(.badValue, "bot \(name) needs at least one channel") }
+        var concurrency = 8
+        if let value = node["concurrency"] {
+            concurrency = try value.int()
+            guard (1...256).contains(concurrency) else { throw value.error(.badValue, "concurrency must be 1...256") }
+        }
+        let drainDeadline = try node["drain_deadline"]?.duration() ?? .seconds(10)
+        return BotEntry(
+            name: name, kind: kind, user: user, channels: channels, concurrency: concurrency, drainDeadline: drainDeadline, node: node)
+    }
+}

@@ -1,0 +1,67 @@
+import ChatClient
+import ChatModels
+import Logging
+import Synchronization
+
+extension Bot {
+    /// Runs the middleware chain and every matching route for one message. A handler that
+    /// throws is logged and reported to `onError`; the other handlers still run.
+    public func handle(_ message: Message, context: BotContext) async {
+        let routes = self.routes.withLock { $0 }
+        let chain = routes.middleware.reversed().reduce({ @Sendable (message: Message, context: BotContext) async throws in
+            await self.route(message, context: context, routes: routes)
+        }) { next, middleware in
+            { @Sendable (message: Message, context: BotContext) async throws in
+                try await middleware.handle(message, context: context, next: next)
+            }
+        }
+        do {
+            try await chain(message, context)
+        } catch {
+            await report(error, context: context, routes: routes)
+        }
+    }
+
+    private func route(_ message: Message, context: BotContext, routes: Routes) async {
+        for attachment in message.attachments {
+            let matching = routes.attachments.filter { $0.type == attachment.type }
+            switch routes.registry.decode(attachment) {
+            case .decoded(let payload, _):
+                for route in matching { await run(context, routes) { try await route.handler(attachment, payload, context) } }
+            case .unknown:
+                if matching.isEmpty {
+                    for handler in routes.unknownAttachments { await run(context, routes) { try await handler(attachment, context) } }
+                } else {
+                    for route in matching { await run(context, routes) { try await route.handler(attachment, nil, context) } }
+                }
+            case .failed(let failure):
+                context.logger.notice("Attachment could not be decoded: \(failure.message)", metadata: ["message_id": "\(message.id)"])
+                for handler in routes.decodingFailures { await run(context, routes) { try await handler(failure, context) } }
+                // Type-erased routes still see the raw attachment.
+                for route in matching { await run(context, routes) { try await route.handler(attachment, nil, context) } }
+            }
+        }
+        if let command = CommandInvocation(text: message.text) {
+            for handler in routes.commands[command.name] ?? [] { await run(context, routes) { try await handler(command, context) } }
+        }
+        for (predicate, handler) in routes.predicates where predicate(message) {
+            await run(context, routes) { try await handler(context) }
+        }
+        for handler in routes.messages { await run(context, routes) { try await handler(context) } }
+    }
+
+    private func run(_ context: BotContext, _ routes: Routes, _ body: () async throws -> Void) async {
+        do {
+            try await body()
+        } catch {
+            await report(error, context: context, routes: routes)
+        }
+    }
+
+    private func report(_ error: any Error, context: BotContext, routes: Routes) async {
+        let botError = BotError(
+            code: .handlerFailed, message: "a handler of bot \(name) failed: \(error)", messageId: context.message.id, underlying: error)
+        context.logger.error("\(botError.message)", metadata: ["message_id": "\(context.message.id)", "cid": "\(context.channel.cid)"])
+        for handler in routes.errors { await handler(botError, context) }
+    }
+}

@@ -1,0 +1,118 @@
+import ChatClient
+import ChatModels
+import Logging
+import Synchronization
+
+/// A chat bot: handlers routed by attachment type, by command and by predicate.
+///
+/// ```swift
+/// let bot = Bot(name: "workout")
+/// bot.on(WorkoutAttachmentPayload.self) { workout, context in
+///     try await context.reply(text: "Nice \(workout.workoutType ?? "workout")!")
+/// }
+/// bot.command("stats") { _, context in try await context.reply(text: "…") }
+/// ```
+/// A message with several attachments reaches every matching route, once per matching
+/// attachment. The bot never handles its own messages.
+public final class Bot: Sendable {
+    typealias AttachmentHandler = @Sendable (AnyChatMessageAttachment, (any AttachmentPayload)?, BotContext) async throws -> Void
+
+    struct AttachmentRoute: Sendable {
+        let type: AttachmentType
+        let handler: AttachmentHandler
+    }
+
+    struct Routes: Sendable {
+        var attachments: [AttachmentRoute] = []
+        var commands: [String: [@Sendable (CommandInvocation, BotContext) async throws -> Void]] = [:]
+        var predicates: [(@Sendable (Message) -> Bool, @Sendable (BotContext) async throws -> Void)] = []
+        var messages: [@Sendable (BotContext) async throws -> Void] = []
+        var unknownAttachments: [@Sendable (AnyChatMessageAttachment, BotContext) async throws -> Void] = []
+        var decodingFailures: [@Sendable (AttachmentDecodingFailure, BotContext) async throws -> Void] = []
+        var errors: [@Sendable (BotError, BotContext?) async -> Void] = []
+        var middleware: [any BotMiddleware] = []
+        var registry = AttachmentPayloadRegistry()
+    }
+
+    /// The bot's name; reply ids are derived from it.
+    public let name: String
+    /// The user the bot acts as.
+    public let user: User
+    let routes = Mutex(Routes())
+
+    /// A bot acting as `user` (by default a user named after the bot).
+    public init(name: String, user: User? = nil) {
+        self.name = name
+        self.user = user ?? User(id: name, name: name)
+    }
+
+    /// Handles every attachment that decodes as `P` (registering `P` for its type), typed:
+    /// `bot.on(WorkoutAttachmentPayload.self) { workout, context in … }`.
+    public func on<P: AttachmentPayload>(
+        _ payloadType: P.Type, handler: @escaping @Sendable (ChatMessageAttachment<P>, BotContext) async throws -> Void
+    ) {
+        routes.withLock { routes in
+            routes.registry.registerAttachment(payloadType)
+            routes.attachments.append(
+                AttachmentRoute(type: P.type) { attachment, payload, context in
+                    guard let typed = payload as? P else { return }
+                    try await handler(
+                        ChatMessageAttachment(id: attachment.id, type: attachment.type, payload: typed, uploadingState: nil), context)
+                })
+        }
+    }
+
+    /// Handles every attachment of `type` (built-in or not), type-erased:
+    /// `bot.on(.file) { attachment, context in … }`.
+    public func on(_ type: AttachmentType, handler: @escaping @Sendable (AnyChatMessageAttachment, BotContext) async throws -> Void) {
+        routes.withLock { routes in
+            routes.attachments.append(AttachmentRoute(type: type) { attachment, _, context in try await handler(attachment, context) })
+        }
+    }
+
+    /// Handles the slash command `/name` (case-insensitive).
+    public func command(_ name: String, handler: @escaping @Sendable (CommandInvocation, BotContext) async throws -> Void) {
+        let key = name.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        routes.withLock { $0.commands[key, default: []].append(handler) }
+    }
+
+    /// Handles messages for which `predicate` is true.
+    public func on(where predicate: @escaping @Sendable (Message) -> Bool, handler: @escaping @Sendable (BotContext) async throws -> Void) {
+        routes.withLock { $0.predicates.append((predicate, handler)) }
+    }
+
+    /// Handles every message.
+    public func onMessage(_ handler: @escaping @Sendable (BotContext) async throws -> Void) {
+        routes.withLock { $0.messages.append(handler) }
+    }
+
+    /// Handles attachments that no route and no registered payload type knows.
+    public func onUnknownAttachment(_ handler: @escaping @Sendable (AnyChatMessageAttachment, BotContext) async throws -> Void) {
+        routes.withLock { $0.unknownAttachments.append(handler) }
+    }
+
+    /// Handles attachments whose JSON does not fit their registered payload type (the failure names the field).
+    public func onDecodingFailure(_ handler: @escaping @Sendable (AttachmentDecodingFailure, BotContext) async throws -> Void) {
+        routes.withLock { $0.decodingFailures.append(handler) }
+    }
+
+    /// Called when a handler throws (the bot keeps running).
+    public func onError(_ handler: @escaping @Sendable (BotError, BotContext?) async -> Void) {
+        routes.withLock { $0.errors.append(handler) }
+    }
+
+    /// Adds middleware around the handling of every message; the first added runs outermost.
+    public func use(_ middleware: some BotMiddleware) {
+        routes.withLock { $0.middleware.append(middleware) }
+    }
+
+    /// Registers a payload type without a route (so it decodes for other handlers).
+    public func registerAttachment<P: AttachmentPayload>(_ payloadType: P.Type) {
+        routes.withLock { $0.registry.registerAttachment(payloadType) }
+    }
+
+    /// The payload types this bot decodes.
+    public var registry: AttachmentPayloadRegistry { routes.withLock { $0.registry } }
+}
+
+import Foundation

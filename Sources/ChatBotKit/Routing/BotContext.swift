@@ -1,0 +1,124 @@
+import ChatClient
+import ChatModels
+import Crypto
+import Foundation
+import Logging
+import Synchronization
+
+/// Everything a handler needs about the message it handles, and the ways to answer.
+///
+/// Replies get a deterministic id derived from the bot, the message and the reply's position,
+/// so a reply that is sent twice (a retry, a redelivered message) is stored once.
+public struct BotContext: Sendable {
+    /// The message being handled.
+    public let message: Message
+    /// Its channel.
+    public let channel: ChatChannel
+    /// The bot handling it.
+    public let bot: Bot
+    /// A logger with the message id attached.
+    public let logger: Logger
+    let replyCounter: ReplyCounter
+
+    /// The client.
+    public var client: ChatClient { channel.client }
+
+    /// A context for `message` in `channel`.
+    public init(message: Message, channel: ChatChannel, bot: Bot, logger: Logger) {
+        self.message = message
+        self.channel = channel
+        self.bot = bot
+        var logger = logger
+        logger[metadataKey: "message_id"] = .string(message.id)
+        self.logger = logger
+        replyCounter = ReplyCounter()
+    }
+
+    /// Replies in the channel (in the thread, when the message is in one) with text, custom
+    /// payloads and local files (uploaded first, with `progress`).
+    @discardableResult
+    public func reply(
+        text: String = "", attachments: [AnyAttachmentPayload] = [], extraData: [String: RawJSON] = [:], quoting: Bool = false,
+        progress: (@Sendable (Double) -> Void)? = nil
+    ) async throws -> Message {
+        let message = OutgoingMessage(
+            id: nextReplyId(), text: text, attachments: attachments, parentId: self.message.parentId,
+            quotedMessageId: quoting ? self.message.id : nil, extraData: extraData)
+        return try await client.sendMessage(message, to: channel.cid, as: bot.user.id, progress: progress)
+    }
+
+    /// The id the next reply will have: `bot`, message and position, hashed into a UUID.
+    func nextReplyId() -> String {
+        BotContext.replyId(bot: bot.name, messageId: message.id, index: replyCounter.next())
+    }
+
+    /// A deterministic UUID-shaped id for reply `index` of `bot` to `messageId`.
+    public static func replyId(bot: String, messageId: String, index: Int) -> String {
+        let digest = Array(SHA256.hash(data: Data("\(bot)\n\(messageId)\n\(index)".utf8)))
+        var bytes = Array(digest.prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x50
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = bytes.map { String(format: "%02x", $0) }.joined()
+        let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
+        return parts.map(String.init).joined(separator: "-")
+    }
+
+    /// Downloads an attachment of the message (refreshing its link if it expired) and returns the file.
+    public func download(_ attachment: AnyChatMessageAttachment, to destination: URL? = nil) async throws -> URL {
+        try await client.download(attachment, to: destination)
+    }
+
+    /// Downloads a typed attachment of the message.
+    public func download<P>(_ attachment: ChatMessageAttachment<P>, to destination: URL? = nil) async throws -> URL {
+        guard attachment.id.index < message.attachments.count else {
+            throw BotError(code: .handlerFailed, message: "attachment \(attachment.id) is not part of the message", messageId: message.id)
+        }
+        return try await download(message.attachments[attachment.id.index], to: destination)
+    }
+
+    /// Downloads an attachment, reporting `.progress` and then `.completed`.
+    public func fetch(_ attachment: AnyChatMessageAttachment, to destination: URL? = nil) -> AsyncThrowingStream<AttachmentFetchEvent, any Error> {
+        client.fetchAttachment(attachment, to: destination)
+    }
+
+    /// Deletes a message (the one being handled by default): soft, or `hard`.
+    public func delete(message: Message? = nil, hard: Bool = false) async throws {
+        try await client.deleteMessage((message ?? self.message).id, hard: hard)
+    }
+
+    /// Deletes an uploaded file from the CDN.
+    public func deleteFile(url: URL) async throws {
+        try await channel.deleteFile(url: url)
+    }
+
+    /// Deletes an uploaded image from the CDN.
+    public func deleteImage(url: URL) async throws {
+        try await channel.deleteImage(url: url)
+    }
+
+    /// Reacts to a message (the one being handled by default).
+    public func react(_ type: String, to message: Message? = nil) async throws {
+        try await client.sendReaction(type, to: (message ?? self.message).id, as: bot.user.id)
+    }
+
+    /// Flags the message for moderators.
+    public func flag(reason: String? = nil) async throws {
+        try await client.flagMessage(message.id, reason: reason, as: bot.user.id)
+    }
+
+    /// Shows (or stops showing) the bot as typing in the channel.
+    public func typing(_ isTyping: Bool = true) async throws {
+        try await client.sendEvent(isTyping ? "typing.start" : "typing.stop", to: channel.cid, parentId: message.parentId, as: bot.user.id)
+    }
+}
+
+/// Numbers the replies of one message, in the order they are made.
+final class ReplyCounter: Sendable {
+    private let count = Mutex(0)
+    func next() -> Int {
+        count.withLock { value in
+            defer { value += 1 }
+            return value
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import ChatModels
+
+/// A failure inside a bot: a handler that threw, an attachment that could not be read, a reply
+/// that could not be sent. Carries the message it happened on.
+public struct BotError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's name.
+        public let rawValue: String
+        /// A code from its name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// A handler threw.
+        public static let handlerFailed = Code(rawValue: "bot.handler_failed")
+        /// The configuration cannot be used.
+        public static let configuration = Code(rawValue: "bot.configuration")
+        /// The bot could not start (its user, its channels).
+        public static let startFailed = Code(rawValue: "bot.start_failed")
+        /// The code's name.
+        public var description: String { rawValue }
+    }
+
+    /// The kind.
+    public let code: Code
+    /// What happened.
+    public let message: String
+    /// The message being handled, if any.
+    public let messageId: String?
+    /// The error a handler threw, if any.
+    public let underlying: (any Error)?
+
+    /// An error.
+    public init(code: Code, message: String, messageId: String? = nil, underlying: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.messageId = messageId
+        self.underlying = underlying
+    }
+
+    /// `[code] message (message id)`.
+    public var description: String {
+        "[\(code)] \(message)" + (messageId.map { " (message \($0))" } ?? "")
+    }
+}

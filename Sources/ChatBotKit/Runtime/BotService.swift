@@ -1,0 +1,176 @@
+import ChatClient
+import ChatModels
+import Foundation
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// Runs one bot: its user's event connection, its channels, and the handling of new messages.
+///
+/// Messages of one channel are handled in order; channels are handled concurrently, at most
+/// `maximumConcurrentChannels` at a time. A message is handled once even when it arrives
+/// twice (a reconnect, `/sync`, or both `message.new` and `notification.message_new`). On a
+/// graceful shutdown it stops taking messages, lets running handlers finish within
+/// `drainDeadline`, and returns.
+public final class BotService: Service, Sendable {
+    /// Limits and timing.
+    public struct Configuration: Sendable {
+        /// How many channels are handled at the same time.
+        public var maximumConcurrentChannels: Int
+        /// How long running handlers get to finish on shutdown before they are cancelled.
+        public var drainDeadline: Duration
+        /// The event connection's timing.
+        public var connection: EventConnection.Configuration
+
+        /// The defaults: 8 channels at once, 10 s to drain.
+        public init(
+            maximumConcurrentChannels: Int = 8, drainDeadline: Duration = .seconds(10),
+            connection: EventConnection.Configuration = EventConnection.Configuration()
+        ) {
+            self.maximumConcurrentChannels = maximumConcurrentChannels
+            self.drainDeadline = drainDeadline
+            self.connection = connection
+        }
+    }
+
+    /// The bot.
+    public let bot: Bot
+    /// Its client (acting as the bot's user).
+    public let client: ChatClient
+    /// The channels it watches (created, with the bot as a member, when missing).
+    public let channels: [ChannelId]
+    /// The configuration.
+    public let configuration: Configuration
+    /// The bot's event connection.
+    public let connection: EventConnection
+    let logger: Logger
+    private let handled = Mutex(HandledMessages())
+    private let mailboxes = ChannelMailboxes()
+    private let started = Mutex(false)
+    private let startWaiters = Mutex<[CheckedContinuation<Void, Never>]>([])
+    private let inFlight = Atomic<Int>(0)
+
+    /// A service for `bot`, talking through `client`.
+    public init(bot: Bot, client: ChatClient, channels: [ChannelId], configuration: Configuration = Configuration(), logger: Logger? = nil) {
+        self.bot = bot
+        self.client = client
+        self.channels = channels
+        self.configuration = configuration
+        connection = EventConnection(client: client, user: bot.user, configuration: configuration.connection)
+        var botLogger = logger ?? Logger(label: "chatbotkit.bot")
+        botLogger[metadataKey: "bot"] = .string(bot.name)
+        self.logger = botLogger
+    }
+
+    /// Handlers running right now.
+    public var runningHandlers: Int { inFlight.load(ordering: .relaxed) }
+
+    /// Waits until the bot is connected and watching its channels.
+    public func waitUntilReady() async {
+        await withCheckedContinuation { continuation in
+            let ready = started.withLock { started -> Bool in
+                if started { return true }
+                startWaiters.withLock { $0.append(continuation) }
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Connects, watches the channels, and handles messages until shut down.
+    public func run() async throws {
+        try await prepare()
+        let slots = AsyncSlots(limit: configuration.maximumConcurrentChannels)
+        let connection = self.connection
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask {
+                try await connection.run()
+            }
+            group.addTask { [self] in
+                await connection.waitUntilConnected()
+                for cid in channels { try await connection.watch(cid) }
+                markStarted()
+                logger.info("Bot \(bot.name) is ready", metadata: ["channels": "\(channels.map(\.rawValue))"])
+            }
+            // The consumer stops when the connection's events end (shutdown), then the group
+            // waits for the channel workers to drain their queues.
+            group.addTask { [self] in
+                try await withThrowingTaskGroup(of: Void.self) { workers in
+                    for await event in connection.events {
+                        guard let (message, cid) = accept(event) else { continue }
+                        if mailboxes.enqueue(message, in: cid) {
+                            await slots.acquire()
+                            workers.addTask { [self] in
+                                defer { slots.release() }
+                                await drainMailbox(cid)
+                            }
+                        }
+                    }
+                    try await drain(&workers)
+                }
+            }
+        }
+    }
+
+    /// Upserts the bot's user and makes it a member of its channels.
+    private func prepare() async throws {
+        do {
+            try await client.upsertUsers([bot.user])
+            for cid in channels {
+                try await client.queryChannel(cid, members: [bot.user.id], createdBy: bot.user.id, messageLimit: 0)
+                try await client.addMembers([bot.user.id], to: cid)
+            }
+        } catch {
+            throw BotError(code: .startFailed, message: "bot \(bot.name) could not set up its user and channels: \(error)", underlying: error)
+        }
+    }
+
+    /// A new message from someone else, not handled before; nil for anything else.
+    private func accept(_ event: Event) -> (Message, ChannelId)? {
+        guard event.type.carriesNewMessage, let message = event.message, let cid = event.cid ?? message.cid else { return nil }
+        guard message.user?.id != bot.user.id, message.type != .deleted, message.type != .ephemeral else { return nil }
+        guard handled.withLock({ $0.admit(message.id) }) else {
+            logger.debug("Message delivered again; not handled twice", metadata: ["message_id": "\(message.id)"])
+            return nil
+        }
+        return (message, cid)
+    }
+
+    private func drainMailbox(_ cid: ChannelId) async {
+        while let message = mailboxes.next(in: cid) {
+            inFlight.add(1, ordering: .relaxed)
+            let context = BotContext(message: message, channel: client.channel(cid), bot: bot, logger: logger)
+            await bot.handle(message, context: context)
+            inFlight.subtract(1, ordering: .relaxed)
+        }
+    }
+
+    /// Waits for running workers, cancelling them after the drain deadline.
+    private func drain(_ workers: inout ThrowingTaskGroup<Void, any Error>) async throws {
+        let deadline = configuration.drainDeadline
+        let logger = self.logger
+        workers.addTask {
+            try await Task.sleep(for: deadline)
+            throw CancellationError()
+        }
+        while let result = await workers.nextResult() {
+            if case .failure = result {
+                // The deadline passed: the handlers still running are cancelled.
+                logger.warning("Handlers did not finish within \(deadline); cancelling them")
+                workers.cancelAll()
+                break
+            }
+            if workers.isEmpty { break }
+            // Only the deadline timer left: everything finished in time.
+            if mailboxes.pendingChannels == 0, inFlight.load(ordering: .relaxed) == 0 {
+                workers.cancelAll()
+                break
+            }
+        }
+    }
+
+    private func markStarted() {
+        started.withLock { $0 = true }
+        for waiter in startWaiters.withLock({ waiters in defer { waiters = [] }; return waiters }) { waiter.resume() }
+    }
+}

@@ -1,0 +1,101 @@
+import ChatModels
+import Synchronization
+
+/// One queue of messages per channel: messages of a channel are handled one after the other,
+/// in arrival order; a channel is "active" while a worker drains its queue.
+final class ChannelMailboxes: Sendable {
+    private struct Mailbox {
+        var queue: [Message] = []
+        var active = false
+    }
+
+    private let mailboxes = Mutex<[ChannelId: Mailbox]>([:])
+
+    /// Queues a message; true when the channel had no worker and the caller must start one.
+    func enqueue(_ message: Message, in cid: ChannelId) -> Bool {
+        mailboxes.withLock { mailboxes in
+            var mailbox = mailboxes[cid] ?? Mailbox()
+            mailbox.queue.append(message)
+            let start = !mailbox.active
+            mailbox.active = true
+            mailboxes[cid] = mailbox
+            return start
+        }
+    }
+
+    /// The next message of the channel; nil (and the channel becomes inactive) when it is empty.
+    func next(in cid: ChannelId) -> Message? {
+        mailboxes.withLock { mailboxes in
+            guard var mailbox = mailboxes[cid], !mailbox.queue.isEmpty else {
+                mailboxes[cid] = nil
+                return nil
+            }
+            let message = mailbox.queue.removeFirst()
+            mailboxes[cid] = mailbox
+            return message
+        }
+    }
+
+    /// Messages queued or being handled, over all channels.
+    var pendingChannels: Int { mailboxes.withLock { $0.count } }
+}
+
+/// A counting semaphore for async code: at most `limit` holders at a time.
+final class AsyncSlots: Sendable {
+    private struct State {
+        var available: Int
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state: Mutex<State>
+
+    init(limit: Int) {
+        state = Mutex(State(available: max(1, limit)))
+    }
+
+    func acquire() async {
+        await withCheckedContinuation { continuation in
+            let granted = state.withLock { state -> Bool in
+                if state.available > 0 {
+                    state.available -= 1
+                    return true
+                }
+                state.waiters.append(continuation)
+                return false
+            }
+            if granted { continuation.resume() }
+        }
+    }
+
+    func release() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if state.waiters.isEmpty {
+                state.available += 1
+                return nil
+            }
+            return state.waiters.removeFirst()
+        }
+        waiter?.resume()
+    }
+}
+
+/// Message ids already handled (the most recent ones), so redeliveries run no handler twice.
+struct HandledMessages: Sendable {
+    private var seen: Set<String> = []
+    private var order: [String] = []
+    let capacity: Int
+
+    init(capacity: Int = 50_000) { self.capacity = capacity }
+
+    /// True the first time an id is seen.
+    mutating func admit(_ id: String) -> Bool {
+        guard seen.insert(id).inserted else { return false }
+        order.append(id)
+        if order.count > capacity {
+            let evicted = order.count - capacity
+            for old in order.prefix(evicted) { seen.remove(old) }
+            order.removeFirst(evicted)
+        }
+        return true
+    }
+}

@@ -1,0 +1,104 @@
+import ChatModels
+import ChatTransport
+import Foundation
+import Logging
+
+extension ChatClient {
+    /// Performs a call with Stream's conventions: `api_key` in the query, the token in
+    /// `Authorization`. A 429 waits for the rate-limit reset and tries again; a 5xx or a broken
+    /// connection is retried with backoff when the call is safe to repeat.
+    func perform(_ endpoint: Endpoint) async throws -> JSONObject {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let request = try transportRequest(for: endpoint)
+            let response: TransportResponse
+            do {
+                response = try await http.send(request)
+            } catch let error as TransportError {
+                let retryable = [TransportError.Code.connectionFailed, .connectionLost, .timedOut].contains(error.code)
+                if retryable, endpoint.isIdempotent, attempt < configuration.maximumAttempts {
+                    logger.debug("\(endpoint.operation) failed (\(error)); retrying", metadata: ["attempt": "\(attempt)"])
+                    try await Task.sleep(for: RetryDelay.backoff(attempt: attempt))
+                    continue
+                }
+                throw ChatClientError(code: .transport, message: "\(endpoint.operation): \(error.message)", transportError: error)
+            }
+            if response.status == 429, attempt < configuration.maximumAttempts {
+                let wait = RetryDelay.rateLimitWait(response, maximum: configuration.maximumRateLimitWait)
+                logger.info("\(endpoint.operation) was rate limited; waiting for the reset", metadata: ["seconds": "\(wait)"])
+                try await Task.sleep(for: wait)
+                continue
+            }
+            if (500...599).contains(response.status), endpoint.isIdempotent, attempt < configuration.maximumAttempts {
+                logger.debug("\(endpoint.operation) got HTTP \(response.status); retrying", metadata: ["attempt": "\(attempt)"])
+                try await Task.sleep(for: RetryDelay.backoff(attempt: attempt))
+                continue
+            }
+            return try ChatClient.decode(response, operation: endpoint.operation)
+        }
+    }
+
+    func transportRequest(for endpoint: Endpoint) throws -> TransportRequest {
+        var components = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: false)
+        let basePath = components?.path.hasSuffix("/") == true ? String(components!.path.dropLast()) : (components?.path ?? "")
+        components?.path = basePath + endpoint.path
+        components?.percentEncodedQuery = ([("api_key", configuration.apiKey)] + endpoint.query)
+            .map { "\(ChatClient.queryEscape($0.0))=\(ChatClient.queryEscape($0.1))" }.joined(separator: "&")
+        guard let url = components?.url else {
+            throw ChatClientError(code: .misconfigured, message: "cannot build a URL from \(configuration.baseURL) and \(endpoint.path)")
+        }
+        return TransportRequest(
+            method: endpoint.method, url: url, headers: standardHeaders,
+            body: endpoint.body.map { .data(JSONWriter.data(.object($0)), contentType: "application/json") } ?? .none)
+    }
+
+    var standardHeaders: [(name: String, value: String)] {
+        [("Authorization", restToken), ("stream-auth-type", "jwt"), ("X-Stream-Client", configuration.clientIdentifier)]
+    }
+
+    static func queryEscape(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text
+    }
+
+    /// A 2xx JSON object, or the server's error as a ``ChatClientError``.
+    static func decode(_ response: TransportResponse, operation: String) throws -> JSONObject {
+        let json = try? JSONParser().parse(response.body)
+        guard (200...299).contains(response.status) else {
+            if case .object? = json, let payload = try? APIErrorPayload(json: json!) {
+                throw ChatClientError(
+                    code: .api, message: payload.message.isEmpty ? "\(operation) failed with HTTP \(response.status)" : payload.message,
+                    streamCode: payload.code, httpStatus: response.status)
+            }
+            // Edge proxies may answer without JSON.
+            let text = String(decoding: response.body.prefix(200), as: UTF8.self)
+            throw ChatClientError(code: .api, message: "\(operation) failed with HTTP \(response.status): \(text)", httpStatus: response.status)
+        }
+        guard case .object(let object)? = json else {
+            throw ChatClientError(
+                code: .invalidResponse, message: "\(operation) answered HTTP \(response.status) without a JSON object", httpStatus: response.status)
+        }
+        return object
+    }
+}
+
+/// How long to wait before trying again.
+enum RetryDelay {
+    /// Exponential with full jitter: up to 0.2 s, 0.4 s, 0.8 s, ... (at most 5 s).
+    static func backoff(attempt: Int) -> Duration {
+        let ceiling = min(5.0, 0.2 * pow(2, Double(attempt - 1)))
+        return .milliseconds(Int64(Double.random(in: ceiling / 2...ceiling) * 1000))
+    }
+
+    /// Until `x-ratelimit-reset` (Unix seconds) or `Retry-After`, capped at `maximum`.
+    static func rateLimitWait(_ response: TransportResponse, maximum: Duration, now: Date = Date()) -> Duration {
+        if let retryAfter = response.header("retry-after").flatMap(Double.init) {
+            return min(maximum, .milliseconds(Int64(max(0, retryAfter) * 1000)))
+        }
+        if let reset = response.header("x-ratelimit-reset").flatMap(Double.init) {
+            let seconds = max(0.05, reset - now.timeIntervalSince1970)
+            return min(maximum, .milliseconds(Int64(seconds * 1000)))
+        }
+        return min(maximum, .seconds(1))
+    }
+}

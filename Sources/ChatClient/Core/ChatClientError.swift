@@ -1,0 +1,57 @@
+import ChatTransport
+
+/// Why a chat call failed: the Stream error code and HTTP status when the server answered,
+/// and a message that says what to do.
+public struct ChatClientError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure it is.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's name.
+        public let rawValue: String
+        /// A code from its name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The server refused the call (see `streamCode` and `httpStatus`).
+        public static let api = Code(rawValue: "chat.api")
+        /// The server could not be reached, or the connection broke.
+        public static let transport = Code(rawValue: "chat.transport")
+        /// An upload was refused before any byte was sent (size, type, missing file).
+        public static let uploadRejected = Code(rawValue: "chat.upload_rejected")
+        /// The server's answer could not be read.
+        public static let invalidResponse = Code(rawValue: "chat.invalid_response")
+        /// The call needs something the client was not configured with.
+        public static let misconfigured = Code(rawValue: "chat.misconfigured")
+        /// The event connection was refused for good (bad key or token).
+        public static let connectionRefused = Code(rawValue: "chat.connection_refused")
+        /// A download's link could not be refreshed or the file is gone.
+        public static let downloadFailed = Code(rawValue: "chat.download_failed")
+        /// The code's name.
+        public var description: String { rawValue }
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// Stream's error code (4 input, 16 not found, 17 not allowed, 40 token expired, ...), when the server answered.
+    public let streamCode: Int?
+    /// The HTTP status, when the server answered.
+    public let httpStatus: Int?
+    /// What went wrong.
+    public let message: String
+    /// The transport failure underneath, if any.
+    public let transportError: TransportError?
+
+    /// An error.
+    public init(code: Code, message: String, streamCode: Int? = nil, httpStatus: Int? = nil, transportError: TransportError? = nil) {
+        self.code = code
+        self.message = message
+        self.streamCode = streamCode
+        self.httpStatus = httpStatus
+        self.transportError = transportError
+    }
+
+    /// `[chat.api] code 4 (HTTP 400): message`.
+    public var description: String {
+        var text = "[\(code)] "
+        if let streamCode { text += "code \(streamCode) " }
+        if let httpStatus { text += "(HTTP \(httpStatus)) " }
+        return text + message
+    }
+}

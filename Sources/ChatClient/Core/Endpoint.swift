@@ -1,0 +1,36 @@
+import ChatModels
+import Foundation
+
+/// One REST call: method, path, query, JSON body, and whether repeating it is safe.
+struct Endpoint: Sendable {
+    var method: String
+    var path: String
+    var query: [(String, String)] = []
+    var body: JSONObject?
+    /// Safe to repeat after a 5xx or a broken connection (GETs, and sends with a client id).
+    var isIdempotent: Bool
+    /// Used in error messages.
+    var operation: String
+
+    static func get(_ path: String, query: [(String, String)] = [], operation: String) -> Endpoint {
+        Endpoint(method: "GET", path: path, query: query, body: nil, isIdempotent: true, operation: operation)
+    }
+
+    static func post(_ path: String, _ body: JSONObject, query: [(String, String)] = [], idempotent: Bool = false, operation: String) -> Endpoint {
+        Endpoint(method: "POST", path: path, query: query, body: body, isIdempotent: idempotent, operation: operation)
+    }
+
+    static func delete(_ path: String, query: [(String, String)] = [], operation: String) -> Endpoint {
+        Endpoint(method: "DELETE", path: path, query: query, body: nil, isIdempotent: true, operation: operation)
+    }
+
+    /// `type/id` of a channel as a path.
+    static func channelPath(_ cid: ChannelId) -> String {
+        "/channels/\(escape(cid.type.rawValue))/\(escape(cid.id))"
+    }
+
+    /// Percent-escapes one path segment.
+    static func escape(_ segment: String) -> String {
+        segment.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~!@"))) ?? segment
+    }
+}

@@ -1,0 +1,118 @@
+import ChatModels
+import ChatTransport
+import Foundation
+import Synchronization
+
+extension ChatClient {
+    /// Downloads an attachment's file to `destination` (a temporary file by default), streaming
+    /// to disk and reporting `.progress` then `.completed`.
+    ///
+    /// A link that is expired (by its `Expires` or `Policy`, within the refresh margin), or that
+    /// the file host answers with 403, is refreshed by re-reading the message with
+    /// `getMessage` — once for all concurrent downloads of that message — and the same
+    /// attachment's fresh link is used.
+    public func fetchAttachment(_ attachment: AnyChatMessageAttachment, to destination: URL? = nil) -> AsyncThrowingStream<
+        AttachmentFetchEvent, any Error
+    > {
+        let (stream, continuation) = AsyncThrowingStream<AttachmentFetchEvent, any Error>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        let task = Task {
+            do {
+                let file = try await download(attachment, to: destination) { bytes, total in
+                    continuation.yield(.progress(bytes: bytes, total: total))
+                }
+                continuation.yield(.completed(file))
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// Downloads an attachment's file and returns where it is.
+    public func download(
+        _ attachment: AnyChatMessageAttachment, to destination: URL? = nil, progress: (@Sendable (Int64, Int64) -> Void)? = nil
+    ) async throws -> URL {
+        guard let field = ChatClient.linkField(of: attachment), var link = attachment.rawJSON[field]?.stringValue.flatMap(URL.init(string:)) else {
+            throw ChatClientError(code: .downloadFailed, message: "attachment \(attachment.id) has no file link")
+        }
+        let target = destination ?? FileManager.default.temporaryDirectory.appendingPathComponent("chatbotkit-\(UUID().uuidString)")
+        if SignedLink(link).isExpired(at: Date(), margin: configuration.linkRefreshMargin.timeInterval) {
+            link = try await refreshedLink(for: attachment, field: field, after: link)
+        }
+        var refreshed = false
+        while true {
+            let cdnRequest =
+                attachment.type == .image
+                ? try await cdnRequester.imageRequest(for: link, options: ImageRequestOptions())
+                : try await cdnRequester.fileRequest(for: link, options: FileRequestOptions())
+            let request = TransportRequest(
+                method: "GET", url: cdnRequest.url, headers: (cdnRequest.headers ?? [:]).map { ($0.key, $0.value) }.sorted { $0.0 < $1.0 },
+                destination: .file(target), idleTimeout: .seconds(60),
+                progress: progress.map { report in { @Sendable transfer in report(transfer.downloaded, transfer.downloadTotal) } })
+            let response: TransportResponse
+            do {
+                response = try await http.send(request)
+            } catch let error as TransportError {
+                try? FileManager.default.removeItem(at: target)
+                throw ChatClientError(code: .downloadFailed, message: "downloading \(attachment.id) failed: \(error.message)", transportError: error)
+            }
+            if response.status == 403, !refreshed {
+                refreshed = true
+                link = try await refreshedLink(for: attachment, field: field, after: link)
+                continue
+            }
+            guard (200...299).contains(response.status) else {
+                let detail = (try? String(contentsOf: target, encoding: .utf8)).map { String($0.prefix(300)) } ?? ""
+                try? FileManager.default.removeItem(at: target)
+                throw ChatClientError(
+                    code: .downloadFailed, message: "the file host answered HTTP \(response.status) for \(attachment.id): \(detail)",
+                    httpStatus: response.status)
+            }
+            return target
+        }
+    }
+
+    /// The fresh link of the same attachment, from one `getMessage` shared by every concurrent
+    /// caller for that message; a re-read message is reused while its links are valid.
+    func refreshedLink(for attachment: AnyChatMessageAttachment, field: String, after stale: URL) async throws -> URL {
+        let messageId = attachment.id.messageId
+        let margin = configuration.linkRefreshMargin.timeInterval
+        let cached = refreshedMessages.withLock { cache -> Message? in
+            guard let entry = cache[messageId], entry.until > Date() else { return nil }
+            return entry.message
+        }
+        let message: Message
+        if let cached {
+            message = cached
+        } else {
+            message = try await refreshes.run(messageId) { [self] in
+                let fresh = try await getMessage(messageId)
+                let links = fresh.attachments.compactMap { candidate in
+                    ChatClient.linkField(of: candidate).flatMap { candidate.rawJSON[$0]?.stringValue }
+                }
+                let until = links.compactMap { URL(string: $0).flatMap { SignedLink($0).expiresAt } }.min() ?? Date.distantFuture
+                refreshedMessages.withLock { $0[messageId] = (fresh, until.addingTimeInterval(-margin)) }
+                return fresh
+            }
+        }
+        guard attachment.id.index < message.attachments.count,
+            let link = message.attachments[attachment.id.index].rawJSON[field]?.stringValue.flatMap(URL.init(string:))
+        else {
+            throw ChatClientError(
+                code: .downloadFailed, message: "message \(messageId) no longer has attachment \(attachment.id.index); the file cannot be fetched")
+        }
+        guard link != stale || SignedLink(link).expiresAt == nil else {
+            throw ChatClientError(code: .downloadFailed, message: "getMessage returned the same expired link for \(attachment.id)")
+        }
+        return link
+    }
+
+    /// The field holding an attachment's file link.
+    static func linkField(of attachment: AnyChatMessageAttachment) -> String? {
+        let json = attachment.rawJSON
+        let order = attachment.type == .image ? ["image_url", "image", "asset_url", "thumb_url"] : ["asset_url", "image_url", "thumb_url"]
+        return order.first { json[$0]?.stringValue != nil }
+    }
+}

@@ -1,0 +1,70 @@
+import ChatModels
+import Foundation
+
+/// A channel with its recent messages and members, as `query` answers it.
+public struct ChannelState: Sendable {
+    /// The channel.
+    public var channel: Channel
+    /// The latest messages, oldest first.
+    public var messages: [Message]
+    /// The members.
+    public var members: [Member]
+    /// How many connections watch it.
+    public var watcherCount: Int
+
+    init(json: JSONObject, operation: String) throws {
+        guard let channelJSON = json["channel"] else {
+            throw ChatClientError(code: .invalidResponse, message: "\(operation) answered without a channel")
+        }
+        do {
+            channel = try Channel(json: channelJSON)
+            messages = try (json["messages"]?.arrayValue ?? []).map { try Message(json: $0) }
+            members = try (json["members"]?.arrayValue ?? []).map { try Member(json: $0) }
+        } catch {
+            throw ChatClientError(code: .invalidResponse, message: "\(operation) answered a channel that cannot be read: \(error)")
+        }
+        watcherCount = json["watcher_count"]?.intValue ?? 0
+    }
+}
+
+/// A message to send: text, attachments (ready payloads or local files), threads, custom fields.
+public struct OutgoingMessage: Sendable {
+    /// The message id; one is generated so a retried send is stored once.
+    public var id: String
+    /// The text.
+    public var text: String
+    /// Attachments; local files are uploaded first.
+    public var attachments: [AnyAttachmentPayload]
+    /// The thread parent, for a reply.
+    public var parentId: String?
+    /// The quoted message.
+    public var quotedMessageId: String?
+    /// Whether a thread reply also shows in the channel.
+    public var showInChannel: Bool?
+    /// Users to mention.
+    public var mentionedUserIds: [String]
+    /// Sent without push or unread increments.
+    public var isSilent: Bool
+    /// Skips push notifications.
+    public var skipPush: Bool
+    /// Custom fields, flat on the wire.
+    public var extraData: [String: RawJSON]
+
+    /// A message.
+    public init(
+        id: String = UUID().uuidString.lowercased(), text: String = "", attachments: [AnyAttachmentPayload] = [], parentId: String? = nil,
+        quotedMessageId: String? = nil, showInChannel: Bool? = nil, mentionedUserIds: [String] = [], isSilent: Bool = false,
+        skipPush: Bool = false, extraData: [String: RawJSON] = [:]
+    ) {
+        self.id = id
+        self.text = text
+        self.attachments = attachments
+        self.parentId = parentId
+        self.quotedMessageId = quotedMessageId
+        self.showInChannel = showInChannel
+        self.mentionedUserIds = mentionedUserIds
+        self.isSilent = isSilent
+        self.skipPush = skipPush
+        self.extraData = extraData
+    }
+}

@@ -1,0 +1,96 @@
+import ChatModels
+import Foundation
+import Logging
+
+extension ChatClient {
+    /// Gets or creates a channel (`POST /channels/{type}/{id}/query`); with `connectionId` the
+    /// connection starts watching it. New channels are created by `createdBy` (default: the
+    /// acting user) with `members`.
+    @discardableResult
+    public func queryChannel(
+        _ cid: ChannelId, members: [String] = [], data: [String: RawJSON] = [:], createdBy: String? = nil, watch connectionId: String? = nil,
+        messageLimit: Int = 25
+    ) async throws -> ChannelState {
+        var channelData = JSONObject(data)
+        if let creator = try createdBy ?? actingUser(nil, operation: "QueryChannel") { channelData["created_by_id"] = .string(creator) }
+        if !members.isEmpty { channelData["members"] = .array(members.map(RawJSON.string)) }
+        var body: JSONObject = ["data": .object(channelData), "state": true, "messages": ["limit": .number(JSONNumber(messageLimit))]]
+        var query: [(String, String)] = []
+        if let connectionId {
+            body["watch"] = true
+            body["presence"] = false
+            query.append(("connection_id", connectionId))
+        }
+        let response = try await perform(
+            .post(Endpoint.channelPath(cid) + "/query", body, query: query, idempotent: true, operation: "QueryChannel"))
+        return try ChannelState(json: response, operation: "QueryChannel")
+    }
+
+    /// Channels matching a filter (`POST /channels`), such as `["members": ["$in": ["bot"]]]`.
+    public func queryChannels(
+        filter: JSONObject, sort: [(field: String, direction: Int)] = [("last_message_at", -1)], limit: Int = 10, offset: Int = 0,
+        watch connectionId: String? = nil
+    ) async throws -> [ChannelState] {
+        var body: JSONObject = [
+            "filter_conditions": .object(filter), "limit": .number(JSONNumber(limit)), "offset": .number(JSONNumber(offset)),
+            "state": true, "watch": .bool(connectionId != nil), "presence": false,
+            "sort": .array(sort.map { ["field": .string($0.field), "direction": .number(JSONNumber($0.direction))] }),
+        ]
+        body["message_limit"] = 25
+        let query = connectionId.map { [("connection_id", $0)] } ?? []
+        let response = try await perform(.post("/channels", body, query: query, idempotent: true, operation: "QueryChannels"))
+        return try (response["channels"]?.arrayValue ?? []).map { try ChannelState(json: $0.objectValue ?? [:], operation: "QueryChannels") }
+    }
+
+    /// Adds members to a channel.
+    public func addMembers(_ userIds: [String], to cid: ChannelId) async throws {
+        _ = try await perform(
+            .post(Endpoint.channelPath(cid), ["add_members": .array(userIds.map(RawJSON.string))], idempotent: true, operation: "AddMembers"))
+    }
+
+    /// Removes members from a channel.
+    public func removeMembers(_ userIds: [String], from cid: ChannelId) async throws {
+        _ = try await perform(
+            .post(Endpoint.channelPath(cid), ["remove_members": .array(userIds.map(RawJSON.string))], idempotent: true, operation: "RemoveMembers"))
+    }
+
+    /// Marks a channel read (`POST .../read`).
+    public func markRead(_ cid: ChannelId, messageId: String? = nil, as userId: String? = nil) async throws {
+        var body = JSONObject()
+        if let user = try actingUser(userId, operation: "MarkRead") { body["user"] = ["id": .string(user)] }
+        if let messageId { body["message_id"] = .string(messageId) }
+        _ = try await perform(.post(Endpoint.channelPath(cid) + "/read", body, idempotent: true, operation: "MarkRead"))
+    }
+
+    /// Sends a channel event: `typing.start`, `typing.stop`, or a custom type.
+    public func sendEvent(_ type: String, to cid: ChannelId, parentId: String? = nil, extraData: [String: RawJSON] = [:], as userId: String? = nil)
+        async throws
+    {
+        var event = JSONObject(extraData)
+        event["type"] = .string(type)
+        if let parentId { event["parent_id"] = .string(parentId) }
+        if let user = try actingUser(userId, operation: "SendEvent") { event["user"] = ["id": .string(user)] }
+        _ = try await perform(.post(Endpoint.channelPath(cid) + "/event", ["event": .object(event)], operation: "SendEvent"))
+    }
+
+    /// Events of `cids` after `since` (`POST /sync`, 255 channels at a time), oldest first.
+    public func sync(_ cids: [ChannelId], since lastSyncAt: String) async throws -> [Event] {
+        var events: [Event] = []
+        for start in stride(from: 0, to: cids.count, by: 255) {
+            let chunk = cids[start..<min(cids.count, start + 255)]
+            let body: JSONObject = [
+                "channel_cids": .array(chunk.map { .string($0.rawValue) }), "last_sync_at": .string(lastSyncAt),
+                "with_inaccessible_cids": true,
+            ]
+            let response = try await perform(.post("/sync", body, idempotent: true, operation: "Sync"))
+            for json in response["events"]?.arrayValue ?? [] {
+                do {
+                    events.append(try Event(json: json))
+                } catch {
+                    logger.warning("A synced event could not be read and is skipped: \(error)")
+                }
+            }
+        }
+        return events
+    }
+}

@@ -1,0 +1,130 @@
+import ChatModels
+import Foundation
+
+extension ChatClient {
+    /// Sends a message. Attachments that are local files are checked against the app's upload
+    /// rules, uploaded (with `progress` from 0 to 1 over all of them), and then the message is
+    /// sent with their links. The message id makes a retried send idempotent: an "already
+    /// exists" answer returns the stored message.
+    @discardableResult
+    public func sendMessage(
+        _ message: OutgoingMessage, to cid: ChannelId, as userId: String? = nil, progress: (@Sendable (Double) -> Void)? = nil
+    ) async throws -> Message {
+        let author = try actingUser(userId, operation: "SendMessage")
+        let attachments = try await uploadLocalFiles(of: message, in: cid, as: author, progress: progress)
+        var object = JSONObject(message.extraData)
+        object["id"] = .string(message.id)
+        object["text"] = .string(message.text)
+        if !attachments.isEmpty { object["attachments"] = .array(attachments.map(RawJSON.object)) }
+        if let parentId = message.parentId { object["parent_id"] = .string(parentId) }
+        if let quoted = message.quotedMessageId { object["quoted_message_id"] = .string(quoted) }
+        if let showInChannel = message.showInChannel { object["show_in_channel"] = .bool(showInChannel) }
+        if !message.mentionedUserIds.isEmpty { object["mentioned_users"] = .array(message.mentionedUserIds.map(RawJSON.string)) }
+        if message.isSilent { object["silent"] = true }
+        if let author { object["user_id"] = .string(author) }
+        var body: JSONObject = ["message": .object(object)]
+        if message.skipPush { body["skip_push"] = true }
+        do {
+            let response = try await perform(
+                .post(Endpoint.channelPath(cid) + "/message", body, idempotent: true, operation: "SendMessage"))
+            return try ChatClient.message(in: response, operation: "SendMessage")
+        } catch let error as ChatClientError where error.streamCode == 4 && error.message.contains("already exists") {
+            // A retry of a send that already got through: the message is there.
+            return try await getMessage(message.id)
+        }
+    }
+
+    /// A message with freshly signed attachment links (`GET /messages/{id}`).
+    public func getMessage(_ id: String) async throws -> Message {
+        let response = try await perform(.get("/messages/\(Endpoint.escape(id))", operation: "GetMessage"))
+        return try ChatClient.message(in: response, operation: "GetMessage")
+    }
+
+    /// Replaces a message's text, attachments and custom fields (`POST /messages/{id}`).
+    @discardableResult
+    public func updateMessage(
+        _ id: String, text: String, attachments: [AnyAttachmentPayload] = [], extraData: [String: RawJSON] = [:], as userId: String? = nil
+    ) async throws -> Message {
+        var object = JSONObject(extraData)
+        object["id"] = .string(id)
+        object["text"] = .string(text)
+        object["attachments"] = .array(try attachments.map { .object(try $0.jsonObject()) })
+        if let user = try actingUser(userId, operation: "UpdateMessage") { object["user_id"] = .string(user) }
+        let response = try await perform(
+            .post("/messages/\(Endpoint.escape(id))", ["message": .object(object)], idempotent: true, operation: "UpdateMessage"))
+        return try ChatClient.message(in: response, operation: "UpdateMessage")
+    }
+
+    /// Sets and removes single fields of a message (`PUT /messages/{id}`).
+    @discardableResult
+    public func partialUpdateMessage(_ id: String, set: [String: RawJSON] = [:], unset: [String] = [], as userId: String? = nil) async throws
+        -> Message
+    {
+        var body: JSONObject = ["set": .object(JSONObject(set)), "unset": .array(unset.map(RawJSON.string))]
+        if let user = try actingUser(userId, operation: "UpdateMessagePartial") { body["user"] = ["id": .string(user)] }
+        let response = try await perform(
+            Endpoint(method: "PUT", path: "/messages/\(Endpoint.escape(id))", body: body, isIdempotent: true, operation: "UpdateMessagePartial"))
+        return try ChatClient.message(in: response, operation: "UpdateMessagePartial")
+    }
+
+    /// Deletes a message: soft (kept as `deleted`) or, with `hard`, for good.
+    @discardableResult
+    public func deleteMessage(_ id: String, hard: Bool = false) async throws -> Message {
+        let response = try await perform(
+            .delete("/messages/\(Endpoint.escape(id))", query: hard ? [("hard", "true")] : [], operation: "DeleteMessage"))
+        return try ChatClient.message(in: response, operation: "DeleteMessage")
+    }
+
+    /// The replies of a thread, oldest first.
+    public func replies(to parentId: String, limit: Int = 100) async throws -> [Message] {
+        let response = try await perform(
+            .get("/messages/\(Endpoint.escape(parentId))/replies", query: [("limit", String(limit))], operation: "GetReplies"))
+        return try (response["messages"]?.arrayValue ?? []).map { try Message(json: $0) }
+    }
+
+    /// Adds a reaction (`enforceUnique` replaces the user's other reactions on the message).
+    @discardableResult
+    public func sendReaction(
+        _ type: String, to messageId: String, score: Int = 1, enforceUnique: Bool = false, extraData: [String: RawJSON] = [:],
+        as userId: String? = nil
+    ) async throws -> Reaction {
+        var reaction = JSONObject(extraData)
+        reaction["type"] = .string(type)
+        reaction["score"] = .number(JSONNumber(score))
+        if let user = try actingUser(userId, operation: "SendReaction") { reaction["user_id"] = .string(user) }
+        let response = try await perform(
+            .post(
+                "/messages/\(Endpoint.escape(messageId))/reaction", ["reaction": .object(reaction), "enforce_unique": .bool(enforceUnique)],
+                idempotent: true, operation: "SendReaction"))
+        guard let json = response["reaction"], let decoded = try? Reaction(json: json) else {
+            throw ChatClientError(code: .invalidResponse, message: "SendReaction answered without a reaction")
+        }
+        return decoded
+    }
+
+    /// Removes a reaction.
+    public func deleteReaction(_ type: String, from messageId: String, as userId: String? = nil) async throws {
+        let query = try actingUser(userId, operation: "DeleteReaction").map { [("user_id", $0)] } ?? []
+        _ = try await perform(
+            .delete("/messages/\(Endpoint.escape(messageId))/reaction/\(Endpoint.escape(type))", query: query, operation: "DeleteReaction"))
+    }
+
+    /// Flags a message for moderators.
+    public func flagMessage(_ messageId: String, reason: String? = nil, as userId: String? = nil) async throws {
+        var body: JSONObject = ["target_message_id": .string(messageId)]
+        if let reason { body["reason"] = .string(reason) }
+        if let user = try actingUser(userId, operation: "Flag") { body["user_id"] = .string(user) }
+        _ = try await perform(.post("/moderation/flag", body, idempotent: true, operation: "Flag"))
+    }
+
+    static func message(in response: JSONObject, operation: String) throws -> Message {
+        guard let json = response["message"] else {
+            throw ChatClientError(code: .invalidResponse, message: "\(operation) answered without a message")
+        }
+        do {
+            return try Message(json: json)
+        } catch {
+            throw ChatClientError(code: .invalidResponse, message: "\(operation) answered a message that cannot be read: \(error)")
+        }
+    }
+}

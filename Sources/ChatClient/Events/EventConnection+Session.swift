@@ -1,0 +1,194 @@
+import ChatModels
+import ChatTransport
+import Foundation
+import Logging
+import Synchronization
+
+extension EventConnection {
+    /// One connection from handshake to close: first health check, watching, gap healing,
+    /// then events until the socket closes or goes quiet.
+    func session(onConnected: () -> Void) async throws {
+        let socket = try await client.webSocket.connect(
+            WebSocketRequest(
+                url: try connectURL(), headers: [("X-Stream-Client", client.configuration.clientIdentifier)], inboundCapacity: 256,
+                connectTimeout: configuration.connectTimeout))
+        let stopping = shared.withLock { shared -> Bool in
+            shared.socket = socket
+            return shared.stopping
+        }
+        // A stop that came in while connecting still closes this socket.
+        if stopping { socket.close(code: 1000, reason: "shutting down") }
+        defer {
+            socket.close(code: 1000, reason: "reconnecting")
+            shared.withLock { $0.socket = nil }
+        }
+        var inbound = socket.inbound.makeAsyncIterator()
+        let connectionId = try await handshake(&inbound)
+        markFrame()
+        let isReconnect = shared.withLock { shared -> Bool in
+            shared.connections += 1
+            if shared.firstConnectedAt == nil { shared.firstConnectedAt = Date() }
+            return shared.connections > 1
+        }
+        onConnected()
+        let watched = watchedChannels
+        try await watch(watched, connectionId: connectionId)
+        setState(.connected(connectionId: connectionId))
+        logger.debug("Event connection \(isReconnect ? "re-established" : "established")", metadata: ["connection_id": "\(connectionId)"])
+        if isReconnect { try await healGap(watched) }
+        try await pump(socket: socket)
+    }
+
+    /// The `/connect` URL: credentials and the user in the query, as Stream's JS SDK sends them.
+    func connectURL() throws -> URL {
+        guard var components = URLComponents(url: client.configuration.baseURL, resolvingAgainstBaseURL: false) else {
+            throw ChatClientError(code: .misconfigured, message: "\(client.configuration.baseURL) is not a URL")
+        }
+        components.scheme = components.scheme == "https" ? "wss" : "ws"
+        components.path = (components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path) + "/connect"
+        let details: JSONObject = ["user_id": .string(user.id), "user_details": user.json, "server_determines_connection_id": true]
+        components.queryItems = [
+            URLQueryItem(name: "json", value: JSONWriter.string(.object(details))),
+            URLQueryItem(name: "api_key", value: client.configuration.apiKey),
+            URLQueryItem(name: "authorization", value: try client.connectionToken(for: user.id)),
+            URLQueryItem(name: "stream-auth-type", value: "jwt"),
+        ]
+        // Some characters URLComponents leaves alone have a meaning in query strings.
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        guard let url = components.url else { throw ChatClientError(code: .misconfigured, message: "cannot build the /connect URL") }
+        return url
+    }
+
+    /// Reads the first frame: a health check with the connection id, or a connection error.
+    private func handshake(_ inbound: inout WebSocketInboundStream.Iterator) async throws -> String {
+        while let element = await inbound.next() {
+            switch element {
+            case .text(let text):
+                let event: Event
+                do {
+                    event = try Event.decode(frame: Data(text.utf8))
+                } catch {
+                    logger.warning("The first frame is not an event and is skipped: \(error)")
+                    continue
+                }
+                if event.type == .connectionError {
+                    let code = event.error?.code ?? 5
+                    let message = event.error?.message ?? "connection refused"
+                    // 40 (token expired) is worth retrying with a fresh token; the others will not get better.
+                    if code == 40 {
+                        throw ChatClientError(code: .transport, message: "token expired: \(message)", streamCode: code, httpStatus: 401)
+                    }
+                    throw ChatClientError(code: .connectionRefused, message: message, streamCode: code, httpStatus: event.error?.statusCode)
+                }
+                guard event.type == .healthCheck, let connectionId = event.connectionId, !connectionId.isEmpty else {
+                    logger.warning("Expected a health.check first, got \(event.type)")
+                    continue
+                }
+                return connectionId
+            case .closed(let code, let reason):
+                throw ChatClientError(code: .transport, message: "the server closed the connection (\(code)): \(reason)")
+            default:
+                continue
+            }
+        }
+        throw ChatClientError(code: .transport, message: "the connection ended before its first health check")
+    }
+
+    /// Watches channels on this connection (getting or creating them).
+    func watch(_ cids: [ChannelId], connectionId: String) async throws {
+        for cid in cids {
+            try await client.queryChannel(cid, members: [user.id], createdBy: user.id, watch: connectionId, messageLimit: 0)
+        }
+    }
+
+    /// Delivers what happened while disconnected: `/sync` from the last event.
+    private func healGap(_ watched: [ChannelId]) async throws {
+        guard !watched.isEmpty else { return }
+        let since = shared.withLock { $0.lastEventAt ?? $0.firstConnectedAt } ?? Date()
+        // One microsecond earlier: the server compares strictly, and duplicates are filtered anyway.
+        let events = try await client.sync(watched, since: RFC3339.string(from: since.addingTimeInterval(-0.000_001)))
+        logger.debug("Synced \(events.count) events after reconnecting")
+        for event in events { await deliver(event) }
+    }
+
+    /// Reads frames until the socket closes or health checks stop; delivers events.
+    private func pump(socket: any WebSocketConnection) async throws {
+        let deadAfter = configuration.serverHealthCheckInterval * 2 + .seconds(1)
+        let heartbeat = configuration.heartbeatInterval
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { [self] in
+                // The inbound queue has one reader at a time; this picks up after the handshake.
+                var inbound = socket.inbound.makeAsyncIterator()
+                while let element = await inbound.next() {
+                    markFrame()
+                    switch element {
+                    case .text(let text):
+                        await handleFrame(text)
+                    case .closed(let code, let reason):
+                        logger.debug("Socket closed", metadata: ["code": "\(code)", "reason": "\(reason)"])
+                        return
+                    default:
+                        continue
+                    }
+                }
+            }
+            group.addTask { [self] in
+                // Heartbeats, and the dead-connection check: no frame for two health-check intervals.
+                var sinceHeartbeat = Duration.zero
+                let tick = min(heartbeat, .milliseconds(250))
+                while !Task.isCancelled {
+                    try await Task.sleep(for: tick)
+                    sinceHeartbeat += tick
+                    if sinceHeartbeat >= heartbeat {
+                        sinceHeartbeat = .zero
+                        try? socket.send(text: #"[{"type":"health.check","client_id":"\#(user.id)"}]"#)
+                    }
+                    if silence() > deadAfter {
+                        logger.info("No health check for \(silence()); the connection is dead")
+                        socket.close(code: 4000, reason: "no health check")
+                        return
+                    }
+                }
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func handleFrame(_ text: String) async {
+        let event: Event
+        do {
+            event = try Event.decode(frame: Data(text.utf8))
+        } catch {
+            logger.warning("A frame that is not a valid event was skipped: \(error)", metadata: ["frame": "\(text.prefix(120))"])
+            return
+        }
+        switch event.type {
+        case .healthCheck:
+            return
+        case .connectionError:
+            logger.warning("connection.error: \(event.error?.message ?? "")")
+        default:
+            await deliver(event)
+        }
+    }
+
+    /// Passes an event on once; waits while the reader is behind.
+    func deliver(_ event: Event) async {
+        guard deduplicator.withLock({ $0.admit(event) }) else { return }
+        if event.cid != nil, let createdAt = event.createdAt {
+            shared.withLock { shared in
+                if shared.lastEventAt.map({ createdAt > $0 }) ?? true { shared.lastEventAt = createdAt }
+            }
+        }
+        await channel.send(event)
+    }
+
+    private func markFrame() {
+        lastFrameAt.store(Int64(DispatchTime.now().uptimeNanoseconds), ordering: .relaxed)
+    }
+
+    private func silence() -> Duration {
+        .nanoseconds(Int64(DispatchTime.now().uptimeNanoseconds) - lastFrameAt.load(ordering: .relaxed))
+    }
+}

@@ -1,0 +1,121 @@
+import ChatBotKitTesting
+import ChatClient
+import ChatDevServer
+import ChatModels
+import ChatTransport
+import Foundation
+import Synchronization
+import Testing
+
+@Suite("ChatClient against the dev server")
+struct ChatClientTests {
+    @Test("connect, watch, and receive message.new with typed attachments; custom payloads travel both ways")
+    func receiveTypedAttachments() async throws {
+        try await TestChatServer.withServer { server in
+            let bot = server.client(as: "bot")
+            bot.registerAttachment(WorkoutAttachmentPayload.self)
+            let alice = server.client(as: "alice")
+            try await bot.upsertUsers([User(id: "bot", name: "Bot"), User(id: "alice", name: "Alice", extraData: ["club": "riverside"])])
+            try await withEventConnection(bot, user: "bot") { connection, collector in
+                try await connection.watch("messaging:general")
+                try await alice.addMembers(["alice"], to: "messaging:general")
+                let workout = WorkoutAttachmentPayload(
+                    imageURL: URL(string: "https://path.to/some/great/picture.png"), workoutDistanceMeters: 1412, workoutType: "walk",
+                    workoutDurationSeconds: 840, workoutEnergyCal: 75500)
+                let sent = try await alice.channel("messaging:general").sendMessage(
+                    text: "walked", attachments: [AnyAttachmentPayload(payload: workout)], extraData: ["mood": "great"])
+                #expect(sent.attachments(payloadType: WorkoutAttachmentPayload.self).first?.payload == workout)
+                #expect(sent.extraData["mood"] == "great")
+                try await collector.wait { $0.contains { $0.type == .messageNew } }
+                let event = try #require(collector.events.first { $0.type == .messageNew })
+                let message = try #require(event.message)
+                #expect(message.id == sent.id && message.user?.id == "alice")
+                #expect(message.user?.extraData["club"] == "riverside")
+                guard case .decoded(let payload, _) = bot.registry.decode(message.attachments[0]) else {
+                    Issue.record("the registered workout payload must decode")
+                    return
+                }
+                #expect(payload as? WorkoutAttachmentPayload == workout)
+            }
+        }
+    }
+
+    @Test("upload a file with monotonic progress ending at 100%, then download it byte-identical")
+    func uploadAndDownload() async throws {
+        try await TestChatServer.withServer { server in
+            let client = server.client(as: "alice")
+            try await client.queryChannel("messaging:files", members: ["alice"])
+            let scratch = try Scratch()
+            let file = try scratch.file("report.pdf", bytes: 2 * 1024 * 1024 + 3)
+            let fractions = Mutex<[Double]>([])
+            let sent = try await client.channel("messaging:files").sendMessage(
+                text: "the report", attachments: [try AnyAttachmentPayload(localFileURL: file, attachmentType: .file)],
+                progress: { fraction in fractions.withLock { $0.append(fraction) } })
+            let reported = fractions.withLock { $0 }
+            #expect(reported == reported.sorted(), "progress never goes backwards")
+            #expect(reported.last == 1)
+            let attachment = try #require(sent.fileAttachments.first)
+            #expect(attachment.title == "report.pdf" && attachment.fileSize == 2 * 1024 * 1024 + 3 && attachment.mimeType == "application/pdf")
+            #expect(attachment.assetURL.host == "127.0.0.1")
+
+            var events: [AttachmentFetchEvent] = []
+            for try await event in client.fetchAttachment(sent.attachments[0], to: scratch.url.appendingPathComponent("copy.pdf")) {
+                events.append(event)
+            }
+            guard case .completed(let copy)? = events.last else {
+                Issue.record("the download must complete")
+                return
+            }
+            #expect(try Data(contentsOf: copy) == Data(contentsOf: file))
+            let progress = events.compactMap { event -> Int64? in if case .progress(let bytes, _) = event { return bytes } else { return nil } }
+            #expect(progress == progress.sorted() && progress.last == 2 * 1024 * 1024 + 3)
+        }
+    }
+
+    @Test("expired links are refreshed with one getMessage shared by 10 concurrent downloads")
+    func refreshExpiredLinks() async throws {
+        try await TestChatServer.withServer(configure: { $0.linkLifetime = .seconds(2) }) { server in
+            let recorder = RecordingHTTPTransport()
+            let client = server.client(as: "alice", http: recorder)
+            try await client.queryChannel("messaging:photos", members: ["alice"])
+            let scratch = try Scratch()
+            let picture = try scratch.file("holiday.png", bytes: 200_000)
+            let sent = try await client.channel("messaging:photos").sendMessage(
+                attachments: [try AnyAttachmentPayload(localFileURL: picture, attachmentType: .image)])
+            let attachment = sent.attachments[0]
+            #expect(SignedLink(try #require(sent.imageAttachments.first?.imageURL)).expiresAt != nil)
+            try await Task.sleep(for: .milliseconds(2500))
+            #expect(SignedLink(try #require(sent.imageAttachments.first?.imageURL)).isExpired())
+            let before = recorder.count("GET", "/messages/")
+            let copies = try await withThrowingTaskGroup(of: Data.self) { group in
+                for index in 0..<10 {
+                    group.addTask {
+                        try Data(contentsOf: try await client.download(attachment, to: scratch.url.appendingPathComponent("copy-\(index).png")))
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(copies.count == 10 && copies.allSatisfy { $0 == (try? Data(contentsOf: picture)) })
+            #expect(recorder.count("GET", "/messages/") - before == 1, "exactly one getMessage: \(recorder.requests)")
+        }
+    }
+
+    @Test("a 403 from the file host also refreshes the link once")
+    func refreshOnForbidden() async throws {
+        try await TestChatServer.withServer { server in
+            let recorder = RecordingHTTPTransport()
+            let client = server.client(as: "alice", http: recorder)
+            try await client.queryChannel("messaging:tamper", members: ["alice"])
+            let scratch = try Scratch()
+            let sent = try await client.channel("messaging:tamper").sendMessage(
+                attachments: [try AnyAttachmentPayload(localFileURL: try scratch.file("a.txt", bytes: 100), attachmentType: .file)])
+            // A link whose signature was damaged in storage, but that does not look expired.
+            var json = sent.attachments[0].rawJSON
+            json["asset_url"] = .string(json["asset_url"]!.stringValue!.replacingOccurrences(of: "Signature=", with: "Signature=x"))
+            let damaged = AnyChatMessageAttachment(id: sent.attachments[0].id, json: json)
+            let copy = try await client.download(damaged)
+            #expect(try Data(contentsOf: copy).count == 100)
+            #expect(recorder.count("GET", "/messages/") == 1)
+        }
+    }
+}

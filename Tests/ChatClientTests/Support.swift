@@ -1,0 +1,129 @@
+import ChatBotKitTesting
+import ChatClient
+import ChatModels
+import ChatTransport
+import Foundation
+import Synchronization
+import Testing
+
+extension AttachmentType {
+    static let workout = Self(rawValue: "workout")
+}
+
+/// The seed's workout payload.
+struct WorkoutAttachmentPayload: AttachmentPayload {
+    static let type: AttachmentType = .workout
+
+    var imageURL: URL?
+    var workoutDistanceMeters: Int?
+    var workoutType: String?
+    var workoutDurationSeconds: Int?
+    var workoutEnergyCal: Int?
+
+    private enum CodingKeys: String, CodingKey {
+        case workoutDistanceMeters = "workout-distance-meters"
+        case workoutType = "workout-type"
+        case workoutDurationSeconds = "workout-duration-seconds"
+        case workoutEnergyCal = "workout-energy-cal"
+        case imageURL = "image_url"
+    }
+}
+
+/// The real libcurl transport, with every request it sends written down, so tests can say
+/// which calls were (or were not) made.
+final class RecordingHTTPTransport: HTTPTransport {
+    private let inner = CurlHTTPTransport()
+    private let sent = Mutex<[String]>([])
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        sent.withLock { $0.append("\(request.method) \(request.url.path)") }
+        return try await inner.send(request)
+    }
+
+    /// `METHOD /path` of every request so far.
+    var requests: [String] { sent.withLock { $0 } }
+
+    func count(_ method: String, _ pathPrefix: String) -> Int {
+        requests.filter { $0.hasPrefix("\(method) \(pathPrefix)") }.count
+    }
+}
+
+extension TestChatServer {
+    func client(as userId: String, http: any HTTPTransport) -> ChatClient {
+        ChatClient(
+            configuration: ChatClientConfiguration(apiKey: apiKey, baseURL: baseURL, credentials: .apiSecret(apiSecret), userId: userId),
+            http: http)
+    }
+}
+
+/// A temporary folder removed when the test ends.
+final class Scratch: Sendable {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("client-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+    func file(_ name: String, bytes: Int) throws -> URL {
+        let file = url.appendingPathComponent(name)
+        var content = [UInt8](repeating: 0, count: bytes)
+        for index in 0..<bytes { content[index] = UInt8(truncatingIfNeeded: index &* 131 &+ 7) }
+        if name.hasSuffix(".png"), bytes >= 8 { content.replaceSubrange(0..<8, with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) }
+        try Data(content).write(to: file)
+        return file
+    }
+}
+
+/// Collects events of one connection in the background.
+final class EventCollector: Sendable {
+    private final class Storage: Sendable {
+        let events = Mutex<[Event]>([])
+    }
+
+    private let storage = Storage()
+    private let task: Task<Void, Never>
+
+    init(_ connection: EventConnection) {
+        let storage = storage
+        task = Task {
+            for await event in connection.events { storage.events.withLock { $0.append(event) } }
+        }
+    }
+
+    var events: [Event] { storage.events.withLock { $0 } }
+
+    /// The ids of new messages, in the order they arrived.
+    var newMessageIds: [String] { events.filter { $0.type.carriesNewMessage }.compactMap { $0.message?.id } }
+
+    /// Waits until `condition` holds (polling), failing the test after `timeout`.
+    func wait(timeout: Duration = .seconds(15), _ condition: @escaping @Sendable ([Event]) -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition(events) { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        Issue.record("condition not met within \(timeout); events: \(events.map(\.type.rawValue))")
+        throw CancellationError()
+    }
+
+    func stop() { task.cancel() }
+}
+
+/// Runs an event connection for the duration of `body`.
+func withEventConnection<T: Sendable>(
+    _ client: ChatClient, user: String, configuration: EventConnection.Configuration = .init(heartbeatInterval: .seconds(1), serverHealthCheckInterval: .seconds(1)),
+    _ body: (EventConnection, EventCollector) async throws -> T
+) async throws -> T {
+    let connection = EventConnection(client: client, user: User(id: user, name: user.capitalized), configuration: configuration)
+    let runner = Task { try await connection.run() }
+    let collector = EventCollector(connection)
+    defer {
+        runner.cancel()
+        collector.stop()
+    }
+    await connection.waitUntilConnected()
+    let result = try await body(connection, collector)
+    runner.cancel()
+    _ = try? await runner.value
+    return result
+}
