@@ -57,18 +57,25 @@ struct ChatClientResilienceTests {
     func silentServer() async throws {
         try await TestChatServer.withServer { server in
             let bot = server.client(as: "bot")
-            try await withEventConnection(bot, user: "bot") { connection, _ in
+            let configuration = EventConnection.Configuration(
+                heartbeatInterval: .seconds(1), serverHealthCheckInterval: .seconds(1), connectTimeout: .seconds(2))
+            try await withEventConnection(bot, user: "bot", configuration: configuration) { connection, _ in
                 await server.server.silence("bot")
                 let clock = ContinuousClock()
                 let start = clock.now
-                while connection.connectionCount < 2 {
-                    try await Task.sleep(for: .milliseconds(50))
-                    if clock.now - start > .seconds(15) { break }
+                while connection.state != .connecting, clock.now - start < .seconds(10) {
+                    try await Task.sleep(for: .milliseconds(20))
                 }
+                let declaredDeadAfter = clock.now - start
+                #expect(connection.state == .connecting, "the silent connection is given up")
+                #expect(declaredDeadAfter >= .seconds(2), "not before two health checks were missed (\(declaredDeadAfter))")
+                #expect(declaredDeadAfter < .seconds(5), "soon after two were missed (\(declaredDeadAfter))")
                 await server.server.silence("bot", false)
+                while connection.connectionCount < 2, clock.now - start < .seconds(15) {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
                 await connection.waitUntilConnected()
-                #expect(connection.connectionCount >= 2, "a new connection after two missed health checks")
-                #expect(clock.now - start >= .seconds(2), "not before two health checks were missed")
+                #expect(connection.connectionCount >= 2, "a new connection once the server answers again")
             }
         }
     }

@@ -22,8 +22,7 @@ extension EventConnection {
             socket.close(code: 1000, reason: "reconnecting")
             shared.withLock { $0.socket = nil }
         }
-        var inbound = socket.inbound.makeAsyncIterator()
-        let connectionId = try await handshake(&inbound)
+        let connectionId = try await firstHealthCheck(on: socket)
         markFrame()
         let isReconnect = shared.withLock { shared -> Bool in
             shared.connections += 1
@@ -57,6 +56,26 @@ extension EventConnection {
         components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
         guard let url = components.url else { throw ChatClientError(code: .misconfigured, message: "cannot build the /connect URL") }
         return url
+    }
+
+    /// The connection id from the first health check, which must come within `connectTimeout`.
+    private func firstHealthCheck(on socket: any WebSocketConnection) async throws -> String {
+        let timeout = configuration.connectTimeout
+        return try await withThrowingTaskGroup(of: String?.self) { group in
+            group.addTask { [self] in
+                var inbound = socket.inbound.makeAsyncIterator()
+                return try await handshake(&inbound)
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let connectionId = try await group.next() ?? nil else {
+                throw ChatClientError(code: .transport, message: "no health check within \(timeout) of connecting")
+            }
+            return connectionId
+        }
     }
 
     /// Reads the first frame: a health check with the connection id, or a connection error.

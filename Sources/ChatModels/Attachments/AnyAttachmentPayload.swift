@@ -61,6 +61,14 @@ public struct AnyAttachmentPayload: Sendable {
         self.uploadingState = state
     }
 
+    /// An attachment given as its JSON object (its `type` decides the attachment type), for
+    /// payloads that have no Swift type, such as one typed on a command line or forwarded as is.
+    public init(json: JSONObject) {
+        self.type = AttachmentType(rawValue: json["type"]?.stringValue ?? AttachmentType.unknown.rawValue)
+        self.payload = RawJSONPayload(json: json)
+        self.uploadingState = nil
+    }
+
     /// A custom payload whose file is uploaded first; an `UploadedAttachmentPostProcessor` puts
     /// the uploaded URL into the payload.
     public init<P: AttachmentPayload>(localFileURL: URL, customPayload: P) throws(AttachmentFileError) {
@@ -109,4 +117,14 @@ public struct AnyAttachmentPayload: Sendable {
         return AttachmentUploadingState(
             localFileURL: url, state: .pendingUpload, fileSize: size, mimeType: MIMEType.guess(for: url))
     }
+}
+
+/// A payload that is just its JSON object (see ``AnyAttachmentPayload/init(json:)``).
+struct RawJSONPayload: AttachmentPayload {
+    static let type = AttachmentType.unknown
+    var json: JSONObject
+
+    init(json: JSONObject) { self.json = json }
+    init(from decoder: any Decoder) throws { json = try JSONObject(from: decoder) }
+    func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
 }

@@ -1,0 +1,95 @@
+import ChatModels
+import Crypto
+import Foundation
+import Synchronization
+
+/// A folder of files kept by content: each distinct file once, named by its SHA-256, and a
+/// manifest (JSON lines) of every file posted, duplicates included.
+public final class Archive: Sendable {
+    /// One manifest line.
+    public struct Entry: Sendable, Hashable, Codable {
+        /// The content's SHA-256, hex.
+        public var sha256: String
+        /// The name it was posted with.
+        public var name: String
+        /// Size in bytes.
+        public var size: Int64
+        /// The message it came in.
+        public var messageId: String
+        /// The channel.
+        public var cid: String
+        /// Who posted it.
+        public var userId: String
+        /// When it was archived (RFC 3339).
+        public var archivedAt: String
+        /// Whether the same content was already archived.
+        public var duplicate: Bool
+        /// Where the content is, relative to the archive folder.
+        public var path: String
+
+        enum CodingKeys: String, CodingKey {
+            case sha256, name, size, cid, duplicate, path
+            case messageId = "message_id", userId = "user_id", archivedAt = "archived_at"
+        }
+    }
+
+    /// The archive folder.
+    public let folder: URL
+    private let lock = Mutex(())
+
+    /// An archive in `folder` (created if needed).
+    public init(folder: URL) throws {
+        self.folder = folder
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("files"), withIntermediateDirectories: true)
+    }
+
+    var manifestURL: URL { folder.appendingPathComponent("manifest.jsonl") }
+
+    /// Moves a downloaded file into the archive (or drops it when the content is already there)
+    /// and records it in the manifest.
+    @discardableResult
+    public func store(_ downloaded: URL, name: String, messageId: String, cid: ChannelId, userId: String) throws -> Entry {
+        let digest = try Archive.sha256(of: downloaded)
+        let size = (try FileManager.default.attributesOfItem(atPath: downloaded.path)[.size] as? NSNumber)?.int64Value ?? 0
+        let fileExtension = URL(fileURLWithPath: name).pathExtension.lowercased().filter { $0.isLetter || $0.isNumber }.prefix(10)
+        let relative = "files/\(digest.prefix(2))/\(digest)" + (fileExtension.isEmpty ? "" : ".\(fileExtension)")
+        let target = folder.appendingPathComponent(relative)
+        return try lock.withLock { _ in
+            let duplicate = FileManager.default.fileExists(atPath: target.path)
+            if duplicate {
+                try? FileManager.default.removeItem(at: downloaded)
+            } else {
+                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.moveItem(at: downloaded, to: target)
+            }
+            let entry = Entry(
+                sha256: digest, name: name, size: size, messageId: messageId, cid: cid.rawValue, userId: userId,
+                archivedAt: RFC3339.string(from: Date()), duplicate: duplicate, path: relative)
+            var line = try JSONEncoder().encode(entry)
+            line.append(0x0A)
+            if let handle = try? FileHandle(forWritingTo: manifestURL) {
+                defer { try? handle.close() }
+                try handle.seekToEnd()
+                try handle.write(contentsOf: line)
+            } else {
+                try line.write(to: manifestURL)
+            }
+            return entry
+        }
+    }
+
+    /// Every manifest entry, oldest first.
+    public func entries() throws -> [Entry] {
+        guard let data = try? Data(contentsOf: manifestURL) else { return [] }
+        return try data.split(separator: 0x0A).map { try JSONDecoder().decode(Entry.self, from: Data($0)) }
+    }
+
+    /// The SHA-256 of a file, read in 1 MiB chunks.
+    static func sha256(of file: URL) throws -> String {
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+}

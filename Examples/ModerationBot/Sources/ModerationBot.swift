@@ -1,0 +1,89 @@
+import ChatBotKit
+import ChatClient
+import ChatModels
+import FileSniffing
+import Foundation
+import Logging
+
+/// The file moderator: every uploaded file in its channels is checked against the channel's
+/// policy (extensions, MIME types, size, and with `sniff_content` the real type read from the
+/// bytes), and a file that breaks it is deleted with a notice, flagged, or noticed.
+public enum ModerationBot: BotKind {
+    /// `kind: moderation`.
+    public static let name = "moderation"
+
+    /// Builds the bot from its entry: `policy:` for all its channels, `channel_policies:` per channel.
+    public static func makeBot(_ entry: BotsConfiguration.BotEntry, environment: BotKindEnvironment) throws -> Bot {
+        try entry.node.allowOnly(BotsConfiguration.commonBotKeys + ["policy", "channel_policies"])
+        let policy = try entry.node["policy"].map(ModerationPolicy.init(node:)) ?? ModerationPolicy()
+        var overrides: [ChannelId: ModerationPolicy] = [:]
+        if let perChannel = entry.node["channel_policies"] {
+            for (key, node) in try perChannel.mapping() {
+                guard let cid = try? ChannelId(cid: key) else {
+                    throw node.error(.badValue, "\"\(key)\" is not a channel id (type:id)")
+                }
+                overrides[cid] = try ModerationPolicy(node: node)
+            }
+        }
+        return try make(name: entry.name, user: User(id: entry.user, name: "Moderator"), policy: policy, channelPolicies: overrides)
+    }
+
+    /// The bot with its handlers.
+    public static func make(name: String, user: User, policy: ModerationPolicy, channelPolicies: [ChannelId: ModerationPolicy] = [:]) throws
+        -> Bot
+    {
+        let sniffer = try FileTypeSniffer()
+        let bot = Bot(name: name, user: user)
+        for type in [AttachmentType.file, .image, .video, .audio, .voiceRecording] {
+            bot.on(type) { attachment, context in
+                let channelPolicy = channelPolicies[context.channel.cid] ?? policy
+                try await inspect(attachment, policy: channelPolicy, sniffer: sniffer, context: context)
+            }
+        }
+        return bot
+    }
+
+    /// Checks one attachment and acts on a violation.
+    static func inspect(_ attachment: AnyChatMessageAttachment, policy: ModerationPolicy, sniffer: FileTypeSniffer, context: BotContext)
+        async throws
+    {
+        let json = attachment.rawJSON
+        guard let link = (json["asset_url"] ?? json["image_url"])?.stringValue.flatMap(URL.init(string:)) else { return }
+        let name = json["title"]?.stringValue ?? json["fallback"]?.stringValue ?? link.lastPathComponent
+        let declared = json["mime_type"]?.stringValue
+        let declaredSize = json["file_size"]?.intValue.map(Int64.init)
+        var sniffed: String?
+        var size = declaredSize
+        if policy.sniffContent || declaredSize == nil {
+            let file = try await context.download(attachment)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+            size = (attributes[.size] as? NSNumber)?.int64Value ?? declaredSize
+            if policy.sniffContent { sniffed = try sniffer.mimeType(ofFile: file) }
+        }
+        guard let reason = policy.violation(name: name, declaredMimeType: declared, size: size, sniffedMimeType: sniffed) else {
+            context.logger.debug("File passed the policy", metadata: ["file": "\(name)", "sniffed": "\(sniffed ?? "-")"])
+            return
+        }
+        let sender = context.message.user?.name ?? context.message.user?.id ?? "someone"
+        context.logger.info("File breaks the policy: \(reason)", metadata: ["file": "\(name)", "user": "\(sender)"])
+        switch policy.action {
+        case .deleteAndNotify:
+            do {
+                try await context.delete(hard: true)
+            } catch let error as ChatClientError where error.httpStatus == 404 {
+                // Another attachment of the same message already had it removed.
+            }
+            if attachment.type == .image { try await context.deleteImage(url: link) } else { try await context.deleteFile(url: link) }
+            try await context.reply(text: "@\(sender): \(name) was removed because \(reason).", extraData: ["moderation": notice(name, reason)])
+        case .flag:
+            try await context.flag(reason: "\(name): \(reason)")
+        case .notify:
+            try await context.reply(text: "@\(sender): \(name) breaks this channel's file policy: \(reason).", extraData: ["moderation": notice(name, reason)])
+        }
+    }
+
+    static func notice(_ name: String, _ reason: String) -> RawJSON {
+        ["file": .string(name), "reason": .string(reason)]
+    }
+}

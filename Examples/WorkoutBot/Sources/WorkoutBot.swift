@@ -1,0 +1,92 @@
+import ChatBotKit
+import ChatClient
+import ChatModels
+import Foundation
+import Logging
+
+/// The workout-tracking bot: it keeps every `workout` attachment per user, answers each with a
+/// `workout-summary` of the user's week, tells the sender which field of a malformed workout is
+/// wrong, and answers `/workouts` with a CSV export and an SVG chart.
+public enum WorkoutBot: BotKind {
+    /// `kind: workout`.
+    public static let name = "workout"
+
+    /// Builds the bot from its `bots.yaml` entry (option: `database`, a path).
+    public static func makeBot(_ entry: BotsConfiguration.BotEntry, environment: BotKindEnvironment) throws -> Bot {
+        try entry.node.allowOnly(BotsConfiguration.commonBotKeys + ["database"])
+        let store = try WorkoutStore(url: try environment.path(entry.node["database"], default: "\(entry.name)/workouts.sqlite"))
+        return make(name: entry.name, user: User(id: entry.user, name: "Workout bot"), store: store)
+    }
+
+    /// The bot, with its handlers, storing into `store`.
+    public static func make(name: String, user: User, store: WorkoutStore) -> Bot {
+        let bot = Bot(name: name, user: user)
+        bot.on(WorkoutAttachmentPayload.self) { workout, context in
+            try await record(workout, context: context, store: store)
+        }
+        bot.onDecodingFailure { failure, context in
+            guard failure.type == .workout else { return }
+            try await context.reply(
+                text: "Your workout could not be saved: field \"\(failure.fieldPath)\" is wrong (\(failure.reason)). Nothing was recorded.")
+        }
+        bot.command("workouts") { _, context in
+            try await export(context: context, store: store)
+        }
+        return bot
+    }
+
+    static func record(_ workout: ChatMessageAttachment<WorkoutAttachmentPayload>, context: BotContext, store: WorkoutStore) async throws {
+        guard let userId = context.message.user?.id else { return }
+        for (field, value) in [
+            ("workout-distance-meters", workout.workoutDistanceMeters), ("workout-duration-seconds", workout.workoutDurationSeconds),
+            ("workout-energy-cal", workout.workoutEnergyCal),
+        ] where (value ?? 0) < 0 {
+            try await context.reply(text: "Your workout could not be saved: field \"\(field)\" is wrong (it cannot be negative).")
+            return
+        }
+        let date = context.message.createdAt ?? Date()
+        try store.record(
+            WorkoutStore.Record(
+                messageId: context.message.id, userId: userId, type: workout.workoutType ?? "workout",
+                distanceMeters: workout.workoutDistanceMeters ?? 0, durationSeconds: workout.workoutDurationSeconds ?? 0,
+                energyCal: workout.workoutEnergyCal ?? 0, date: date),
+            position: workout.id.index)
+        let weekStart = WorkoutReports.weekStart(of: date)
+        let week = try store.workouts(of: userId, since: weekStart)
+        let summary = WorkoutSummaryPayload(
+            userId: userId, weekStart: WorkoutReports.day(weekStart), distanceMeters: week.reduce(0) { $0 + $1.distanceMeters },
+            durationSeconds: week.reduce(0) { $0 + $1.durationSeconds }, energyCal: week.reduce(0) { $0 + $1.energyCal }, count: week.count)
+        try await context.reply(text: describe(summary), attachments: [AnyAttachmentPayload(payload: summary)])
+    }
+
+    /// `This week: 3 workouts, 12.4 km, 1h 05m, 2,310 kcal.`
+    static func describe(_ summary: WorkoutSummaryPayload) -> String {
+        let hours = summary.durationSeconds / 3600
+        let minutes = summary.durationSeconds % 3600 / 60
+        let kilometers = String(format: "%.1f", Double(summary.distanceMeters) / 1000)
+        let plural = summary.count == 1 ? "workout" : "workouts"
+        return "This week: \(summary.count) \(plural), \(kilometers) km, \(hours)h \(String(format: "%02d", minutes))m, \(summary.energyCal) kcal."
+    }
+
+    static func export(context: BotContext, store: WorkoutStore) async throws {
+        guard let userId = context.message.user?.id else { return }
+        let records = try store.workouts(of: userId)
+        guard !records.isEmpty else {
+            try await context.reply(text: "No workouts recorded for you yet. Post a workout attachment first.")
+            return
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("workout-export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let csv = folder.appendingPathComponent("workouts-\(userId).csv")
+        try Data(WorkoutReports.csv(records).utf8).write(to: csv)
+        let chart = folder.appendingPathComponent("weekly-distance-\(userId).svg")
+        try Data(WorkoutReports.svgChart(records, userId: userId).utf8).write(to: chart)
+        try await context.reply(
+            text: "Your \(records.count) \(records.count == 1 ? "workout" : "workouts"), and your weekly distance.",
+            attachments: [
+                try AnyAttachmentPayload(localFileURL: csv, attachmentType: .file),
+                try AnyAttachmentPayload(localFileURL: chart, attachmentType: .image),
+            ])
+    }
+}

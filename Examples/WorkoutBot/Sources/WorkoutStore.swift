@@ -1,0 +1,72 @@
+import Foundation
+import GRDB
+
+/// Every workout the bot has seen, per user, in SQLite. Recording the same message twice keeps
+/// one row.
+public final class WorkoutStore: Sendable {
+    /// One stored workout.
+    public struct Record: Sendable, Hashable {
+        /// The message it came in.
+        public var messageId: String
+        /// Who did it.
+        public var userId: String
+        /// `walk`, `run`, ...
+        public var type: String
+        /// Meters.
+        public var distanceMeters: Int
+        /// Seconds.
+        public var durationSeconds: Int
+        /// Calories.
+        public var energyCal: Int
+        /// When it was posted.
+        public var date: Date
+    }
+
+    private let queue: DatabaseQueue
+
+    /// Opens (and creates) the database at `url`.
+    public init(url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        queue = try DatabaseQueue(path: url.path)
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS workouts (
+                        message_id TEXT NOT NULL, position INTEGER NOT NULL, user_id TEXT NOT NULL, type TEXT NOT NULL,
+                        distance_meters INTEGER NOT NULL, duration_seconds INTEGER NOT NULL, energy_cal INTEGER NOT NULL,
+                        created_at REAL NOT NULL, PRIMARY KEY (message_id, position));
+                    CREATE INDEX IF NOT EXISTS workouts_by_user ON workouts(user_id, created_at);
+                    """)
+        }
+    }
+
+    /// Stores a workout (position: the attachment's index in its message).
+    public func record(_ record: Record, position: Int) throws {
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO workouts (message_id, position, user_id, type, distance_meters, duration_seconds, energy_cal, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    record.messageId, position, record.userId, record.type, record.distanceMeters, record.durationSeconds, record.energyCal,
+                    record.date.timeIntervalSince1970,
+                ])
+        }
+    }
+
+    /// A user's workouts from `start` on (all of them by default), oldest first.
+    public func workouts(of userId: String, since start: Date = .distantPast) throws -> [Record] {
+        try queue.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM workouts WHERE user_id = ? AND created_at >= ? ORDER BY created_at, position",
+                arguments: [userId, start.timeIntervalSince1970]
+            ).map { row in
+                Record(
+                    messageId: row["message_id"], userId: row["user_id"], type: row["type"], distanceMeters: row["distance_meters"],
+                    durationSeconds: row["duration_seconds"], energyCal: row["energy_cal"],
+                    date: Date(timeIntervalSince1970: row["created_at"]))
+            }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import ChatClient
+import ChatModels
+import Foundation
+
+/// `bots events --channel messaging:general`: print a channel's events as they come.
+struct EventsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "events", abstract: "Print a channel's events as they come (Ctrl-C stops).")
+
+    @OptionGroup var options: ConfigOptions
+
+    @Option(help: "The channel, type:id.")
+    var channel: ChannelId = "messaging:general"
+
+    @Option(help: "The user to connect as (made a member of the channel).")
+    var user: String = "observer"
+
+    @Flag(help: "Print each event's whole JSON.")
+    var json = false
+
+    func run() async throws {
+        let (client, _) = try options.client(as: user)
+        try await client.upsertUsers([User(id: user, name: user.capitalized)])
+        try await client.queryChannel(channel, members: [user], createdBy: user, messageLimit: 0)
+        try await client.addMembers([user], to: channel)
+        let connection = EventConnection(client: client, user: User(id: user))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await connection.run() }
+            await connection.waitUntilConnected()
+            try await connection.watch(channel)
+            say("Listening to \(channel.rawValue) as \(user)")
+            for await event in connection.events {
+                if json {
+                    say(JSONWriter.string(event.json))
+                } else {
+                    let who = event.user?.id ?? event.message?.user?.id ?? ""
+                    let text = event.message.map { " \($0.text)" } ?? ""
+                    let attachments = event.message?.attachments.map(\.type.rawValue) ?? []
+                    say("\(event.type.rawValue) \(event.cid?.rawValue ?? "") \(who)\(text)" + (attachments.isEmpty ? "" : " [\(attachments.joined(separator: ", "))]"))
+                }
+            }
+            group.cancelAll()
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import ArgumentParser
+import ArchiveBot
+import ChatBotKit
+import ChatClient
+import ChatDevServer
+import ChatModels
+import Foundation
+import Logging
+import ModerationBot
+import ServiceLifecycle
+import UnixSignals
+import WorkoutBot
+
+/// `bots run`: the main job. Starts the embedded dev server when `server.url` is absent, then
+/// every bot of the configuration; stops cleanly on SIGINT/SIGTERM.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run", abstract: "Run the bots of a configuration (and the embedded dev server when no server.url is set).")
+
+    /// The bot kinds this CLI knows.
+    static var kinds: [String: any BotKind.Type] {
+        [WorkoutBot.name: WorkoutBot.self, ModerationBot.name: ModerationBot.self, ArchiveBot.name: ArchiveBot.self]
+    }
+
+    @Option(help: "The configuration file.")
+    var config: String = "bots.yaml"
+
+    @Flag(help: "Check the configuration and exit.")
+    var check = false
+
+    @OptionGroup var logging: LoggingOptions
+
+    func run() async throws {
+        logging.bootstrap()
+        let logger = Logger(label: "bots.run")
+        let configuration: BotsConfiguration
+        let bots: [(BotsConfiguration.BotEntry, Bot)]
+        do {
+            configuration = try BotsConfiguration.load(contentsOf: config)
+            bots = try RunCommand.makeBots(configuration, logger: logger)
+        } catch {
+            FileHandle.standardError.write(Data("\(error.description)\n".utf8))
+            throw ExitCode(78)
+        }
+        if check {
+            say("\(config): \(bots.count) bots, configuration is valid")
+            return
+        }
+        var devServer: DevServer?
+        var baseURL = configuration.server.url
+        if baseURL == nil {
+            let server = try await DevServer(
+                configuration: RunCommand.devServerConfiguration(configuration), logger: Logger(label: "bots.devserver"))
+            devServer = server
+            baseURL = URL(string: "http://\(configuration.embedded.host):\(configuration.embedded.port)")
+        }
+        let server = devServer
+        let address = baseURL!
+        let runner = RunCommand.runner(for: bots, configuration: configuration, baseURL: address, logger: logger)
+        // Services stop in reverse order: the bots drain their handlers while the server still answers.
+        let services: [any Service] = (server.map { [$0] } ?? []) + [BotsAfterServer(server: server, runner: runner)]
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            tasks.addTask {
+                await runner.waitUntilReady()
+                let url = await server?.baseURL() ?? address
+                RunCommand.printWelcome(configuration, bots: bots.map(\.0), baseURL: url, devServer: server != nil, config: config)
+            }
+            try await tasks.next()
+            try await tasks.waitForAll()
+        }
+        say("Bots stopped.")
+    }
+
+    static func makeBots(_ configuration: BotsConfiguration, logger: Logger) throws(ConfigurationError) -> [(BotsConfiguration.BotEntry, Bot)] {
+        let dataDirectory = URL(fileURLWithPath: configuration.embedded.dataDirectory).deletingLastPathComponent()
+        var bots: [(BotsConfiguration.BotEntry, Bot)] = []
+        for entry in configuration.bots {
+            guard let kind = kinds[entry.kind] else {
+                let node = entry.node["kind"] ?? entry.node
+                throw node.error(.badValue, "unknown bot kind \"\(entry.kind)\"; known kinds: \(kinds.keys.sorted().joined(separator: ", "))")
+            }
+            do {
+                bots.append((entry, try kind.makeBot(entry, environment: BotKindEnvironment(dataDirectory: dataDirectory, logger: logger))))
+            } catch let error as ConfigurationError {
+                throw error
+            } catch {
+                throw entry.node.error(.badValue, "bot \(entry.name) could not be set up: \(error)")
+            }
+        }
+        return bots
+    }
+
+    static func runner(for bots: [(BotsConfiguration.BotEntry, Bot)], configuration: BotsConfiguration, baseURL: URL, logger: Logger) -> BotRunner {
+        let services = bots.map { entry, bot in
+            let client = ChatClient(
+                configuration: ChatClientConfiguration(
+                    apiKey: configuration.server.apiKey, baseURL: baseURL, credentials: .apiSecret(configuration.server.apiSecret.value),
+                    userId: bot.user.id),
+                logger: Logger(label: "bots.\(entry.name)"))
+            return BotService(
+                bot: bot, client: client, channels: entry.channels,
+                configuration: BotService.Configuration(maximumConcurrentChannels: entry.concurrency, drainDeadline: entry.drainDeadline),
+                logger: Logger(label: "bots.\(entry.name)"))
+        }
+        return BotRunner(services: services, logger: logger)
+    }
+
+    static func devServerConfiguration(_ configuration: BotsConfiguration) -> DevServerConfiguration {
+        let embedded = configuration.embedded
+        let rules = UploadRules(
+            allowedFileExtensions: embedded.allowedFileExtensions, blockedFileExtensions: embedded.blockedFileExtensions,
+            allowedMimeTypes: embedded.allowedMimeTypes, blockedMimeTypes: embedded.blockedMimeTypes,
+            sizeLimit: min(embedded.uploadSizeLimit ?? 0, 104_857_600))
+        return DevServerConfiguration(
+            host: embedded.host, port: embedded.port, dataDirectory: URL(fileURLWithPath: embedded.dataDirectory, isDirectory: true),
+            apiKey: configuration.server.apiKey, apiSecret: configuration.server.apiSecret.value, acceptsDevTokens: embedded.acceptsDevTokens,
+            linkLifetime: embedded.linkLifetime, healthCheckInterval: embedded.healthCheckInterval,
+            initialFileUploadConfig: rules, initialImageUploadConfig: UploadRules(sizeLimit: rules.sizeLimit))
+    }
+
+    static func printWelcome(_ configuration: BotsConfiguration, bots: [BotsConfiguration.BotEntry], baseURL: URL, devServer: Bool, config: String) {
+        say(devServer ? "Dev server: \(baseURL.absoluteString)  (API key \(configuration.server.apiKey))" : "Server: \(baseURL.absoluteString)")
+        for bot in bots {
+            say("Bot \(bot.name) (\(bot.kind)) as \(bot.user) in \(bot.channels.map(\.rawValue).joined(separator: ", "))")
+        }
+        let channel = bots.first?.channels.first?.rawValue ?? "messaging:general"
+        say("""
+            Talk to them from another terminal:
+              .build/debug/bots send --config \(config) --channel \(channel) --user alice --attachment '{"type":"workout","workout-type":"run","workout-distance-meters":5000,"workout-duration-seconds":1500,"workout-energy-cal":400}'
+              .build/debug/bots send --config \(config) --channel \(channel) --user alice --text /workouts
+              .build/debug/bots send --config \(config) --channel \(channel) --user alice --file some.pdf
+              .build/debug/bots events --config \(config) --channel \(channel) --user alice
+            Ctrl-C stops everything.
+            """)
+    }
+}
+
+/// Starts the bots once the embedded server (if any) is listening.
+struct BotsAfterServer: Service {
+    let server: DevServer?
+    let runner: BotRunner
+
+    func run() async throws {
+        if let server { _ = await server.port() }
+        try await runner.run()
+    }
+}

@@ -1,0 +1,91 @@
+import ArgumentParser
+import ChatClient
+import ChatModels
+import Foundation
+
+/// `bots send`: post as a user, with text, a file (with a progress bar) or a custom payload.
+struct SendCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "send", abstract: "Post a message as a user.")
+
+    @OptionGroup var options: ConfigOptions
+
+    @Option(help: "The channel, type:id.")
+    var channel: ChannelId = "messaging:general"
+
+    @Option(help: "The user to post as (created if needed).")
+    var user: String = "alice"
+
+    @Option(help: "The message text (a /command is text too).")
+    var text: String = ""
+
+    @Option(help: "A local file to upload and attach (repeatable).")
+    var file: [String] = []
+
+    @Option(help: "The attachment type of --file: file, image, video, audio, voiceRecording (default: image for image names, else file).")
+    var fileType: String?
+
+    @Option(help: "A custom attachment as JSON, such as '{\"type\":\"workout\",\"workout-type\":\"run\"}' (repeatable).")
+    var attachment: [String] = []
+
+    @Option(help: "Seconds to wait for replies from the channel's bots (0: do not wait).")
+    var waitForReplies: Double = 3
+
+    func run() async throws {
+        var attachments: [JSONObject] = []
+        for text in attachment {
+            guard case .object(let object)? = try? JSONParser().parse(text), object["type"]?.stringValue != nil else {
+                throw ValidationError("--attachment must be a JSON object with a \"type\", such as '{\"type\":\"workout\"}'")
+            }
+            attachments.append(object)
+        }
+        var payloads = attachments.map(AnyAttachmentPayload.init(json:))
+        for path in file {
+            let url = URL(fileURLWithPath: path)
+            let type = fileType.map(AttachmentType.init(rawValue:)) ?? (MIMEType.guess(for: url).hasPrefix("image/") ? .image : .file)
+            do {
+                payloads.append(try AnyAttachmentPayload(localFileURL: url, attachmentType: type))
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+        guard !text.isEmpty || !payloads.isEmpty else { throw ValidationError("give --text, --file or --attachment") }
+        let (client, _) = try options.client(as: user)
+        try await client.upsertUsers([User(id: user, name: user.capitalized)])
+        try await client.queryChannel(channel, members: [user], createdBy: user, messageLimit: 0)
+        try await client.addMembers([user], to: channel)
+        let progressBar = ProgressBar(enabled: !file.isEmpty)
+        let sent = try await client.channel(channel).sendMessage(text: text, attachments: payloads, progress: { progressBar.show($0) })
+        progressBar.finish()
+        say("Sent \(sent.id) to \(channel.rawValue) as \(user)")
+        guard waitForReplies > 0 else { return }
+        let deadline = Date().addingTimeInterval(waitForReplies)
+        var shown: Set<String> = []
+        while Date() < deadline {
+            let state = try await client.queryChannel(channel, messageLimit: 50)
+            for message in state.messages where message.user?.id != user && (message.createdAt ?? .distantPast) > (sent.createdAt ?? .distantPast) {
+                guard shown.insert(message.id).inserted else { continue }
+                let types = message.attachments.map(\.type.rawValue)
+                say("\(message.user?.id ?? "?"): \(message.text)" + (types.isEmpty ? "" : "  [\(types.joined(separator: ", "))]"))
+            }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+    }
+}
+
+/// A one-line progress bar on standard error.
+final class ProgressBar: Sendable {
+    let enabled: Bool
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func show(_ fraction: Double) {
+        guard enabled else { return }
+        let width = 30
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        FileHandle.standardError.write(Data("\rUploading [\(bar)] \(Int(fraction * 100))%".utf8))
+    }
+
+    func finish() {
+        if enabled { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}
