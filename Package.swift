@@ -175,7 +175,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ChatBotKitTests",
-            dependencies: ["ChatBotKit", "ChatBotKitTesting"],
+            dependencies: ["ChatBotKit", "ChatBotKitTesting", "ChatDevServer"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -63,7 +63,8 @@ struct RunCommand: AsyncParsableCommand {
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             tasks.addTask {
-                await runner.waitUntilReady()
+                // A bot that cannot start makes the group fail with the reason; no welcome then.
+                guard (try? await runner.waitUntilReady()) != nil else { return }
                 let url = await server?.baseURL() ?? address
                 RunCommand.printWelcome(configuration, bots: bots.map(\.0), baseURL: url, devServer: server != nil, config: config)
             }

@@ -27,8 +27,8 @@ public struct BotRunner: Service {
         logger.info("All bots stopped")
     }
 
-    /// Waits until every bot is connected and watching its channels.
-    public func waitUntilReady() async {
-        for service in services { await service.waitUntilReady() }
+    /// Waits until every bot is connected and watching its channels; throws if one cannot start.
+    public func waitUntilReady() async throws {
+        for service in services { try await service.waitUntilReady() }
     }
 }

@@ -43,11 +43,11 @@ public final class BotService: Service, Sendable {
     public let configuration: Configuration
     /// The bot's event connection.
     public let connection: EventConnection
-    let logger: Logger
+    /// The bot's logger (its metadata names the bot).
+    public let logger: Logger
     private let handled = Mutex(HandledMessages())
     private let mailboxes = ChannelMailboxes()
-    private let started = Mutex(false)
-    private let startWaiters = Mutex<[CheckedContinuation<Void, Never>]>([])
+    private let readiness = Mutex(Readiness.starting([]))
     private let inFlight = Atomic<Int>(0)
 
     /// A service for `bot`, talking through `client`.
@@ -65,20 +65,37 @@ public final class BotService: Service, Sendable {
     /// Handlers running right now.
     public var runningHandlers: Int { inFlight.load(ordering: .relaxed) }
 
-    /// Waits until the bot is connected and watching its channels.
-    public func waitUntilReady() async {
-        await withCheckedContinuation { continuation in
-            let ready = started.withLock { started -> Bool in
-                if started { return true }
-                startWaiters.withLock { $0.append(continuation) }
-                return false
+    /// Waits until the bot is connected and watching its channels; throws the error that
+    /// stopped it if it could not start or stopped before it was ready.
+    public func waitUntilReady() async throws {
+        let outcome: Result<Void, BotError> = await withCheckedContinuation { continuation in
+            let settled = readiness.withLock { readiness -> Result<Void, BotError>? in
+                switch readiness {
+                case .starting(var waiters):
+                    waiters.append(continuation)
+                    readiness = .starting(waiters)
+                    return nil
+                case .settled(let outcome): return outcome
+                }
             }
-            if ready { continuation.resume() }
+            if let settled { continuation.resume(returning: settled) }
         }
+        try outcome.get()
     }
 
     /// Connects, watches the channels, and handles messages until shut down.
     public func run() async throws {
+        do {
+            try await handleMessages()
+            settle(.failure(BotError(code: .startFailed, message: "bot \(bot.name) stopped before it was ready")))
+        } catch {
+            let botError = error as? BotError ?? BotError(code: .startFailed, message: "bot \(bot.name) stopped: \(error)", underlying: error)
+            settle(.failure(botError))
+            throw error
+        }
+    }
+
+    private func handleMessages() async throws {
         try await prepare()
         let slots = AsyncSlots(limit: configuration.maximumConcurrentChannels)
         let connection = self.connection
@@ -89,7 +106,7 @@ public final class BotService: Service, Sendable {
             group.addTask { [self] in
                 await connection.waitUntilConnected()
                 for cid in channels { try await connection.watch(cid) }
-                markStarted()
+                settle(.success(()))
                 logger.info("Bot \(bot.name) is ready", metadata: ["channels": "\(channels.map(\.rawValue))"])
             }
             // The consumer stops when the connection's events end (shutdown), then the group
@@ -169,8 +186,19 @@ public final class BotService: Service, Sendable {
         }
     }
 
-    private func markStarted() {
-        started.withLock { $0 = true }
-        for waiter in startWaiters.withLock({ waiters in defer { waiters = [] }; return waiters }) { waiter.resume() }
+    /// Records that the bot became ready (or never will) and wakes everyone waiting; only the
+    /// first outcome counts.
+    private func settle(_ outcome: Result<Void, BotError>) {
+        let waiters = readiness.withLock { readiness -> [CheckedContinuation<Result<Void, BotError>, Never>] in
+            guard case .starting(let waiters) = readiness else { return [] }
+            readiness = .settled(outcome)
+            return waiters
+        }
+        for waiter in waiters { waiter.resume(returning: outcome) }
+    }
+
+    private enum Readiness {
+        case starting([CheckedContinuation<Result<Void, BotError>, Never>])
+        case settled(Result<Void, BotError>)
     }
 }

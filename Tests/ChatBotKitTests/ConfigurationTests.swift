@@ -1,0 +1,113 @@
+import ChatBotKit
+import ChatModels
+import Foundation
+import Testing
+
+@Suite("bots.yaml")
+struct ConfigurationTests {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let minimal = """
+        server:
+          api_key: key
+          api_secret: ${CHAT_API_SECRET:-a-secret-of-at-least-32-bytes-long}
+        bots:
+          - name: echo
+            kind: echo
+            channels: [messaging:general]
+        """
+
+    @Test("the repository's bots.yaml reads: embedded server, three bots, their own options kept")
+    func repositoryFile() throws {
+        let configuration = try BotsConfiguration.load(contentsOf: Self.repositoryRoot.appendingPathComponent("bots.yaml").path, environment: [:])
+        #expect(configuration.server.url == nil)
+        #expect(configuration.server.apiKey == "dev-key")
+        #expect(configuration.embedded.port == 8787)
+        #expect(configuration.embedded.linkLifetime == .seconds(14 * 86_400))
+        #expect(configuration.embedded.uploadSizeLimit == Int64(100 * 1024 * 1024), "sizes are binary: 100MB is 100 MiB")
+        #expect(configuration.bots.map(\.kind) == ["workout", "moderation", "archive"])
+        #expect(configuration.bots.map(\.user) == ["workout-bot", "moderator", "archive-bot"])
+        #expect(configuration.bots.allSatisfy { $0.channels == ["messaging:general"] })
+        #expect(try configuration.bots[1].node["policy"]?["action"]?.string() == "delete_and_notify")
+    }
+
+    @Test("${VAR:-default} takes the environment's value when set, the default otherwise")
+    func variables() throws {
+        let fromDefault = try BotsConfiguration.parse(Self.minimal)
+        #expect(fromDefault.server.apiSecret.value == "a-secret-of-at-least-32-bytes-long")
+        let fromEnvironment = try BotsConfiguration.parse(Self.minimal, environment: ["CHAT_API_SECRET": "secret-from-the-environment"])
+        #expect(fromEnvironment.server.apiSecret.value == "secret-from-the-environment")
+        #expect(fromEnvironment.bots.first?.user == "echo", "the user defaults to the bot's name")
+        #expect(fromEnvironment.bots.first?.concurrency == 8)
+    }
+
+    @Test("secrets never show in descriptions or logs")
+    func secretsHidden() throws {
+        let configuration = try BotsConfiguration.parse(Self.minimal)
+        let secret = configuration.server.apiSecret
+        #expect("\(secret)" == "********")
+        #expect(String(reflecting: secret) == "Secret(********)")
+        #expect(!"\(configuration)".contains("a-secret-of-at-least"))
+    }
+
+    /// Each bad input, the error code it gets, where (line:column) and what the message says.
+    @Test(
+        "bad bots.yaml is reported with file, line and column, and nothing starts",
+        arguments: [
+            (
+                "unknown top-level key", "servr:\n  api_key: k\nbots: []\n", ConfigurationError.Code.unknownKey, 1, 1, "servr"
+            ),
+            (
+                "unknown key in a section",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nembedded:\n  prot: 80\nbots: []\n", .unknownKey, 5, 3, "prot"
+            ),
+            (
+                "wrong type", "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nembedded:\n  port: eighty\nbots: []\n", .wrongType, 5, 9,
+                "port"
+            ),
+            (
+                "missing secret variable", "server:\n  api_key: k\n  api_secret: ${CHAT_API_SECRET}\nbots: []\n", .missingVariable, 3, 15,
+                "CHAT_API_SECRET"
+            ),
+            (
+                "channel id without a type",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - name: a\n    kind: echo\n    channels: [general]\n",
+                .badValue, 7, 16, "type:id"
+            ),
+            (
+                "duration without a unit",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - name: a\n    kind: echo\n    channels: [messaging:x]\n    drain_deadline: 10\n",
+                .badValue, 8, 21, "drain_deadline"
+            ),
+            (
+                "two bots with one name",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - {name: a, kind: echo, channels: [messaging:x]}\n  - {name: a, kind: echo, channels: [messaging:y]}\n",
+                .badValue, 6, 12, "unique"
+            ),
+            ("missing bots list", "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\n", .missingKey, 1, 1, "bots"),
+            ("short secret", "server:\n  api_key: k\n  api_secret: short\nbots: []\n", .badValue, 3, 15, "too short"),
+            ("YAML syntax", "server:\n  api_key: [unclosed\nbots: []\n", .syntax, 3, 5, "invalid YAML"),
+        ])
+    func badInput(_ name: String, _ yaml: String, _ code: ConfigurationError.Code, _ line: Int, _ column: Int, _ mentions: String) {
+        #expect {
+            try BotsConfiguration.parse(yaml, file: "bad.yaml", environment: [:])
+        } throws: { error in
+            guard let error = error as? ConfigurationError else { return false }
+            #expect(error.code == code, "\(name): \(error)")
+            #expect(error.file == "bad.yaml")
+            #expect((error.line, error.column) == (line, column), "\(name): \(error)")
+            #expect(error.message.contains(mentions), "\(name): \(error)")
+            #expect(error.description.hasPrefix("bad.yaml:\(line):\(column): error: "))
+            return true
+        }
+    }
+
+    @Test("a missing file is an unreadable error naming the path")
+    func missingFile() {
+        #expect {
+            try BotsConfiguration.load(contentsOf: "/nonexistent/bots.yaml", environment: [:])
+        } throws: { error in
+            (error as? ConfigurationError)?.code == .unreadable && "\(error)".contains("/nonexistent/bots.yaml")
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import ChatBotKit
+import ChatBotKitTesting
+import ChatClient
+import ChatModels
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+@Suite("Replies and the other ways a bot answers")
+struct ReplyTests {
+    @Test("reply ids are UUID-shaped and derived from the bot, the message and the reply's position")
+    func replyIds() {
+        let first = BotContext.replyId(bot: "workout", messageId: "m-1", index: 0)
+        #expect(UUID(uuidString: first) != nil)
+        #expect(first == BotContext.replyId(bot: "workout", messageId: "m-1", index: 0))
+        let others = [
+            BotContext.replyId(bot: "workout", messageId: "m-1", index: 1),
+            BotContext.replyId(bot: "workout", messageId: "m-2", index: 0),
+            BotContext.replyId(bot: "archive", messageId: "m-1", index: 0),
+        ]
+        #expect(Set(others + [first]).count == 4)
+    }
+
+    @Test("handling the same message again (a redelivery after a crash) stores each reply once")
+    func repeatedRepliesStoredOnce() async throws {
+        try await TestChatServer.withServer { server in
+            let bot = Bot(name: "greeter")
+            bot.onMessage { context in
+                try await context.reply(text: "hello \(context.message.user?.id ?? "?")")
+                try await context.reply(text: "and welcome")
+            }
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let botClient = server.client(as: "greeter")
+            try await botClient.upsertUsers([bot.user])
+            try await botClient.addMembers(["greeter"], to: "messaging:general")
+            let sent = try await ann.send(text: "hi")
+            for _ in 0..<3 {
+                let context = BotContext(message: sent, channel: botClient.channel("messaging:general"), bot: bot, logger: Logger(label: "test"))
+                await bot.handle(sent, context: context)
+            }
+            let replies = try await ann.replies(to: sent, from: "greeter", count: 2)
+            #expect(replies.map(\.text) == ["hello ann", "and welcome"])
+            #expect(replies.map(\.id) == [0, 1].map { BotContext.replyId(bot: "greeter", messageId: sent.id, index: $0) })
+        }
+    }
+
+    @Test("a bot downloads a posted file, replies with an uploaded file and a custom payload (with progress), and reacts")
+    func replyWithFilesAndPayloads() async throws {
+        try await TestChatServer.withServer { server in
+            let files = try FixtureFiles()
+            let progress = Mutex<[Double]>([])
+            let bot = Bot(name: "shouter")
+            bot.on(.file) { attachment, context in
+                let downloaded = try await context.download(attachment)
+                let text = try String(contentsOf: downloaded, encoding: .utf8)
+                let loud = try files.text(text.uppercased(), named: "loud.txt")
+                try await context.reply(
+                    text: "louder", attachments: [
+                        try AnyAttachmentPayload(localFileURL: loud, attachmentType: .file),
+                        AnyAttachmentPayload(payload: PollPayload(question: "Better?", options: ["yes", "no"])),
+                    ], progress: { fraction in progress.withLock { $0.append(fraction) } })
+                try await context.react("like")
+                try await context.typing(false)
+            }
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            try await server.withBot(bot, channels: ["messaging:general"]) { _ in
+                let sent = try await ann.sendFile(try files.text("quiet words", named: "quiet.txt"))
+                let reply = try #require(try await ann.replies(to: sent, from: "shouter").first)
+                #expect(reply.attachments.map(\.type) == [.file, .poll])
+                let uploaded = try await ann.client.download(reply.attachments[0])
+                #expect(try String(contentsOf: uploaded, encoding: .utf8) == "QUIET WORDS")
+                #expect(reply.attachments(payloadType: PollPayload.self).map(\.question) == ["Better?"])
+                #expect(progress.withLock { $0.last } == 1.0)
+                #expect(progress.withLock { $0 == $0.sorted() }, "progress only grows")
+                let reacted = try await ann.client.getMessage(sent.id)
+                #expect(reacted.reactionCounts["like"] == 1)
+                #expect(reacted.latestReactions.map(\.userId) == ["shouter"])
+            }
+        }
+    }
+
+    @Test("a file deleted from the CDN (404) or behind a forged link (403) reaches onError with the status, and the bot goes on")
+    func undownloadableFile() async throws {
+        try await TestChatServer.withServer { server in
+            let files = try FixtureFiles()
+            let recorder = Recorder()
+            let bot = Bot(name: "reader")
+            bot.on(.file) { attachment, context in
+                _ = try await context.download(attachment)
+                recorder.record("downloaded")
+            }
+            bot.onError { error, _ in
+                let client = error.underlying as? ChatClientError
+                recorder.record("error:\(client?.httpStatus ?? 0)")
+            }
+            bot.onMessage { context in recorder.record("message:\(context.message.text)") }
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            try await server.withBot(bot, channels: ["messaging:general"]) { _ in
+                let channel = ann.client.channel(ann.channel)
+                let uploaded = try await channel.uploadAttachment(localFileURL: try files.pdf(), type: .file)
+                try await channel.deleteFile(url: uploaded.fileURL)
+                try await ann.send(text: "deleted", attachments: [AnyAttachmentPayload(payload: AttachmentFixtures.file(uploaded.fileURL))])
+                let forged = server.baseURL.appendingPathComponent("files/nowhere/forged.pdf")
+                try await ann.send(text: "forged", attachments: [AnyAttachmentPayload(payload: AttachmentFixtures.file(forged))])
+                try await ann.send(text: "next")
+                try await recorder.wait { $0.contains("message:next") }
+            }
+            #expect(recorder.all == ["error:404", "message:deleted", "error:403", "message:forged", "message:next"])
+        }
+    }
+}
