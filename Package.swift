@@ -180,7 +180,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["WorkoutBot", "ModerationBot", "ArchiveBot", "ChatBotKitTesting", "FileSniffing"],
+            dependencies: [
+                "WorkoutBot", "ModerationBot", "ArchiveBot", "ChatBotKitTesting", "ChatDevServer", "FileSniffing",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
     ]

@@ -108,12 +108,14 @@ struct ChatClientResilienceTests {
             _ = try await client.appSettings(refresh: true)
             #expect(recorder.count("GET", "/app") == 3, "two 500s, then success")
 
-            server.server.injectFault(InjectedFault(pathContains: "/message", status: 429, code: 9, count: 1, resetAfterSeconds: 1))
+            server.server.injectFault(InjectedFault(pathContains: "/message", status: 429, code: 9, count: 1, resetAfterSeconds: 2))
             let clock = ContinuousClock()
             let start = clock.now
             let sent = try await client.channel("messaging:errors").sendMessage(text: "after the limit")
             #expect(sent.text == "after the limit")
-            #expect(clock.now - start >= .milliseconds(200), "it waited for the rate-limit reset")
+            // The reset is a whole Unix second 2 s ahead of the answer's second: at least 1 s away.
+            #expect(clock.now - start >= .milliseconds(950), "it waited for the rate-limit reset")
+            #expect(recorder.count("POST", "/channels/messaging/errors/message") == 2, "one 429, then success")
 
             server.server.injectFault(InjectedFault(pathContains: "/app", status: 500, count: 10))
             await #expect {
@@ -141,6 +143,28 @@ struct ChatClientResilienceTests {
             #expect(first.id == second.id)
             let state = try await client.queryChannel("messaging:once")
             #expect(state.messages.map(\.id) == ["same-id"])
+        }
+    }
+
+    @Test("a custom field named like a server field is refused before sending, naming the field; nothing is sent")
+    func serverOwnedCustomField() async throws {
+        let http = RecordingHTTPTransport()
+        try await TestChatServer.withServer { server in
+            let client = server.client(as: "alice", http: http)
+            try await client.queryChannel("messaging:once", members: ["alice"])
+            let before = http.count("POST", "/channels/messaging/once/message")
+            await #expect {
+                try await client.channel("messaging:once").sendMessage(text: "hi", extraData: ["moderation": "mine", "mood": "ok"])
+            } throws: { error in
+                let error = error as? ChatClientError
+                return error?.code == .invalidRequest && error?.message.contains("moderation is a name the server uses") == true
+            }
+            await #expect(throws: ChatClientError.self) {
+                try await client.channel("messaging:once").sendMessage(text: "hi", extraData: ["user": ["id": "mallory"]])
+            }
+            #expect(http.count("POST", "/channels/messaging/once/message") == before)
+            let sent = try await client.channel("messaging:once").sendMessage(text: "hi", extraData: ["mood": "ok"])
+            #expect(sent.extraData["mood"] == "ok")
         }
     }
 

@@ -165,7 +165,11 @@ def test_edits_deletes_replies_read_typing_and_flags(client, channel):
     assert client.get_message("e-1")["message"]["reply_count"] == 1
     assert channel.mark_read("u2")["event"]["type"] == "message.read"
     assert channel.send_event({"type": "typing.start"}, "bot-1")["event"]["type"] == "typing.start"
-    assert client.flag_message("e-1", user_id="u2")["flag"]["target_message_id"] == "e-1"
+    assert client.flag_message("e-1", user_id="u2", reason="spam")["flag"]["target_message_id"] == "e-1"
+    flags = client.query_message_flags({"channel_cid": "messaging:general"})["flags"]
+    assert [(flag["message"]["id"], flag["user"]["id"], flag["reason"]) for flag in flags] == [("e-1", "u2", "spam")]
+    assert client.query_message_flags({"channel_cid": {"$in": ["messaging:other"]}})["flags"] == []
+    assert client.query_message_flags({"user_id": {"$eq": "u2"}})["flags"][0]["message"]["text"] == "p"
     soft = client.delete_message("e-1")["message"]
     assert soft["type"] == "deleted" and soft["deleted_at"]
     assert client.get_message("e-1")["message"]["type"] == "deleted"

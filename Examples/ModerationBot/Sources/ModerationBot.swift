@@ -75,11 +75,11 @@ public enum ModerationBot: BotKind {
                 // Another attachment of the same message already had it removed.
             }
             if attachment.type == .image { try await context.deleteImage(url: link) } else { try await context.deleteFile(url: link) }
-            try await context.reply(text: "@\(sender): \(name) was removed because \(reason).", extraData: ["moderation": notice(name, reason)])
+            try await context.reply(text: "@\(sender): \(name) was removed because \(reason).", extraData: ["moderation_notice": notice(name, reason)])
         case .flag:
             try await context.flag(reason: "\(name): \(reason)")
         case .notify:
-            try await context.reply(text: "@\(sender): \(name) breaks this channel's file policy: \(reason).", extraData: ["moderation": notice(name, reason)])
+            try await context.reply(text: "@\(sender): \(name) breaks this channel's file policy: \(reason).", extraData: ["moderation_notice": notice(name, reason)])
         }
     }
 

@@ -20,6 +20,17 @@ public final class WorkoutStore: Sendable {
         public var energyCal: Int
         /// When it was posted.
         public var date: Date
+
+        /// A workout record.
+        public init(messageId: String, userId: String, type: String, distanceMeters: Int, durationSeconds: Int, energyCal: Int, date: Date) {
+            self.messageId = messageId
+            self.userId = userId
+            self.type = type
+            self.distanceMeters = distanceMeters
+            self.durationSeconds = durationSeconds
+            self.energyCal = energyCal
+            self.date = date
+        }
     }
 
     private let queue: DatabaseQueue

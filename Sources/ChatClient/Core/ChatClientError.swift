@@ -21,6 +21,9 @@ public struct ChatClientError: Error, Sendable, CustomStringConvertible {
         public static let misconfigured = Code(rawValue: "chat.misconfigured")
         /// The event connection was refused for good (bad key or token).
         public static let connectionRefused = Code(rawValue: "chat.connection_refused")
+        /// The request was refused before it was sent (for example a custom field named like a
+        /// server field).
+        public static let invalidRequest = Code(rawValue: "chat.invalid_request")
         /// A download's link could not be refreshed or the file is gone.
         public static let downloadFailed = Code(rawValue: "chat.download_failed")
         /// The code's name.

@@ -11,6 +11,7 @@ extension ChatClient {
         _ message: OutgoingMessage, to cid: ChannelId, as userId: String? = nil, progress: (@Sendable (Double) -> Void)? = nil
     ) async throws -> Message {
         let author = try actingUser(userId, operation: "SendMessage")
+        try Self.checkCustomFields(message.extraData, operation: "SendMessage")
         let attachments = try await uploadLocalFiles(of: message, in: cid, as: author, progress: progress)
         var object = JSONObject(message.extraData)
         object["id"] = .string(message.id)
@@ -34,6 +35,17 @@ extension ChatClient {
         }
     }
 
+    /// Refuses custom fields the server owns (`moderation`, `status`, `user`, ...): the server
+    /// would drop or overwrite them, and the data would be lost without a word.
+    static func checkCustomFields(_ extraData: [String: RawJSON], operation: String) throws {
+        let owned = extraData.keys.filter { Message.isServerOwned($0) }.sorted()
+        guard owned.isEmpty else {
+            throw ChatClientError(
+                code: .invalidRequest,
+                message: "\(operation): custom field\(owned.count == 1 ? "" : "s") \(owned.joined(separator: ", ")) \(owned.count == 1 ? "is a name" : "are names") the server uses; rename \(owned.count == 1 ? "it" : "them"), for example to \(owned[0])_data")
+        }
+    }
+
     /// A message with freshly signed attachment links (`GET /messages/{id}`).
     public func getMessage(_ id: String) async throws -> Message {
         let response = try await perform(.get("/messages/\(Endpoint.escape(id))", operation: "GetMessage"))
@@ -45,6 +57,7 @@ extension ChatClient {
     public func updateMessage(
         _ id: String, text: String, attachments: [AnyAttachmentPayload] = [], extraData: [String: RawJSON] = [:], as userId: String? = nil
     ) async throws -> Message {
+        try Self.checkCustomFields(extraData, operation: "UpdateMessage")
         var object = JSONObject(extraData)
         object["id"] = .string(id)
         object["text"] = .string(text)
@@ -107,14 +120,6 @@ extension ChatClient {
         let query = try actingUser(userId, operation: "DeleteReaction").map { [("user_id", $0)] } ?? []
         _ = try await perform(
             .delete("/messages/\(Endpoint.escape(messageId))/reaction/\(Endpoint.escape(type))", query: query, operation: "DeleteReaction"))
-    }
-
-    /// Flags a message for moderators.
-    public func flagMessage(_ messageId: String, reason: String? = nil, as userId: String? = nil) async throws {
-        var body: JSONObject = ["target_message_id": .string(messageId)]
-        if let reason { body["reason"] = .string(reason) }
-        if let user = try actingUser(userId, operation: "Flag") { body["user_id"] = .string(user) }
-        _ = try await perform(.post("/moderation/flag", body, idempotent: true, operation: "Flag"))
     }
 
     static func message(in response: JSONObject, operation: String) throws -> Message {

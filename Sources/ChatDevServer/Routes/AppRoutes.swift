@@ -23,6 +23,7 @@ struct AppRoutes {
         router.get("/users") { request, _ in try await queryUsers(request) }
         router.post("/sync") { request, _ in try await sync(request) }
         router.post("/moderation/flag") { request, _ in try await flag(request) }
+        router.get("/moderation/flags/message") { request, _ in try await queryMessageFlags(request) }
     }
 
     /// `POST /users` with `{"users": {"<id>": {...}}}`: creates or replaces users.

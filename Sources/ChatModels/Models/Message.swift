@@ -24,6 +24,12 @@ public struct Message: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
         case replyCount = "reply_count", createdAt = "created_at", updatedAt = "updated_at", deletedAt = "deleted_at"
     }
     static let keys = KeyTable<Key>()
+
+    /// Whether `key` is a field the server defines (modelled or reserved), so not a custom field.
+    public static func isServerOwned(_ key: String) -> Bool {
+        keys.names.contains(key) || reservedKeys.contains(key)
+    }
+
     static let customFilter = MemberFilter(excluding: keys.names.union(reservedKeys))
     static let serverFilter = MemberFilter(only: reservedKeys)
 

@@ -1,0 +1,127 @@
+import ChatBotKit
+import ChatBotKitTesting
+import ChatClient
+import ChatModels
+import FileSniffing
+import Foundation
+import ModerationBot
+import Testing
+
+@Suite("Example: the moderation bot")
+struct ModerationBotTests {
+    /// The policy of the repository's bots.yaml.
+    static let strict = ModerationPolicy(
+        blockedExtensions: [".exe", ".dll", ".bat", ".sh"], allowedMimeTypes: ["image/*", "application/pdf", "text/csv"],
+        maximumFileSize: 25 * 1024 * 1024, sniffContent: true, action: .deleteAndNotify)
+
+    @Test("libmagic reads the real type from the bytes, whatever the name says")
+    func sniffing() throws {
+        let files = try FixtureFiles()
+        let sniffer = try FileTypeSniffer()
+        #expect(try sniffer.mimeType(ofFile: files.png(named: "photo.pdf")) == "image/png")
+        #expect(try sniffer.mimeType(ofFile: files.pdf(named: "notes.txt")) == "application/pdf")
+        #expect(try sniffer.mimeType(ofFile: files.text("date,km\n2026-11-01,5\n", named: "runs.csv")).hasPrefix("text/"))
+        let program = try sniffer.mimeType(ofFile: files.executable(disguisedAs: "holiday.png"))
+        #expect(["application/x-executable", "application/x-pie-executable", "application/x-sharedlib"].contains(program), "\(program)")
+        #expect(throws: SniffingError.self) { try sniffer.mimeType(ofFile: URL(fileURLWithPath: "/nonexistent/file.png")) }
+    }
+
+    /// (file name, declared MIME type, size, sniffed type) and what the strict policy says.
+    @Test("the policy judges name, declared type, size and sniffed content", arguments: [
+        ("holiday.png", "image/png", 14_000, "application/x-pie-executable", "executable program"),
+        ("setup.exe", "application/octet-stream", 14_000, "application/x-dosexec", ".exe files are not allowed"),
+        ("huge.png", "image/png", 30 * 1024 * 1024, "image/png", "over the 25.0 MB limit"),
+        ("song.mp3", "audio/mpeg", 4_000, "audio/mpeg", "audio/mpeg files are not allowed"),
+        ("fake.pdf", "application/pdf", 2_000, "image/png", "its content is image/png, not the application/pdf"),
+        ("cat.png", "image/png", 70, "image/png", nil),
+        ("report.pdf", "application/pdf", 400, "application/pdf", nil),
+        ("runs.csv", "text/csv", 40, "text/plain", nil),
+    ] as [(String, String, Int64, String, String?)])
+    func policy(_ name: String, _ declared: String, _ size: Int64, _ sniffed: String, _ expected: String?) {
+        let verdict = Self.strict.violation(name: name, declaredMimeType: declared, size: size, sniffedMimeType: sniffed)
+        if let expected {
+            #expect(verdict?.contains(expected) == true, "\(name): \(verdict ?? "allowed")")
+        } else {
+            #expect(verdict == nil, "\(name): \(verdict ?? "")")
+        }
+    }
+
+    @Test("an executable renamed .png is deleted with the file on the CDN, and the sender is told why; real files stay")
+    func deletesDisguisedExecutable() async throws {
+        let files = try FixtureFiles()
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let bot = try ModerationBot.make(name: "moderator", user: User(id: "moderator"), policy: Self.strict)
+            try await server.withBot(bot, channels: ["messaging:general"]) { _ in
+                let photo = try await ann.sendFile(try files.png(named: "cat.png"), as: .image)
+                // The image endpoint refuses bytes that are not an image, so it travels as a file, named like a photo.
+                let disguised = try await ann.sendFile(try files.executable(disguisedAs: "holiday.png"), as: .file, text: "my holiday")
+                let notice = try #require(try await ann.replies(to: disguised, from: "moderator").first)
+                #expect(notice.text.hasPrefix("@Ann: holiday.png was removed because it is really an executable program"), "\(notice.text)")
+                #expect(notice.extraData["moderation_notice"]?["file"]?.stringValue == "holiday.png", "\(notice.json)")
+                #expect(try await ann.current(disguised) == nil, "the message is hard-deleted")
+                await #expect(throws: ChatClientError.self) { _ = try await ann.client.download(disguised.attachments[0]) }
+                // The real photo was checked first and left alone.
+                #expect(try await ann.current(photo)?.attachments.count == 1)
+                let botMessages = try await ann.client.queryChannel("messaging:general").messages.filter { $0.user?.id == "moderator" }
+                #expect(botMessages.count == 1)
+            }
+        }
+    }
+
+    @Test("per-channel policies: flag in one channel, notify in another")
+    func flagAndNotify() async throws {
+        let files = try FixtureFiles()
+        try await TestChatServer.withServer { server in
+            let inLounge = try await TestUser.join(server, id: "ann", channel: "messaging:lounge")
+            let inDesk = try await TestUser.join(server, id: "ann", channel: "messaging:desk")
+            let entry = try botEntry(
+                """
+                name: moderator
+                kind: moderation
+                channels: [messaging:lounge, messaging:desk]
+                policy: { blocked_file_extensions: [.zip], action: flag }
+                channel_policies:
+                  messaging:desk: { max_file_size: 1KB, action: notify }
+                """)
+            let bot = try ModerationBot.makeBot(entry, environment: try DataFolder().environment)
+            try await server.withBot(bot, channels: ["messaging:lounge", "messaging:desk"]) { _ in
+                let zipped = try await inLounge.sendFile(try files.bytes(300, named: "stuff.zip"))
+                let big = try await inDesk.sendFile(try files.bytes(4096, named: "big.bin"))
+                let notice = try #require(try await inDesk.replies(to: big, from: "moderator").first)
+                #expect(notice.text == "@Ann: big.bin breaks this channel's file policy: it is 4.0 KB, over the 1.0 KB limit.")
+                #expect(try await inDesk.current(big) != nil, "notify leaves the message")
+                let admin = server.client(as: "admin")
+                var flags: [MessageFlag] = []
+                for _ in 0..<100 where flags.isEmpty {
+                    flags = try await admin.messageFlags(in: "messaging:lounge")
+                    try await Task.sleep(for: .milliseconds(30))
+                }
+                #expect(flags.map(\.message.id) == [zipped.id])
+                #expect(flags.first?.userId == "moderator")
+                #expect(flags.first?.reason == "stuff.zip: .zip files are not allowed here")
+                #expect(try await admin.messageFlags(in: "messaging:desk").isEmpty)
+            }
+        }
+    }
+
+    @Test("policy options in bots.yaml are checked, with line and column", arguments: [
+        ("policy: { action: explode }", "action \"explode\" is not one of delete_and_notify, flag, notify", 6, 23),
+        ("policy: { blocked_file_extensions: [exe] }", "extensions start with a dot", 6, 40),
+        ("policy: { allowed_mime_types: [pdf] }", "not a MIME type", 6, 35),
+        ("policy: { max_file_size: huge }", "huge", 6, 30),
+        ("policy: { sniff: true }", "unknown key \"sniff\"", 6, 15),
+        ("channel_policies: { general: {} }", "\"general\" is not a channel id", 6, 34),
+    ])
+    func badPolicies(_ yaml: String, _ message: String, _ line: Int, _ column: Int) throws {
+        let entry = try botEntry("name: moderator\nkind: moderation\nchannels: [messaging:general]\n\(yaml)")
+        #expect {
+            _ = try ModerationBot.makeBot(entry, environment: try DataFolder().environment)
+        } throws: { error in
+            guard let error = error as? ConfigurationError else { return false }
+            #expect(error.message.contains(message), "\(error)")
+            #expect((error.line, error.column) == (line, column), "\(error)")
+            return true
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import ChatBotKit
+import ChatBotKitTesting
+import ChatClient
+import ChatModels
+import Foundation
+import Testing
+import WorkoutBot
+
+@Suite("Example: the workout bot")
+struct WorkoutBotTests {
+    static let run = WorkoutAttachmentPayload(workoutDistanceMeters: 5200, workoutType: "run", workoutDurationSeconds: 1860, workoutEnergyCal: 410)
+    static let ride = WorkoutAttachmentPayload(workoutDistanceMeters: 21000, workoutType: "ride", workoutDurationSeconds: 3000, workoutEnergyCal: 700)
+
+    @Test("each workout is stored and answered with this week's workout-summary payload")
+    func summaries() async throws {
+        let data = try DataFolder()
+        let store = try WorkoutStore(url: data.url.appendingPathComponent("workouts.sqlite"))
+        let bot = WorkoutBot.make(name: "workout", user: User(id: "workout-bot"), store: store)
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            try await server.withBot(bot, channels: ["messaging:general"]) { _ in
+                let first = try await ann.send(Self.run, text: "morning run")
+                let firstReply = try #require(try await ann.replies(to: first, from: "workout-bot").first)
+                let firstSummary = try #require(firstReply.attachments(payloadType: WorkoutSummaryPayload.self).first)
+                #expect(firstSummary.count == 1)
+                #expect(firstSummary.distanceMeters == 5200)
+                #expect(firstReply.text == "This week: 1 workout, 5.2 km, 0h 31m, 410 kcal.")
+
+                let second = try await ann.send(Self.ride)
+                let secondReply = try #require(try await ann.replies(to: second, from: "workout-bot").first)
+                let secondSummary = try #require(secondReply.attachments(payloadType: WorkoutSummaryPayload.self).first)
+                let totals: [Int] = [secondSummary.count, secondSummary.distanceMeters, secondSummary.durationSeconds, secondSummary.energyCal]
+                #expect(totals == [2, 26200, 4860, 1110])
+                #expect(secondSummary.userId == "ann")
+            }
+        }
+        let stored = try store.workouts(of: "ann")
+        #expect(stored.map(\.type) == ["run", "ride"])
+    }
+
+    @Test("a malformed workout gets a reply naming the wrong field, and nothing is stored", arguments: [
+        (["workout-type": "run", "workout-energy-cal": "lots"] as JSONObject, "workout-energy-cal"),
+        (["workout-type": "run", "workout-distance-meters": 12.5] as JSONObject, "workout-distance-meters"),
+        (["workout-type": "run", "workout-duration-seconds": -60] as JSONObject, "workout-duration-seconds"),
+    ])
+    func malformedWorkout(_ fields: JSONObject, _ field: String) async throws {
+        let data = try DataFolder()
+        let store = try WorkoutStore(url: data.url.appendingPathComponent("workouts.sqlite"))
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            try await server.withBot(WorkoutBot.make(name: "workout", user: User(id: "workout-bot"), store: store), channels: ["messaging:general"]) { _ in
+                let sent = try await ann.send(attachments: [AnyAttachmentPayload(json: AttachmentFixtures.custom("workout", fields))])
+                let reply = try #require(try await ann.replies(to: sent, from: "workout-bot").first)
+                #expect(reply.text.contains("field \"\(field)\" is wrong"), "\(reply.text)")
+                #expect(reply.attachments.isEmpty)
+            }
+        }
+        #expect(try store.workouts(of: "ann").isEmpty)
+    }
+
+    @Test("/workouts answers with a CSV export and an SVG chart, both uploaded files; with no workouts it says so")
+    func export() async throws {
+        let data = try DataFolder()
+        let store = try WorkoutStore(url: data.url.appendingPathComponent("workouts.sqlite"))
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            try await server.withBot(WorkoutBot.make(name: "workout", user: User(id: "workout-bot"), store: store), channels: ["messaging:general"]) { _ in
+                let early = try await ann.send(text: "/workouts")
+                let nothing = try #require(try await ann.replies(to: early, from: "workout-bot").first)
+                #expect(nothing.text.hasPrefix("No workouts recorded"))
+
+                let workout = try await ann.send(Self.run)
+                _ = try await ann.replies(to: workout, from: "workout-bot")
+                let command = try await ann.send(text: "/workouts")
+                let reply = try #require(try await ann.replies(to: command, from: "workout-bot").first)
+                #expect(reply.attachments.map(\.type) == [.file, .image])
+                let csv = try String(contentsOf: try await ann.client.download(reply.attachments[0]), encoding: .utf8)
+                let lines = csv.split(separator: "\n")
+                #expect(lines.first == "date,type,distance_meters,duration_seconds,energy_cal")
+                #expect(lines.count == 2)
+                #expect(lines.last?.contains(",run,5200,1860,410") == true, "\(csv)")
+                let svg = try String(contentsOf: try await ann.client.download(reply.attachments[1]), encoding: .utf8)
+                #expect(svg.hasPrefix("<svg") || svg.hasPrefix("<?xml"))
+                #expect(svg.contains("</svg>"))
+                #expect(reply.attachments[1].rawJSON["mime_type"]?.stringValue == "image/svg+xml")
+            }
+        }
+    }
+
+    @Test("a workout delivered twice is stored once")
+    func storeIsIdempotent() throws {
+        let data = try DataFolder()
+        let store = try WorkoutStore(url: data.url.appendingPathComponent("workouts.sqlite"))
+        let record = WorkoutStore.Record(
+            messageId: "m-1", userId: "ann", type: "run", distanceMeters: 1000, durationSeconds: 300, energyCal: 80, date: Date())
+        try store.record(record, position: 0)
+        try store.record(record, position: 0)
+        try store.record(record, position: 1)
+        #expect(try store.workouts(of: "ann").count == 2)
+    }
+
+    @Test("its bots.yaml entry takes a database path; unknown options are located errors")
+    func configuration() throws {
+        let data = try DataFolder()
+        let entry = try botEntry("name: workout\nkind: workout\nuser: workout-bot\nchannels: [messaging:general]\ndatabase: \(data.url.path)/mine.sqlite")
+        let bot = try WorkoutBot.makeBot(entry, environment: data.environment)
+        #expect(bot.user.id == "workout-bot")
+        #expect(FileManager.default.fileExists(atPath: data.url.appendingPathComponent("mine.sqlite").path))
+        let bad = try botEntry("name: workout\nkind: workout\nchannels: [messaging:general]\ndatabse: x.sqlite")
+        #expect {
+            _ = try WorkoutBot.makeBot(bad, environment: data.environment)
+        } throws: { error in
+            guard let error = error as? ConfigurationError else { return false }
+            return error.code == .unknownKey && error.line == 6 && error.message.contains("databse")
+        }
+    }
+}
