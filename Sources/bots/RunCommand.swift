@@ -46,31 +46,23 @@ struct RunCommand: AsyncParsableCommand {
             say("\(config): \(bots.count) bots, configuration is valid")
             return
         }
-        var devServer: DevServer?
-        var baseURL = configuration.server.url
-        if baseURL == nil {
-            let server = try await DevServer(
-                configuration: RunCommand.devServerConfiguration(configuration), logger: Logger(label: "bots.devserver"))
-            devServer = server
-            baseURL = URL(string: "http://\(configuration.embedded.host):\(configuration.embedded.port)")
-        }
-        let server = devServer
-        let address = baseURL!
-        let runner = RunCommand.runner(for: bots, configuration: configuration, baseURL: address, logger: logger)
-        // Services stop in reverse order: the bots drain their handlers while the server still answers.
-        let services: [any Service] = (server.map { [$0] } ?? []) + [BotsAfterServer(server: server, runner: runner)]
-        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            tasks.addTask {
-                // A bot that cannot start makes the group fail with the reason; no welcome then.
-                guard (try? await runner.waitUntilReady()) != nil else { return }
-                let url = await server?.baseURL() ?? address
-                RunCommand.printWelcome(configuration, bots: bots.map(\.0), baseURL: url, devServer: server != nil, config: config)
+        let devServer: DevServer? =
+            if configuration.server.url == nil {
+                try await DevServer(configuration: RunCommand.devServerConfiguration(configuration), logger: Logger(label: "bots.devserver"))
+            } else {
+                nil
             }
-            try await tasks.next()
-            try await tasks.waitForAll()
-        }
+        let config = self.config
+        let botsService = BotsAfterServer(
+            server: devServer, serverURL: configuration.server.url,
+            makeRunner: { url in RunCommand.runner(for: bots, configuration: configuration, baseURL: url, logger: logger) },
+            onReady: { url in
+                RunCommand.printWelcome(configuration, bots: bots.map { $0.0 }, baseURL: url, devServer: devServer != nil, config: config)
+            })
+        // Services stop in reverse order: the bots drain their handlers while the server still answers.
+        let services: [any Service] = (devServer.map { [$0] } ?? []) + [botsService]
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
         say("Bots stopped.")
     }
 
@@ -138,13 +130,30 @@ struct RunCommand: AsyncParsableCommand {
     }
 }
 
-/// Starts the bots once the embedded server (if any) is listening.
+/// Starts the bots once the embedded server (if any) is listening, on the port it got, and
+/// says how to reach them once every bot is ready.
 struct BotsAfterServer: Service {
     let server: DevServer?
-    let runner: BotRunner
+    let serverURL: URL?
+    let makeRunner: @Sendable (URL) -> BotRunner
+    let onReady: @Sendable (URL) -> Void
 
     func run() async throws {
-        if let server { _ = await server.port() }
-        try await runner.run()
+        let url: URL
+        if let server {
+            url = await server.baseURL()
+        } else if let serverURL {
+            url = serverURL
+        } else {
+            preconditionFailure("either the embedded server or server.url is set")
+        }
+        let runner = makeRunner(url)
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { try await runner.run() }
+            group.addTask {
+                // A bot that cannot start makes the runner fail with the reason; no welcome then.
+                if (try? await runner.waitUntilReady()) != nil { onReady(url) }
+            }
+        }
     }
 }

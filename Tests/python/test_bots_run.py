@@ -1,0 +1,188 @@
+"""`bots run`, the main job, end to end: a temporary bots.yaml with the embedded dev server on
+port 0 and the three example bots; the official Python SDK plays the user."""
+
+import re
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from stream_chat import StreamChat
+
+from conftest import ROOT, bots_binary, wait_for
+
+API_KEY = "run-key"
+API_SECRET = "run-secret-of-at-least-thirty-two-bytes"
+
+
+def write_config(folder: Path) -> Path:
+    config = folder / "bots.yaml"
+    config.write_text(f"""
+server:
+  api_key: {API_KEY}
+  api_secret: ${{RUN_TEST_SECRET:-{API_SECRET}}}
+embedded:
+  port: 0
+  data: {folder}/data
+  health_check_interval: 1s
+bots:
+  - name: workout
+    kind: workout
+    user: workout-bot
+    channels: [messaging:general]
+    database: {folder}/workouts.sqlite
+  - name: moderator
+    kind: moderation
+    user: moderator
+    channels: [messaging:general]
+    policy:
+      allowed_mime_types: [image/*, application/pdf, text/csv]
+      blocked_file_extensions: [.exe]
+      sniff_content: true
+      action: delete_and_notify
+  - name: archive
+    kind: archive
+    user: archive-bot
+    channels: [messaging:general]
+    folder: {folder}/archive
+""")
+    return config
+
+
+class BotsRun:
+    """One `bots run` process; stopped (SIGTERM, then SIGKILL) when the test ends."""
+
+    def __init__(self, config: Path):
+        self.process = subprocess.Popen(
+            [bots_binary(), "run", "--config", str(config), "--log-level", "warning"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=config.parent)
+        self.output = []
+        self.base_url = None
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            line = self.process.stdout.readline()
+            if not line:
+                break
+            self.output.append(line)
+            match = re.search(r"Dev server: (http://127\.0\.0\.1:\d+)", line)
+            if match:
+                self.base_url = match.group(1)
+            if "Ctrl-C stops everything" in line:
+                return
+        self.kill()
+        pytest.fail("bots run did not get ready:\n" + "".join(self.output))
+
+    def terminate(self, timeout=30) -> int:
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            code = self.process.wait(timeout=timeout)
+        finally:
+            self.kill()
+        self.output.extend(self.process.stdout.readlines())
+        self.process.stdout.close()
+        return code
+
+    def kill(self):
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+@pytest.fixture
+def bots(tmp_path):
+    run = BotsRun(write_config(tmp_path))
+    yield run
+    run.kill()
+
+
+def bot_messages(channel, bot_id, after_id=None):
+    messages = channel.query(messages={"limit": 100})["messages"]
+    if after_id is not None:
+        ids = [message["id"] for message in messages]
+        messages = messages[ids.index(after_id) + 1:] if after_id in ids else []
+    return [message for message in messages if message["user"]["id"] == bot_id]
+
+
+def test_the_three_bots_answer_the_official_sdk_and_stop_cleanly(bots, tmp_path):
+    client = StreamChat(API_KEY, API_SECRET, base_url=bots.base_url + "/", timeout=10.0)
+    client.upsert_user({"id": "alice", "name": "Alice"})
+    channel = client.channel("messaging", "general")
+    channel.add_members(["alice"])
+
+    # The workout bot answers a workout with this week's summary.
+    workout = {"type": "workout", "workout-type": "run", "workout-distance-meters": 5000,
+               "workout-duration-seconds": 1500, "workout-energy-cal": 400}
+    started = time.monotonic()
+    sent = channel.send_message({"text": "morning run", "attachments": [workout]}, "alice")["message"]
+    replies = wait_for(lambda: bot_messages(channel, "workout-bot", sent["id"]))
+    latency = time.monotonic() - started
+    print(f"workout summary arrived {latency * 1000:.0f} ms after the post")
+    summary = replies[0]["attachments"][0]
+    assert summary["type"] == "workout-summary"
+    assert (summary["count"], summary["distance_meters"], summary["energy_cal"]) == (1, 5000, 400)
+    assert replies[0]["text"] == "This week: 1 workout, 5.0 km, 0h 25m, 400 kcal."
+
+    # A malformed workout is answered with the field that is wrong.
+    bad = channel.send_message({"text": "", "attachments": [{**workout, "workout-energy-cal": "lots"}]}, "alice")["message"]
+    complaint = wait_for(lambda: bot_messages(channel, "workout-bot", bad["id"]))
+    assert 'field "workout-energy-cal" is wrong' in complaint[0]["text"]
+
+    # An executable renamed .png is deleted (message and file) with a notice.
+    program = tmp_path / "holiday.png"
+    shutil.copy(shutil.which("true"), program)
+    uploaded = channel.send_file(str(program), "holiday.png", {"id": "alice"}, content_type="image/png")["file"]
+    disguised = channel.send_message(
+        {"text": "my holiday", "attachments": [{"type": "file", "asset_url": uploaded, "title": "holiday.png",
+                                                 "mime_type": "image/png", "file_size": program.stat().st_size}]},
+        "alice")["message"]
+    notice = wait_for(lambda: bot_messages(channel, "moderator"))
+    assert notice[0]["text"].startswith("@Alice: holiday.png was removed because it is really an executable program")
+    assert wait_for(lambda: _is_gone(client, disguised["id"]))
+
+    # A real file lands in the archive folder, named by its SHA-256.
+    report = tmp_path / "report.csv"
+    report.write_text("date,km\n2026-11-01,5\n")
+    link = channel.send_file(str(report), "report.csv", {"id": "alice"}, content_type="text/csv")["file"]
+    channel.send_message({"text": "numbers", "attachments": [
+        {"type": "file", "asset_url": link, "title": "report.csv", "mime_type": "text/csv"}]}, "alice")
+    archived = wait_for(lambda: list((tmp_path / "archive" / "files").rglob("*.csv")))
+    assert archived[0].read_text() == "date,km\n2026-11-01,5\n"
+
+    # SIGTERM: the bots drain, the server stops, exit 0.
+    assert bots.terminate() == 0, "".join(bots.output)
+    assert "Bots stopped." in "".join(bots.output)
+
+
+def _is_gone(client, message_id):
+    from stream_chat.base.exceptions import StreamAPIException
+    try:
+        client.get_message(message_id)
+        return False
+    except StreamAPIException as error:
+        return error.status_code == 404
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("server: {api_key: k, api_secret: short-secret-xx}\nbots: []\nbogus: 1\n", "bots.yaml:3:1: error: unknown key \"bogus\""),
+    ("server:\n  api_key: k\n  api_secret: ${MISSING_SECRET_FOR_TEST}\nbots: []\n",
+     "bots.yaml:3:15: error: environment variable MISSING_SECRET_FOR_TEST is not set"),
+    ("server: {api_key: k, api_secret: a-secret-of-32-bytes-or-more-yes}\nbots:\n  - {name: a, kind: robot, channels: [messaging:x]}\n",
+     "unknown bot kind \"robot\""),
+])
+def test_a_bad_configuration_is_reported_with_its_location_and_nothing_starts(tmp_path, text, expected):
+    config = tmp_path / "bots.yaml"
+    config.write_text(text)
+    result = subprocess.run([bots_binary(), "run", "--config", str(config)], capture_output=True, text=True, timeout=60,
+                            cwd=tmp_path)
+    assert result.returncode == 78, result.stdout + result.stderr
+    assert expected in result.stderr
+    assert not (tmp_path / ".bots").exists(), "nothing was started or created"
+
+
+def test_check_validates_the_repository_configuration():
+    result = subprocess.run([bots_binary(), "run", "--config", str(ROOT / "bots.yaml"), "--check"], capture_output=True,
+                            text=True, timeout=60, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert "3 bots, configuration is valid" in result.stdout
