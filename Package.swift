@@ -80,6 +80,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strictSettings
@@ -145,9 +146,12 @@ let package = Package(
 
         // MARK: Benchmarks (run with `make bench`, release build)
         .executableTarget(
-            name: "DecodeBenchmark",
-            dependencies: ["ChatModels"],
-            path: "Benchmarks/DecodeBenchmark",
+            name: "ChatBenchmarks",
+            dependencies: [
+                "ChatModels", "ChatClient", "ChatBotKit", "ChatBotKitTesting", "ChatDevServer",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/ChatBenchmarks",
             swiftSettings: strictSettings
         ),
 

@@ -40,7 +40,19 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds between health checks on every WebSocket.", transform: ServeCommand.duration)
     var healthCheckInterval: Duration = .seconds(10)
 
+    @Option(
+        help: "Largest upload, like 100MB or 2GB (default: 100MB, as the hosted service). Larger values are for benchmarks.",
+        transform: ServeCommand.byteSize)
+    var uploadSizeLimit: Int64?
+
     @OptionGroup var logging: LoggingOptions
+
+    static func byteSize(_ text: String) throws -> Int64 {
+        guard let size = ByteSizeText.parse(text), size > 0 else {
+            throw ValidationError("\"\(text)\" is not a size; write a number and a unit: 512KB, 100MB, 2GB")
+        }
+        return size
+    }
 
     static func duration(_ text: String) throws -> Duration {
         guard let duration = DurationText.parse(text) else {
@@ -56,7 +68,9 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, dataDirectory: URL(fileURLWithPath: data, isDirectory: true),
             apiKey: apiKey ?? environment["CHAT_API_KEY"] ?? ServeCommand.devAPIKey,
             apiSecret: apiSecret ?? environment["CHAT_API_SECRET"] ?? ServeCommand.devAPISecret,
-            acceptsDevTokens: dev, linkLifetime: linkLifetime, healthCheckInterval: healthCheckInterval)
+            acceptsDevTokens: dev, linkLifetime: linkLifetime, healthCheckInterval: healthCheckInterval,
+            defaultUploadSizeLimit: uploadSizeLimit ?? 100 * 1024 * 1024,
+            initialFileUploadConfig: UploadRules(sizeLimit: uploadSizeLimit ?? 0), initialImageUploadConfig: UploadRules(sizeLimit: uploadSizeLimit ?? 0))
         let logger = Logger(label: "bots.serve")
         let server = try await DevServer(configuration: configuration, logger: logger)
         let group = ServiceGroup(

@@ -51,7 +51,7 @@ final class CurlEngine: @unchecked Sendable {
     private static let globalInit: Void = { _ = curl_global_init(Int(CURL_GLOBAL_ALL)) }()
 
     private let multi: UnsafeMutableRawPointer
-    private let shared = Mutex(Shared())
+    private let shared = Locked(Shared())
     private let stopped = DispatchSemaphore(value: 0)
     private let started = Atomic<Bool>(false)
     private let logger: Logger

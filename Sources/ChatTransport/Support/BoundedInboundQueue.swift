@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A bounded queue between the WebSocket service thread (producer) and an async consumer.
 ///
@@ -16,8 +15,8 @@ final class BoundedInboundQueue: Sendable {
     }
 
     let capacity: Int
-    private let state = Mutex(State())
-    private let drainHandler = Mutex<(@Sendable () -> Void)?>(nil)
+    private let state = Locked(State())
+    private let drainHandler = Locked<(@Sendable () -> Void)?>(nil)
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)

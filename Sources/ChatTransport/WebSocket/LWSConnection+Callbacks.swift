@@ -1,6 +1,5 @@
 import CLibWebSockets
 import Foundation
-import Synchronization
 
 extension LWSConnection {
     /// Handles one libwebsockets callback on the service thread; a non-zero result closes the socket.

@@ -1,11 +1,10 @@
 import CLibWebSockets
 import Foundation
-import Synchronization
 
 /// One WebSocket on the libwebsockets service thread.
 ///
 /// Thread use: `wsi`, `partial` and the callbacks belong to the service thread. Other threads
-/// reach the connection only through `outgoing` and the flags in `shared` (a Mutex) and by
+/// reach the connection only through `outgoing` and the flags in `shared` (a lock) and by
 /// asking the service thread for work with `lws_cancel_service`.
 final class LWSConnection: WebSocketConnection, @unchecked Sendable {
     enum Outgoing {
@@ -23,7 +22,7 @@ final class LWSConnection: WebSocketConnection, @unchecked Sendable {
 
     let request: WebSocketRequest
     let queue: BoundedInboundQueue
-    let shared = Mutex(Shared())
+    let shared = Locked(Shared())
     unowned let engine: LWSEngine
 
     // Service thread only.

@@ -75,9 +75,9 @@ extension LWSConnection {
 
 /// The service thread and the lws context it owns.
 final class LWSEngine: @unchecked Sendable {
-    private let commands = Mutex<[LWSCommand]>([])
+    private let commands = Locked<[LWSCommand]>([])
     /// The context, published for `lws_cancel_service` from other threads; nil once destroyed.
-    private let context = Mutex<ContextHandle?>(nil)
+    private let context = Locked<ContextHandle?>(nil)
     private let stopping = Atomic<Bool>(false)
     private let started = Atomic<Bool>(false)
     private let ready = DispatchSemaphore(value: 0)

@@ -1,0 +1,64 @@
+import ChatModels
+import Foundation
+
+/// Decode + classify: parses each `message.new` event of the corpus into an `Event`, counts its
+/// attachments by type and decodes the workout payload into its typed struct.
+/// `ChatBenchmarks decode <corpus-path> [events] [rounds]`
+enum DecodeBenchmark {
+    struct Tally {
+        var counts: [AttachmentType: Int] = [:]
+        var workouts = 0
+        var distance = 0
+        var failures = 0
+    }
+
+    static func run(_ arguments: [String]) throws {
+        let corpusURL = URL(fileURLWithPath: arguments.first ?? "Benchmarks/.out/corpus.ndjson")
+        let eventCount = arguments.count > 1 ? Int(arguments[1]) ?? 10_000 : 10_000
+        let rounds = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5
+        try FileManager.default.createDirectory(at: corpusURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let corpusBytes = try CorpusWriter.write(count: eventCount, to: corpusURL)
+        let lines: [Data] = try Data(contentsOf: corpusURL).split(separator: 0x0A).map { Data($0) }
+        print("corpus: \(lines.count) events, \(corpusBytes) bytes (\(corpusBytes / lines.count) bytes/event) at \(corpusURL.path)")
+        var best = Duration.seconds(1_000_000)
+        var tally = Tally()
+        for _ in 0..<rounds {
+            let (result, elapsed) = try runOnce(lines)
+            tally = result
+            best = min(best, elapsed)
+        }
+        let seconds = best.seconds
+        let eventsPerSecond = Double(lines.count) / seconds
+        let megabytesPerSecond = Double(corpusBytes) / seconds / 1_000_000
+        let sortedCounts = tally.counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key)=\($0.value)" }
+        print("classified: \(sortedCounts.joined(separator: " ")), workouts typed: \(tally.workouts), failures: \(tally.failures)")
+        print(String(format: "ChatModels typed decode+classify: %.0f events/s, %.1f MB/s (best of %d rounds)", eventsPerSecond, megabytesPerSecond, rounds))
+        print(String(format: "RESULT decode swift_events_per_s=%.0f swift_mb_per_s=%.1f", eventsPerSecond, megabytesPerSecond))
+    }
+
+    static func runOnce(_ lines: [Data]) throws -> (Tally, Duration) {
+        var tally = Tally()
+        let clock = ContinuousClock()
+        let start = clock.now
+        for line in lines {
+            let event = try Event.decode(frame: line)
+            guard let message = event.message else { continue }
+            for (type, count) in message.attachmentCounts { tally.counts[type, default: 0] += count }
+            for result in message.decodeAttachments(payloadType: WorkoutAttachmentPayload.self) {
+                switch result {
+                case .success(let workout):
+                    tally.workouts += 1
+                    tally.distance += workout.workoutDistanceMeters ?? 0
+                case .failure:
+                    tally.failures += 1
+                }
+            }
+        }
+        return (tally, clock.now - start)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

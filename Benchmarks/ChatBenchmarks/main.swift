@@ -1,0 +1,16 @@
+import Foundation
+
+// `ChatBenchmarks <decode|upload|events|bot> [arguments]`; run by Benchmarks/run.sh (release build).
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    switch arguments.first {
+    case "decode": try DecodeBenchmark.run(Array(arguments.dropFirst()))
+    case "upload": try await UploadBenchmark.run(Array(arguments.dropFirst()))
+    case "events": try await EventsBenchmark.run(Array(arguments.dropFirst()))
+    case "bot": try await BotBenchmark.run(Array(arguments.dropFirst()))
+    default: throw BenchmarkError("usage: ChatBenchmarks <decode|upload|events|bot> [arguments]")
+    }
+} catch {
+    FileHandle.standardError.write(Data("ChatBenchmarks: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,74 @@
+import ChatBotKit
+import ChatBotKitTesting
+import ChatClient
+import ChatDevServer
+import ChatModels
+import Foundation
+import Testing
+
+// The README's ten-line bot. `ReadmeTests.readmeShowsThisCode` checks that README.md shows these
+// lines, so the README cannot drift from code that runs.
+struct Workout: AttachmentPayload {
+    static let type = AttachmentType(rawValue: "workout")
+    var distance: Int
+}
+
+func readmeBot() -> Bot {
+    let bot = Bot(name: "coach")
+    bot.on(Workout.self) { workout, context in
+        try await context.reply(text: "Nice, \(workout.distance) m!")
+    }
+    return bot
+}
+
+@Suite("The README")
+struct ReadmeTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test("the README's bot is this file's bot, line for line")
+    func readmeShowsThisCode() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let block = try #require(readme.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "```").first)
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let sourceLines = source.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        var searchFrom = 0
+        for line in block.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            if line.hasPrefix("import ") || line.hasPrefix("try await bot.run(") { continue }
+            let found = sourceLines[searchFrom...].firstIndex(of: line)
+            #expect(found != nil, "README line not in the tested code: \(line)")
+            searchFrom = (found ?? searchFrom) + 1
+        }
+        #expect(block.contains("try await bot.run(channels: [\"messaging:general\"])"))
+    }
+
+    @Test("the README's bot answers a workout, run with bot.run as the README does, and stops when cancelled")
+    func readmeBotRuns() async throws {
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let bot = readmeBot()
+            let running = Task {
+                try await bot.run(channels: ["messaging:general"], server: server.baseURL, apiKey: server.apiKey, apiSecret: server.apiSecret)
+            }
+            // `run` returns nothing until it stops, so wait for the bot's user to come online.
+            for _ in 0..<500 where !(await server.server.isOnline("coach")) { try await Task.sleep(for: .milliseconds(10)) }
+            try await Task.sleep(for: .milliseconds(200))
+            let sent = try await ann.send(Workout(distance: 5000))
+            let reply = try await ann.replies(to: sent, from: "coach")
+            #expect(reply.first?.text == "Nice, 5000 m!")
+            running.cancel()
+            try await running.value
+        }
+    }
+
+    @Test("the README's test snippet is how tests are written here")
+    func readmeTestSnippet() async throws {
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            try await server.withBot(readmeBot(), channels: ["messaging:general"]) { _ in
+                let sent = try await ann.send(Workout(distance: 5000))
+                let reply = try await ann.replies(to: sent, from: "coach")
+                #expect(reply.first?.text == "Nice, 5000 m!")
+            }
+        }
+    }
+}
