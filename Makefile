@@ -47,7 +47,7 @@ test-sanitizers:
 	@set -e; for pair in "thread:$(TSAN_TESTS)" "address:$(ASAN_TESTS)"; do \
 	    sanitizer=$${pair%%:*}; filter=$${pair#*:}; \
 	    echo "$$filter under the $$sanitizer sanitizer"; \
-	    log=.build/sanitize-$$sanitizer.log; \
+	    mkdir -p .build; log=.build/sanitize-$$sanitizer.log; \
 	    LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-suppressions.txt TSAN_OPTIONS=halt_on_error=1 \
 	        $(SWIFT) test --scratch-path .build-$$sanitizer --sanitize=$$sanitizer --filter "$$filter" > $$log 2>&1 \
 	        || { grep -E '✘|error:|WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer|SUMMARY' $$log | head -n 60; exit 1; }; \
