@@ -148,7 +148,7 @@ let package = Package(
         .executableTarget(
             name: "ChatBenchmarks",
             dependencies: [
-                "ChatModels", "ChatClient", "ChatBotKit", "ChatBotKitTesting", "ChatDevServer",
+                "ChatModels", "ChatClient", "ChatBotKit", "ChatBotKitTesting", "ChatDevServer", "WorkoutBot",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/ChatBenchmarks",
@@ -174,7 +174,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ChatClientTests",
-            dependencies: ["ChatClient", "ChatDevServer", "ChatBotKitTesting", "ChatTransport"],
+            dependencies: ["ChatClient", "ChatDevServer", "ChatBotKitTesting", "ChatTransport", "WorkoutBot"],
             swiftSettings: strictSettings
         ),
         .testTarget(

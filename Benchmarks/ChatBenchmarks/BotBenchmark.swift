@@ -4,6 +4,7 @@ import ChatClient
 import ChatDevServer
 import ChatModels
 import Foundation
+import WorkoutBot
 import Logging
 import Synchronization
 
@@ -19,7 +20,7 @@ enum BotBenchmark {
         let dispatchCount = arguments.first.flatMap(Int.init) ?? 50_000
         let latencySeconds = arguments.count > 1 ? Int(arguments[1]) ?? 10 : 10
         try await dispatch(count: dispatchCount)
-        try await latency(seconds: latencySeconds, rate: 1_000)
+        if latencySeconds > 0 { try await latency(seconds: latencySeconds, rate: 1_000) }
     }
 
     static func noOpBot() -> Bot {

@@ -1,5 +1,6 @@
 import ChatModels
 import Foundation
+import WorkoutBot
 
 /// Decode + classify: parses each `message.new` event of the corpus into an `Event`, counts its
 /// attachments by type and decodes the workout payload into its typed struct.

@@ -6,6 +6,7 @@ import ChatTransport
 import Foundation
 import Synchronization
 import Testing
+import WorkoutBot
 
 @Suite("ChatClient against the dev server")
 struct ChatClientTests {

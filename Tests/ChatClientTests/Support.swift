@@ -6,29 +6,6 @@ import Foundation
 import Synchronization
 import Testing
 
-extension AttachmentType {
-    static let workout = Self(rawValue: "workout")
-}
-
-/// The seed's workout payload.
-struct WorkoutAttachmentPayload: AttachmentPayload {
-    static let type: AttachmentType = .workout
-
-    var imageURL: URL?
-    var workoutDistanceMeters: Int?
-    var workoutType: String?
-    var workoutDurationSeconds: Int?
-    var workoutEnergyCal: Int?
-
-    private enum CodingKeys: String, CodingKey {
-        case workoutDistanceMeters = "workout-distance-meters"
-        case workoutType = "workout-type"
-        case workoutDurationSeconds = "workout-duration-seconds"
-        case workoutEnergyCal = "workout-energy-cal"
-        case imageURL = "image_url"
-    }
-}
-
 /// The real libcurl transport, with every request it sends written down, so tests can say
 /// which calls were (or were not) made.
 final class RecordingHTTPTransport: HTTPTransport {

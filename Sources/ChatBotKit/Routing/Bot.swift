@@ -19,6 +19,8 @@ public final class Bot: Sendable {
 
     struct AttachmentRoute: Sendable {
         let type: AttachmentType
+        /// Whether the handler wants the decoded payload (a typed route).
+        let isTyped: Bool
         let handler: AttachmentHandler
     }
 
@@ -54,7 +56,7 @@ public final class Bot: Sendable {
         routes.withLock { routes in
             routes.registry.registerAttachment(payloadType)
             routes.attachments.append(
-                AttachmentRoute(type: P.type) { attachment, payload, context in
+                AttachmentRoute(type: P.type, isTyped: true) { attachment, payload, context in
                     guard let typed = payload as? P else { return }
                     try await handler(
                         ChatMessageAttachment(id: attachment.id, type: attachment.type, payload: typed, uploadingState: nil), context)
@@ -66,7 +68,8 @@ public final class Bot: Sendable {
     /// `bot.on(.file) { attachment, context in … }`.
     public func on(_ type: AttachmentType, handler: @escaping @Sendable (AnyChatMessageAttachment, BotContext) async throws -> Void) {
         routes.withLock { routes in
-            routes.attachments.append(AttachmentRoute(type: type) { attachment, _, context in try await handler(attachment, context) })
+            routes.attachments.append(
+                AttachmentRoute(type: type, isTyped: false) { attachment, _, context in try await handler(attachment, context) })
         }
     }
 
