@@ -35,12 +35,12 @@ test-python:
 	    CHATBOTKIT_BOTS_BINARY=$$($(SWIFT) build --show-bin-path)/bots $(VENV)/bin/python -m pytest -q Tests/python; \
 	fi
 
-# The C glue (libcurl, libwebsockets) under both sanitizers: ThreadSanitizer on the transport's
-# own tests (it cannot see Synchronization.Mutex on Linux, which the modules above use, so it
-# would report races there that cannot happen), AddressSanitizer on the transport and on the
-# client that drives it. Leak reports from Foundation's Process, OpenSSL and NIO's thread pool
-# are suppressed (scripts/lsan-suppressions.txt): they are process-lifetime allocations.
-TSAN_TESTS ?= ChatTransportTests
+# The C glue (libcurl, libwebsockets) and the client that drives it, under both sanitizers.
+# ChatTransport guards what its C threads share with pthread locks (ThreadSanitizer does not
+# see Synchronization.Mutex on Linux; see Sources/ChatTransport/Support/Locked.swift). Leak
+# reports from Foundation's Process, OpenSSL, NIO's thread pool and XCTest are suppressed
+# (scripts/lsan-suppressions.txt): they are process-lifetime allocations.
+TSAN_TESTS ?= ChatTransportTests|ChatClientTests
 ASAN_TESTS ?= ChatTransportTests|ChatClientTests
 
 test-sanitizers:
