@@ -13,8 +13,8 @@ struct ArchiveBotTests {
     @Test("every posted file lands in the folder once per content (SHA-256); /archive answers with the manifest")
     func archivesAndDeduplicates() async throws {
         let files = try FixtureFiles()
-        let data = try DataFolder()
-        let archive = try Archive(folder: data.url.appendingPathComponent("archive"))
+        let data = try FixtureFiles()
+        let archive = try Archive(folder: data.folder.appendingPathComponent("archive"))
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let bob = try await TestUser.join(server, id: "bob", channel: "messaging:general")
@@ -55,8 +55,8 @@ struct ArchiveBotTests {
             }
         }
         let files = try FixtureFiles()
-        let data = try DataFolder()
-        let archive = try Archive(folder: data.url)
+        let data = try FixtureFiles()
+        let archive = try Archive(folder: data.folder)
         try await TestChatServer.withServer(configure: { $0.linkLifetime = .seconds(1) }) { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let bot = ArchiveBot.make(name: "archive", user: User(id: "archive-bot"), archive: archive)
@@ -75,8 +75,8 @@ struct ArchiveBotTests {
     @Test("a file that cannot be downloaded is reported and skipped; later files are still archived")
     func undownloadable() async throws {
         let files = try FixtureFiles()
-        let data = try DataFolder()
-        let archive = try Archive(folder: data.url)
+        let data = try FixtureFiles()
+        let archive = try Archive(folder: data.folder)
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let errors = ErrorLog()
@@ -99,8 +99,8 @@ struct ArchiveBotTests {
 
     @Test("its bots.yaml entry takes a folder; unknown options are located errors")
     func configuration() throws {
-        let data = try DataFolder()
-        let folder = data.url.appendingPathComponent("kept")
+        let data = try FixtureFiles()
+        let folder = data.folder.appendingPathComponent("kept")
         let entry = try botEntry("name: archive\nkind: archive\nchannels: [messaging:general]\nfolder: \(folder.path)")
         _ = try ArchiveBot.makeBot(entry, environment: data.environment)
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("files").path))

@@ -84,7 +84,7 @@ struct ModerationBotTests {
                 channel_policies:
                   messaging:desk: { max_file_size: 1KB, action: notify }
                 """)
-            let bot = try ModerationBot.makeBot(entry, environment: try DataFolder().environment)
+            let bot = try ModerationBot.makeBot(entry, environment: try FixtureFiles().environment)
             try await server.withBot(bot, channels: ["messaging:lounge", "messaging:desk"]) { _ in
                 let zipped = try await inLounge.sendFile(try files.bytes(300, named: "stuff.zip"))
                 let big = try await inDesk.sendFile(try files.bytes(4096, named: "big.bin"))
@@ -116,7 +116,7 @@ struct ModerationBotTests {
     func badPolicies(_ yaml: String, _ message: String, _ line: Int, _ column: Int) throws {
         let entry = try botEntry("name: moderator\nkind: moderation\nchannels: [messaging:general]\n\(yaml)")
         #expect {
-            _ = try ModerationBot.makeBot(entry, environment: try DataFolder().environment)
+            _ = try ModerationBot.makeBot(entry, environment: try FixtureFiles().environment)
         } throws: { error in
             guard let error = error as? ConfigurationError else { return false }
             #expect(error.message.contains(message), "\(error)")

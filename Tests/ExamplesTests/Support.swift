@@ -1,19 +1,11 @@
 import ChatBotKit
+import ChatBotKitTesting
 import Foundation
 import Logging
 
-/// A temporary folder for an example's data, removed when the test ends.
-final class DataFolder: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("chatbotkit-example-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    var environment: BotKindEnvironment { BotKindEnvironment(dataDirectory: url, logger: .init(label: "example-test")) }
+extension FixtureFiles {
+    /// What a bot kind needs to build itself, with this temporary folder as its data folder.
+    var environment: BotKindEnvironment { BotKindEnvironment(dataDirectory: folder, logger: Logger(label: "example-test")) }
 }
 
 /// The one bot entry of a `bots.yaml` made of `botYAML` (indented as a list item's body).

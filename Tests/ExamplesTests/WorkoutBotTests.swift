@@ -13,8 +13,8 @@ struct WorkoutBotTests {
 
     @Test("each workout is stored and answered with this week's workout-summary payload")
     func summaries() async throws {
-        let data = try DataFolder()
-        let store = try WorkoutStore(url: data.url.appendingPathComponent("workouts.sqlite"))
+        let data = try FixtureFiles()
+        let store = try WorkoutStore(url: data.folder.appendingPathComponent("workouts.sqlite"))
         let bot = WorkoutBot.make(name: "workout", user: User(id: "workout-bot"), store: store)
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
@@ -44,8 +44,8 @@ struct WorkoutBotTests {
         (["workout-type": "run", "workout-duration-seconds": -60] as JSONObject, "workout-duration-seconds"),
     ])
     func malformedWorkout(_ fields: JSONObject, _ field: String) async throws {
-        let data = try DataFolder()
-        let store = try WorkoutStore(url: data.url.appendingPathComponent("workouts.sqlite"))
+        let data = try FixtureFiles()
+        let store = try WorkoutStore(url: data.folder.appendingPathComponent("workouts.sqlite"))
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             try await server.withBot(WorkoutBot.make(name: "workout", user: User(id: "workout-bot"), store: store), channels: ["messaging:general"]) { _ in
@@ -60,8 +60,8 @@ struct WorkoutBotTests {
 
     @Test("/workouts answers with a CSV export and an SVG chart, both uploaded files; with no workouts it says so")
     func export() async throws {
-        let data = try DataFolder()
-        let store = try WorkoutStore(url: data.url.appendingPathComponent("workouts.sqlite"))
+        let data = try FixtureFiles()
+        let store = try WorkoutStore(url: data.folder.appendingPathComponent("workouts.sqlite"))
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             try await server.withBot(WorkoutBot.make(name: "workout", user: User(id: "workout-bot"), store: store), channels: ["messaging:general"]) { _ in
@@ -89,8 +89,8 @@ struct WorkoutBotTests {
 
     @Test("a workout delivered twice is stored once")
     func storeIsIdempotent() throws {
-        let data = try DataFolder()
-        let store = try WorkoutStore(url: data.url.appendingPathComponent("workouts.sqlite"))
+        let data = try FixtureFiles()
+        let store = try WorkoutStore(url: data.folder.appendingPathComponent("workouts.sqlite"))
         let record = WorkoutStore.Record(
             messageId: "m-1", userId: "ann", type: "run", distanceMeters: 1000, durationSeconds: 300, energyCal: 80, date: Date())
         try store.record(record, position: 0)
@@ -101,11 +101,11 @@ struct WorkoutBotTests {
 
     @Test("its bots.yaml entry takes a database path; unknown options are located errors")
     func configuration() throws {
-        let data = try DataFolder()
-        let entry = try botEntry("name: workout\nkind: workout\nuser: workout-bot\nchannels: [messaging:general]\ndatabase: \(data.url.path)/mine.sqlite")
+        let data = try FixtureFiles()
+        let entry = try botEntry("name: workout\nkind: workout\nuser: workout-bot\nchannels: [messaging:general]\ndatabase: \(data.folder.path)/mine.sqlite")
         let bot = try WorkoutBot.makeBot(entry, environment: data.environment)
         #expect(bot.user.id == "workout-bot")
-        #expect(FileManager.default.fileExists(atPath: data.url.appendingPathComponent("mine.sqlite").path))
+        #expect(FileManager.default.fileExists(atPath: data.folder.appendingPathComponent("mine.sqlite").path))
         let bad = try botEntry("name: workout\nkind: workout\nchannels: [messaging:general]\ndatabse: x.sqlite")
         #expect {
             _ = try WorkoutBot.makeBot(bad, environment: data.environment)
