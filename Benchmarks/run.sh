@@ -19,8 +19,9 @@ for name in "${which[@]}"; do
     echo "== $name"
     case $name in
         decode)
-            "$bin/ChatBenchmarks" decode "$out/corpus.ndjson" 10000 5
-            "$python" Benchmarks/peers/decode_peer.py "$out/corpus.ndjson" 5
+            "$bin/ChatBenchmarks" decode "$out/corpus.ndjson" 10000 5 | tee "$out/decode.txt"
+            swift_rate=$(sed -n 's/.*swift_events_per_s=\([0-9]*\).*/\1/p' "$out/decode.txt")
+            "$python" Benchmarks/peers/decode_peer.py "$out/corpus.ndjson" 5 "$swift_rate"
             ;;
         upload) "$python" Benchmarks/peers/run_uploads.py "$bin" "$out" ;;
         events) "$bin/ChatBenchmarks" events 50000 2>&1 | grep -v ' info \| debug ' ;;

@@ -30,6 +30,10 @@ def main():
     orjson_rate = measure(f"orjson {orjson.__version__} loads", orjson.loads, lines, size, rounds)
     json_rate = measure("json loads", json.loads, lines, size, rounds)
     print(f"RESULT decode orjson_events_per_s={orjson_rate:.0f} json_events_per_s={json_rate:.0f}")
+    if len(sys.argv) > 3 and sys.argv[3]:
+        swift_rate = float(sys.argv[3])
+        print(f"ChatModels typed decode+classify vs orjson: {swift_rate / orjson_rate:.2f}x (target 1.10x), "
+              f"vs json: {swift_rate / json_rate:.2f}x")
 
 
 if __name__ == "__main__":
