@@ -21,18 +21,65 @@ struct JSONNode {
 ///
 /// Values are then read on demand, so a decoder only pays for the fields it asks for. This is
 /// what lets a typed decode of a chat event beat general-purpose parsers that build every value.
-struct JSONIndex {
-    private(set) var nodes: [JSONNode] = []
+struct JSONIndex: ~Copyable {
+    private var storage: NodeBuffer
 
     /// Indexes `bytes`, validating them against RFC 8259.
     init(bytes: UnsafeRawBufferPointer, maximumDepth: Int) throws(JSONError) {
         guard bytes.count < Int(UInt32.max) else {
             throw JSONError(code: .syntax, message: "documents over 4 GiB are not supported")
         }
-        nodes.reserveCapacity(max(8, bytes.count / 12))
+        var nodes = NodeBuffer(capacity: max(16, bytes.count / 10))
         var builder = IndexBuilder(bytes: bytes, maximumDepth: maximumDepth)
-        try builder.run(into: &nodes)
+        do {
+            try builder.run(into: &nodes)
+        } catch {
+            nodes.deallocate()
+            throw error
+        }
+        storage = nodes
     }
+
+    deinit { storage.deallocate() }
+
+    /// The nodes, in document order (valid while the index lives).
+    var nodes: UnsafeBufferPointer<JSONNode> { UnsafeBufferPointer(start: storage.base, count: storage.count) }
+}
+
+/// A growable array of nodes without Array's per-append bookkeeping: indexing appends one node
+/// every dozen bytes, and this is the index's inner loop.
+struct NodeBuffer {
+    private(set) var base: UnsafeMutablePointer<JSONNode>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    @inline(__always)
+    mutating func append(_ node: JSONNode) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: node)
+        count += 1
+    }
+
+    @inline(__always)
+    subscript(position: Int) -> JSONNode {
+        get { base[position] }
+        nonmutating set { base[position] = newValue }
+    }
+
+    private mutating func grow() {
+        let larger = UnsafeMutablePointer<JSONNode>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity *= 2
+    }
+
+    func deallocate() { base.deallocate() }
 }
 
 private struct IndexBuilder {
@@ -57,7 +104,7 @@ private struct IndexBuilder {
         self.maximumDepth = maximumDepth
     }
 
-    mutating func run(into nodes: inout [JSONNode]) throws(JSONError) {
+    mutating func run(into nodes: inout NodeBuffer) throws(JSONError) {
         var open: [(node: Int, isObject: Bool)] = []
         open.reserveCapacity(16)
         var expectation = Expectation.value
@@ -145,7 +192,7 @@ private struct IndexBuilder {
         }
     }
 
-    mutating func close(_ open: inout [(node: Int, isObject: Bool)], _ nodes: inout [JSONNode], _ expectation: inout Expectation)
+    mutating func close(_ open: inout [(node: Int, isObject: Bool)], _ nodes: inout NodeBuffer, _ expectation: inout Expectation)
         throws(JSONError)
     {
         let container = open.removeLast()
@@ -157,7 +204,7 @@ private struct IndexBuilder {
 
     /// Finds the closing quote 16 bytes at a time, rejecting raw control characters and noting
     /// whether the string has escapes (which are validated when the string is read).
-    mutating func scanString(into nodes: inout [JSONNode]) throws(JSONError) {
+    mutating func scanString(into nodes: inout NodeBuffer) throws(JSONError) {
         let start = index + 1
         var cursor = start
         var escaped = false

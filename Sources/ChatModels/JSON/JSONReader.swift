@@ -26,7 +26,8 @@ struct JSONReader {
             return try data.withUnsafeBytes { buffer in
                 let index = try JSONIndex(bytes: buffer, maximumDepth: maximumDepth)
                 let base = buffer.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) } ?? UnsafePointer(bitPattern: 1)!
-                return try index.nodes.withUnsafeBufferPointer { nodes in
+                let nodes = index.nodes
+                return try withExtendedLifetime(index) {
                     try withUnsafePointer(to: data) { source in
                         try body(JSONReader(base: base, nodes: nodes, sourcePointer: source))
                     }
