@@ -131,7 +131,7 @@ def test_blocked_extensions_and_mime_types(server, client, channel):
 
 def test_spoofed_mime_part_on_image(server, client, channel):
     assert_envelope(upload(server, client, "", "photo.png", b"MZ\x90\x00 not a png at all", "image/png", "image"),
-                    400, 4, "File content is not a image/png image")
+                    400, 4, "File content is not a valid image/png image")
     assert_envelope(upload(server, client, "", "photo.png", png_bytes(), "application/octet-stream", "image"),
                     400, 4, "File type application/octet-stream is not supported")
     assert upload(server, client, "", "photo.png", png_bytes(), "image/png", "image").status_code == 201

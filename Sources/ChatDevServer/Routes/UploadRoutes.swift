@@ -195,7 +195,7 @@ struct UploadReceiver {
                 try handle.close()
                 self.handle = nil
                 if policy.isImage, !UploadPolicy.imageBytesMatch(head, mimeType: mimeType) {
-                    failure = APIError.input(operation, "File content is not a \(mimeType) image; the part's Content-Type does not match its bytes")
+                    failure = APIError.input(operation, "File content is not a valid \(mimeType) image: the part's Content-Type does not match its bytes; upload it as a file instead")
                 } else {
                     completedFile = CompletedFile(path: temporaryPath, filename: filename, mimeType: mimeType, size: written)
                 }
