@@ -25,30 +25,27 @@ extension Bot {
     private func route(_ message: Message, context: BotContext, routes: Routes) async {
         for attachment in message.attachments {
             let matching = routes.attachments.filter { $0.type == attachment.type }
-            guard routes.registry.payloadType(for: attachment.type) != nil else {
-                if matching.isEmpty {
-                    for handler in routes.unknownAttachments { await run(context, routes) { try await handler(attachment, context) } }
-                } else {
-                    for route in matching { await run(context, routes) { try await route.handler(attachment, nil, context) } }
-                }
+            let isRegistered = routes.registry.payloadType(for: attachment.type) != nil
+            if !isRegistered, matching.isEmpty {
+                for handler in routes.unknownAttachments { await run(context, routes) { try await handler(attachment, context) } }
                 continue
             }
             // Decoding costs more than routing: only decode for typed routes, or to report a failure.
-            guard matching.contains(where: \.isTyped) || !routes.decodingFailures.isEmpty else {
-                for route in matching { await run(context, routes) { try await route.handler(attachment, nil, context) } }
-                continue
-            }
-            switch routes.registry.decode(attachment) {
-            case .decoded(let payload, _):
-                for route in matching { await run(context, routes) { try await route.handler(attachment, payload, context) } }
+            let decodes = isRegistered && (matching.contains(where: \.isTyped) || !routes.decodingFailures.isEmpty)
+            let payload: (any AttachmentPayload)?
+            switch decodes ? routes.registry.decode(attachment) : .unknown(attachment) {
+            case .decoded(let decoded, _):
+                payload = decoded
             case .unknown:
-                for route in matching { await run(context, routes) { try await route.handler(attachment, nil, context) } }
+                payload = nil
             case .failed(let failure):
                 context.logger.notice("Attachment could not be decoded: \(failure.message)", metadata: ["message_id": "\(message.id)"])
                 for handler in routes.decodingFailures { await run(context, routes) { try await handler(failure, context) } }
                 // Type-erased routes still see the raw attachment.
                 for route in matching where !route.isTyped { await run(context, routes) { try await route.handler(attachment, nil, context) } }
+                continue
             }
+            for route in matching { await run(context, routes) { try await route.handler(attachment, payload, context) } }
         }
         if let command = CommandInvocation(text: message.text) {
             for handler in routes.commands[command.name] ?? [] { await run(context, routes) { try await handler(command, context) } }

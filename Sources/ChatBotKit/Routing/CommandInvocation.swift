@@ -9,9 +9,8 @@ public struct CommandInvocation: Sendable, Hashable {
 
     /// Reads a command from a message text; nil when the text does not start with `/`.
     public init?(text: String) {
-        // Most messages are not commands: answer that from the first bytes, without Foundation.
-        guard let first = text.utf8.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }), first == UInt8(ascii: "/")
-        else { return nil }
+        // Most messages are not commands: a text without any slash is answered without Foundation.
+        guard text.utf8.contains(UInt8(ascii: "/")) else { return nil }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.hasPrefix("/"), trimmed.count > 1 else { return nil }
         let body = trimmed.dropFirst()
