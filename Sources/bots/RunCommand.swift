@@ -87,13 +87,9 @@ struct RunCommand: AsyncParsableCommand {
 
     static func runner(for bots: [(BotsConfiguration.BotEntry, Bot)], configuration: BotsConfiguration, baseURL: URL, logger: Logger) -> BotRunner {
         let services = bots.map { entry, bot in
-            let client = ChatClient(
-                configuration: ChatClientConfiguration(
-                    apiKey: configuration.server.apiKey, baseURL: baseURL, credentials: .apiSecret(configuration.server.apiSecret.value),
-                    userId: bot.user.id),
-                logger: Logger(label: "bots.\(entry.name)"))
-            return BotService(
-                bot: bot, client: client, channels: entry.channels,
+            BotService(
+                bot: bot, server: baseURL, apiKey: configuration.server.apiKey, apiSecret: configuration.server.apiSecret.value,
+                channels: entry.channels,
                 configuration: BotService.Configuration(maximumConcurrentChannels: entry.concurrency, drainDeadline: entry.drainDeadline),
                 logger: Logger(label: "bots.\(entry.name)"))
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChatBotKit
 import ChatDevServer
 import ChatModels
 import Foundation
@@ -13,17 +14,14 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run the embedded Stream-compatible chat server (REST, WebSocket, SQLite, signed file links)."
     )
 
-    static let devAPIKey = "dev-key"
-    static let devAPISecret = "a-dev-secret-of-at-least-32-bytes"
-
     @Option(help: "Port to listen on (0 picks a free one).")
-    var port: Int = 8787
+    var port: Int = BotsConfiguration.Embedded().port
 
     @Option(help: "Address to bind.")
-    var host: String = "127.0.0.1"
+    var host: String = BotsConfiguration.Embedded().host
 
     @Option(help: "Folder for the SQLite database and uploaded files.")
-    var data: String = ".bots/data"
+    var data: String = BotsConfiguration.Embedded().dataDirectory
 
     @Option(help: "API key (default: $CHAT_API_KEY, then the dev key of bots.yaml).")
     var apiKey: String?
@@ -35,10 +33,10 @@ struct ServeCommand: AsyncParsableCommand {
     var dev = false
 
     @Option(help: "Lifetime of signed file links, like 2s, 10m, 14d.", transform: ServeCommand.duration)
-    var linkLifetime: Duration = .seconds(14 * 86_400)
+    var linkLifetime: Duration = BotsConfiguration.Embedded().linkLifetime
 
     @Option(help: "Seconds between health checks on every WebSocket.", transform: ServeCommand.duration)
-    var healthCheckInterval: Duration = .seconds(10)
+    var healthCheckInterval: Duration = BotsConfiguration.Embedded().healthCheckInterval
 
     @Option(
         help: "Largest upload, like 100MB or 2GB (default: 100MB, as the hosted service). Larger values are for benchmarks.",
@@ -63,11 +61,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         logging.bootstrap()
-        let environment = ProcessInfo.processInfo.environment
         let configuration = DevServerConfiguration(
             host: host, port: port, dataDirectory: URL(fileURLWithPath: data, isDirectory: true),
-            apiKey: apiKey ?? environment["CHAT_API_KEY"] ?? ServeCommand.devAPIKey,
-            apiSecret: apiSecret ?? environment["CHAT_API_SECRET"] ?? ServeCommand.devAPISecret,
+            apiKey: apiKey ?? BotsConfiguration.Server.defaultAPIKey, apiSecret: apiSecret ?? BotsConfiguration.Server.defaultAPISecret,
             acceptsDevTokens: dev, linkLifetime: linkLifetime, healthCheckInterval: healthCheckInterval,
             defaultUploadSizeLimit: uploadSizeLimit ?? 100 * 1024 * 1024,
             initialFileUploadConfig: UploadRules(sizeLimit: uploadSizeLimit ?? 0), initialImageUploadConfig: UploadRules(sizeLimit: uploadSizeLimit ?? 0))

@@ -24,10 +24,22 @@ public struct BotsConfiguration: Sendable {
         public var apiKey: String
         /// The API secret.
         public var apiSecret: Secret
+
+        /// The key used when none is given: `$CHAT_API_KEY`, else the dev key of bots.yaml and
+        /// the embedded server.
+        public static var defaultAPIKey: String { ProcessInfo.processInfo.environment["CHAT_API_KEY"] ?? "dev-key" }
+        /// The secret used when none is given: `$CHAT_API_SECRET`, else the dev secret of
+        /// bots.yaml and the embedded server.
+        public static var defaultAPISecret: String {
+            ProcessInfo.processInfo.environment["CHAT_API_SECRET"] ?? "a-dev-secret-of-at-least-32-bytes"
+        }
     }
 
     /// The embedded dev server, used when `server.url` is absent.
     public struct Embedded: Sendable {
+        /// The defaults: 127.0.0.1:8787, data in `.bots/data`, 14-day links.
+        public init() {}
+
         /// Address to bind.
         public var host: String = "127.0.0.1"
         /// Port (0 picks a free one).

@@ -8,7 +8,9 @@ import UnixSignals
 extension Bot {
     /// The server `run` uses by default: `$CHAT_URL`, else the embedded dev server of `make run`.
     public static var defaultServer: URL {
-        URL(string: ProcessInfo.processInfo.environment["CHAT_URL"] ?? "http://127.0.0.1:8787") ?? URL(string: "http://127.0.0.1:8787")!
+        let embedded = BotsConfiguration.Embedded()
+        let devServer = URL(string: "http://\(embedded.host):\(embedded.port)")!
+        return ProcessInfo.processInfo.environment["CHAT_URL"].flatMap(URL.init(string:)) ?? devServer
     }
 
     /// Runs this bot in `channels` until SIGINT or SIGTERM, then lets running handlers finish.
@@ -20,14 +22,11 @@ extension Bot {
     /// ```
     public func run(
         channels: [ChannelId], server: URL = Bot.defaultServer,
-        apiKey: String = ProcessInfo.processInfo.environment["CHAT_API_KEY"] ?? "dev-key",
-        apiSecret: String = ProcessInfo.processInfo.environment["CHAT_API_SECRET"] ?? "a-dev-secret-of-at-least-32-bytes",
+        apiKey: String = BotsConfiguration.Server.defaultAPIKey, apiSecret: String = BotsConfiguration.Server.defaultAPISecret,
         configuration: BotService.Configuration = BotService.Configuration(), logger: Logger = Logger(label: "chatbotkit")
     ) async throws {
-        let client = ChatClient(
-            configuration: ChatClientConfiguration(apiKey: apiKey, baseURL: server, credentials: .apiSecret(apiSecret), userId: user.id),
-            logger: logger)
-        let service = BotService(bot: self, client: client, channels: channels, configuration: configuration, logger: logger)
+        let service = BotService(
+            bot: self, server: server, apiKey: apiKey, apiSecret: apiSecret, channels: channels, configuration: configuration, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }

@@ -62,6 +62,17 @@ public final class BotService: Service, Sendable {
         self.logger = botLogger
     }
 
+    /// A service for `bot` on `server`, with a client of its own acting as the bot's user.
+    public convenience init(
+        bot: Bot, server: URL, apiKey: String, apiSecret: String, channels: [ChannelId], configuration: Configuration = Configuration(),
+        logger: Logger
+    ) {
+        let client = ChatClient(
+            configuration: ChatClientConfiguration(apiKey: apiKey, baseURL: server, credentials: .apiSecret(apiSecret), userId: bot.user.id),
+            logger: logger)
+        self.init(bot: bot, client: client, channels: channels, configuration: configuration, logger: logger)
+    }
+
     /// Handlers running right now.
     public var runningHandlers: Int { inFlight.load(ordering: .relaxed) }
 
