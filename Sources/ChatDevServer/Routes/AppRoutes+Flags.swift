@@ -19,30 +19,30 @@ extension AppRoutes {
         let limit = min(max(payload["limit"]?.intValue ?? 25, 1), 100)
         let offset = max(payload["offset"]?.intValue ?? 0, 0)
         let renderer = await state.renderer(for: request)
+        var conditions = ["f.target_message_id IS NOT NULL"]
+        var arguments: [String] = []
+        for (column, values) in [("m.cid", channels), ("f.user_id", flaggers)] {
+            guard let values else { continue }
+            conditions.append("\(column) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))")
+            arguments += values.sorted()
+        }
+        let sql = """
+            SELECT m.*, f.user_id AS flag_user_id, f.reason AS flag_reason, f.created_at AS flag_created_at
+            FROM flags f JOIN messages m ON m.id = f.target_message_id
+            WHERE \(conditions.joined(separator: " AND ")) ORDER BY f.seq DESC LIMIT \(limit) OFFSET \(offset)
+            """
+        let values = arguments
         let flags = try await state.store.read { db -> [RawJSON] in
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT * FROM flags WHERE target_message_id IS NOT NULL ORDER BY seq DESC")
-            var found: [RawJSON] = []
-            var skipped = 0
-            for row in rows {
-                let flagger: String? = row["user_id"]
-                if let flaggers, !flaggers.contains(flagger ?? "") { continue }
-                guard let messageId: String = row["target_message_id"], let message = try MessagesTable.fetch(db, messageId) else { continue }
-                if let channels, !channels.contains(message.cid.rawValue) { continue }
-                guard skipped >= offset else {
-                    skipped += 1
-                    continue
-                }
+            let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(values))
+            let messages = try renderer.messages(rows.map(MessagesTable.decode), viewer: nil, in: db)
+            return zip(rows, messages).map { row, message in
                 var flag: JSONObject = [
-                    "user": .object(["id": .string(flagger ?? "")]),
-                    "message": .object(try renderer.messages([message], viewer: nil, in: db)[0]),
-                    "created_at": .string(row["created_at"] ?? ""),
+                    "user": .object(["id": .string(row["flag_user_id"] ?? "")]), "message": .object(message),
+                    "created_at": .string(row["flag_created_at"] ?? ""),
                 ]
-                if let reason: String = row["reason"] { flag["reason"] = .string(reason) }
-                found.append(.object(flag))
-                if found.count == limit { break }
+                if let reason: String = row["flag_reason"] { flag["reason"] = .string(reason) }
+                return .object(flag)
             }
-            return found
         }
         return JSONReply(["flags": .array(flags)])
     }

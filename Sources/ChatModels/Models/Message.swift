@@ -25,12 +25,10 @@ public struct Message: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
     }
     static let keys = KeyTable<Key>()
 
-    /// Whether `key` is a field the server defines (modelled or reserved), so not a custom field.
-    public static func isServerOwned(_ key: String) -> Bool {
-        keys.names.contains(key) || reservedKeys.contains(key)
-    }
-
     static let customFilter = MemberFilter(excluding: keys.names.union(reservedKeys))
+
+    /// Whether `key` is a field the server defines (modelled or reserved), so not a custom field.
+    public static func isServerOwned(_ key: String) -> Bool { !customFilter.accepts(key) }
     static let serverFilter = MemberFilter(only: reservedKeys)
 
     /// The message id (client-generated ids are allowed).
