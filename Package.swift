@@ -37,6 +37,9 @@ let package = Package(
         // MARK: Wire model
         .target(name: "ChatModels", swiftSettings: strictSettings),
 
+        // MARK: A lock ThreadSanitizer can follow, shared by the modules below (package access)
+        .target(name: "ChatLocking", swiftSettings: strictSettings),
+
         // MARK: C libraries, each behind one small Swift module
         .systemLibrary(
             name: "CCurl",
@@ -57,16 +60,16 @@ let package = Package(
         ),
         .target(
             name: "ChatTransport",
-            dependencies: ["CCurl", "CLibWebSockets", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CCurl", "CLibWebSockets", "ChatLocking", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
-        .target(name: "FileSniffing", dependencies: ["CMagic"], swiftSettings: strictSettings),
+        .target(name: "FileSniffing", dependencies: ["CMagic", "ChatLocking"], swiftSettings: strictSettings),
 
         // MARK: Client and bots
         .target(
             name: "ChatClient",
             dependencies: [
-                "ChatModels", "ChatTransport",
+                "ChatModels", "ChatTransport", "ChatLocking",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -76,7 +79,7 @@ let package = Package(
         .target(
             name: "ChatBotKit",
             dependencies: [
-                "ChatClient", "ChatModels",
+                "ChatClient", "ChatModels", "ChatLocking",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -90,7 +93,7 @@ let package = Package(
         .target(
             name: "ChatDevServer",
             dependencies: [
-                "ChatModels",
+                "ChatModels", "ChatLocking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -104,7 +107,7 @@ let package = Package(
         .target(
             name: "ChatBotKitTesting",
             dependencies: [
-                "ChatBotKit", "ChatClient", "ChatDevServer", "ChatModels",
+                "ChatBotKit", "ChatClient", "ChatDevServer", "ChatModels", "ChatLocking",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -169,23 +172,23 @@ let package = Package(
         ),
         .testTarget(
             name: "ChatTransportTests",
-            dependencies: ["ChatTransport", "ChatDevServer"],
+            dependencies: ["ChatTransport", "ChatDevServer", "ChatLocking"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ChatClientTests",
-            dependencies: ["ChatClient", "ChatDevServer", "ChatBotKitTesting", "ChatTransport", "WorkoutBot"],
+            dependencies: ["ChatClient", "ChatDevServer", "ChatBotKitTesting", "ChatTransport", "WorkoutBot", "ChatLocking"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ChatBotKitTests",
-            dependencies: ["ChatBotKit", "ChatBotKitTesting", "ChatDevServer"],
+            dependencies: ["ChatBotKit", "ChatBotKitTesting", "ChatDevServer", "ChatLocking"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ExamplesTests",
             dependencies: [
-                "WorkoutBot", "ModerationBot", "ArchiveBot", "ChatBotKitTesting", "ChatDevServer", "FileSniffing",
+                "WorkoutBot", "ModerationBot", "ArchiveBot", "ChatBotKitTesting", "ChatDevServer", "FileSniffing", "ChatLocking",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

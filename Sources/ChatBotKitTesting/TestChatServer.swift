@@ -1,10 +1,10 @@
 import ChatClient
 import ChatDevServer
+import ChatLocking
 import ChatModels
 import Foundation
 import Logging
 import ServiceLifecycle
-import Synchronization
 
 /// The embedded dev server running in your test process, on a free loopback port, with its
 /// own data folder (removed when the test ends).
@@ -23,8 +23,8 @@ public final class TestChatServer: Sendable {
     /// The data folder.
     public let dataDirectory: URL
     private let configuration: DevServerConfiguration
-    private let running = Mutex<(server: DevServer, group: ServiceGroup, task: Task<Void, any Error>)?>(nil)
-    private let boundPort = Mutex<Int>(0)
+    private let running = Locked<(server: DevServer, group: ServiceGroup, task: Task<Void, any Error>)?>(nil)
+    private let boundPort = Locked<Int>(0)
     private let logger: Logger
 
     private init(configure: (inout DevServerConfiguration) -> Void, logger: Logger) {

@@ -1,3 +1,4 @@
+import ChatLocking
 import ChatModels
 import Foundation
 import Hummingbird
@@ -5,7 +6,6 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import ServiceLifecycle
-import Synchronization
 
 /// The embedded, Stream-compatible chat server: REST and WebSocket on one origin, SQLite for
 /// state, a file store with signed, expiring links.
@@ -141,7 +141,7 @@ final class ListeningPort: Sendable {
         var waiters: [CheckedContinuation<Int, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func bound(to port: Int) {
         let waiters = state.withLock { state -> [CheckedContinuation<Int, Never>] in

@@ -1,9 +1,9 @@
+import ChatLocking
 import ChatModels
 import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
-import Synchronization
 
 /// Everything the routes share: the store, the file store, signing, authentication, the
 /// connection hub and the cached app settings.
@@ -17,11 +17,11 @@ final class DevServerState: Sendable {
     let clock = MonotonicClock()
     let rateLimiter: RateLimiter
     let logger: Logger
-    private let settings: Mutex<AppSettings>
+    private let settings: Locked<AppSettings>
     /// The address the server is reachable at, set once it is bound.
-    let boundAddress = Mutex<String?>(nil)
+    let boundAddress = Locked<String?>(nil)
     /// Test hooks: failures the server injects before handling matching requests.
-    let faults = Mutex<[InjectedFault]>([])
+    let faults = Locked<[InjectedFault]>([])
 
     static let knownChannelTypes: Set<String> = ["messaging", "livestream", "team", "gaming", "commerce"]
 
@@ -42,7 +42,7 @@ final class DevServerState: Sendable {
             fileUploadConfig: configuration.initialFileUploadConfig, imageUploadConfig: configuration.initialImageUploadConfig,
             other: [:])
         if let stored { try? initial.apply(stored) }
-        settings = Mutex(initial)
+        settings = Locked(initial)
     }
 
     var appSettings: AppSettings { settings.withLock { $0 } }

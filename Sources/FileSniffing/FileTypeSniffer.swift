@@ -1,6 +1,6 @@
 import CMagic
+import ChatLocking
 import Foundation
-import Synchronization
 
 /// The real type of a file, read from its bytes with libmagic (the library behind `file(1)`),
 /// not from its name or the type its sender declared.
@@ -10,7 +10,7 @@ import Synchronization
 /// try sniffer.mimeType(ofFile: url)   // "application/x-pie-executable" for a program renamed .png
 /// ```
 public final class FileTypeSniffer: Sendable {
-    private let cookies: Mutex<Cookies>
+    private let cookies: Locked<Cookies>
 
     /// Loads the system's magic database.
     public init() throws(SniffingError) {
@@ -23,7 +23,7 @@ public final class FileTypeSniffer: Sendable {
             magic_close(text)
             throw SniffingError(code: .unavailable, message: "libmagic could not load its database: \(detail) (install libmagic-mgc)")
         }
-        cookies = Mutex(Cookies(mime: mime, text: text))
+        cookies = Locked(Cookies(mime: mime, text: text))
     }
 
     deinit {

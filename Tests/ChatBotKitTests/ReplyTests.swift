@@ -1,10 +1,10 @@
 import ChatBotKit
 import ChatBotKitTesting
 import ChatClient
+import ChatLocking
 import ChatModels
 import Foundation
 import Logging
-import Synchronization
 import Testing
 
 @Suite("Replies and the other ways a bot answers")
@@ -49,7 +49,7 @@ struct ReplyTests {
     func replyWithFilesAndPayloads() async throws {
         try await TestChatServer.withServer { server in
             let files = try FixtureFiles()
-            let progress = Mutex<[Double]>([])
+            let progress = Locked<[Double]>([])
             let bot = Bot(name: "shouter")
             bot.on(.file) { attachment, context in
                 let downloaded = try await context.download(attachment)

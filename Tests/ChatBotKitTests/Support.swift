@@ -1,8 +1,8 @@
 import ChatBotKit
 import ChatBotKitTesting
+import ChatLocking
 import ChatModels
 import Foundation
-import Synchronization
 import Testing
 
 extension AttachmentType {
@@ -20,7 +20,7 @@ struct PollPayload: AttachmentPayload {
 
 /// What the handlers saw, in the order they saw it; safe to write from any handler.
 final class Recorder: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = Locked<[String]>([])
 
     func record(_ entry: String) { entries.withLock { $0.append(entry) } }
 
@@ -46,7 +46,7 @@ final class Recorder: Sendable {
 
 /// The most handlers seen running at the same time.
 final class ConcurrencyGauge: Sendable {
-    private let counts = Mutex((now: 0, peak: 0))
+    private let counts = Locked((now: 0, peak: 0))
 
     func measure(_ body: () async throws -> Void) async rethrows {
         counts.withLock { counts in

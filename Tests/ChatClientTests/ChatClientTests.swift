@@ -1,10 +1,10 @@
 import ChatBotKitTesting
 import ChatClient
 import ChatDevServer
+import ChatLocking
 import ChatModels
 import ChatTransport
 import Foundation
-import Synchronization
 import Testing
 import WorkoutBot
 
@@ -48,7 +48,7 @@ struct ChatClientTests {
             try await client.queryChannel("messaging:files", members: ["alice"])
             let scratch = try Scratch()
             let file = try scratch.file("report.pdf", bytes: 2 * 1024 * 1024 + 3)
-            let fractions = Mutex<[Double]>([])
+            let fractions = Locked<[Double]>([])
             let sent = try await client.channel("messaging:files").sendMessage(
                 text: "the report", attachments: [try AnyAttachmentPayload(localFileURL: file, attachmentType: .file)],
                 progress: { fraction in fractions.withLock { $0.append(fraction) } })

@@ -1,16 +1,16 @@
 import ChatBotKitTesting
 import ChatClient
+import ChatLocking
 import ChatModels
 import ChatTransport
 import Foundation
-import Synchronization
 import Testing
 
 /// The real libcurl transport, with every request it sends written down, so tests can say
 /// which calls were (or were not) made.
 final class RecordingHTTPTransport: HTTPTransport {
     private let inner = CurlHTTPTransport()
-    private let sent = Mutex<[String]>([])
+    private let sent = Locked<[String]>([])
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
         sent.withLock { $0.append("\(request.method) \(request.url.path)") }
@@ -54,7 +54,7 @@ final class Scratch: Sendable {
 /// Collects events of one connection in the background.
 final class EventCollector: Sendable {
     private final class Storage: Sendable {
-        let events = Mutex<[Event]>([])
+        let events = Locked<[Event]>([])
     }
 
     private let storage = Storage()

@@ -1,6 +1,6 @@
+import ChatLocking
 @testable import ChatTransport
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("HTTP on libcurl")
@@ -33,7 +33,7 @@ struct CurlHTTPTransportTests {
                     method: "POST", url: URL(string: "\(baseURL)/channels/messaging/up/query?api_key=dev-key")!, headers: headers,
                     body: .data(Data(#"{"data":{"created_by_id":"u1"}}"#.utf8), contentType: "application/json")))
             let source = try folder.file("payload.bin", bytes: 3 * 1024 * 1024 + 17)
-            let reports = Mutex<[TransferProgress]>([])
+            let reports = Locked<[TransferProgress]>([])
             let response = try await transport.send(
                 TransportRequest(
                     method: "POST", url: URL(string: "\(baseURL)/channels/messaging/up/file?api_key=dev-key")!, headers: headers,
@@ -50,7 +50,7 @@ struct CurlHTTPTransportTests {
 
             let link = try #require(String(decoding: response.body, as: UTF8.self).split(separator: "\"").first { $0.hasPrefix("http") })
             let target = folder.url.appendingPathComponent("download.bin")
-            let downloads = Mutex<[TransferProgress]>([])
+            let downloads = Locked<[TransferProgress]>([])
             let download = try await transport.send(
                 TransportRequest(
                     method: "GET", url: URL(string: String(link))!, destination: .file(target),
@@ -112,7 +112,7 @@ struct CurlHTTPTransportTests {
                     method: "POST", url: URL(string: "\(baseURL)/channels/messaging/slow/query?api_key=dev-key")!,
                     headers: authHeaders(serverDevToken),
                     body: .data(Data(#"{"data":{"created_by_id":"u1"}}"#.utf8), contentType: "application/json")))
-            let started = Mutex(false)
+            let started = Locked(false)
             let task = Task {
                 try await transport.send(
                     TransportRequest(

@@ -3,9 +3,9 @@ import ChatBotKit
 import ChatBotKitTesting
 import ChatClient
 import ChatDevServer
+import ChatLocking
 import ChatModels
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("Example: the archive bot")
@@ -115,7 +115,7 @@ struct ArchiveBotTests {
 
 /// Errors a bot reported.
 final class ErrorLog: Sendable {
-    private let errors = Mutex<[BotError]>([])
+    private let errors = Locked<[BotError]>([])
     func append(_ error: BotError) { errors.withLock { $0.append(error) } }
     var all: [BotError] { errors.withLock { $0 } }
 }

@@ -1,4 +1,5 @@
 import ChatClient
+import ChatLocking
 import ChatModels
 import Logging
 import Synchronization

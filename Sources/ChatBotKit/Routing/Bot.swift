@@ -1,7 +1,7 @@
 import ChatClient
+import ChatLocking
 import ChatModels
 import Logging
-import Synchronization
 
 /// A chat bot: handlers routed by attachment type, by command and by predicate.
 ///
@@ -40,7 +40,7 @@ public final class Bot: Sendable {
     public let name: String
     /// The user the bot acts as.
     public let user: User
-    let routes = Mutex(Routes())
+    let routes = Locked(Routes())
 
     /// A bot acting as `user` (by default a user named after the bot).
     public init(name: String, user: User? = nil) {

@@ -1,9 +1,9 @@
 import ChatClient
+import ChatLocking
 import ChatModels
 import Crypto
 import Foundation
 import Logging
-import Synchronization
 
 /// Everything a handler needs about the message it handles, and the ways to answer.
 ///
@@ -114,7 +114,7 @@ public struct BotContext: Sendable {
 
 /// Numbers the replies of one message, in the order they are made.
 final class ReplyCounter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     func next() -> Int {
         count.withLock { value in
             defer { value += 1 }

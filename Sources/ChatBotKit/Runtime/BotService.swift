@@ -1,4 +1,5 @@
 import ChatClient
+import ChatLocking
 import ChatModels
 import Foundation
 import Logging
@@ -45,9 +46,9 @@ public final class BotService: Service, Sendable {
     public let connection: EventConnection
     /// The bot's logger (its metadata names the bot).
     public let logger: Logger
-    private let handled = Mutex(HandledMessages())
+    private let handled = Locked(HandledMessages())
     private let mailboxes = ChannelMailboxes()
-    private let readiness = Mutex(Readiness.starting([]))
+    private let readiness = Locked(Readiness.starting([]))
     private let inFlight = Atomic<Int>(0)
 
     /// A service for `bot`, talking through `client`.

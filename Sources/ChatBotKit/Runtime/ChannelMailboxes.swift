@@ -1,5 +1,5 @@
+import ChatLocking
 import ChatModels
-import Synchronization
 
 /// One queue of messages per channel: messages of a channel are handled one after the other,
 /// in arrival order; a channel is "active" while a worker drains its queue.
@@ -9,7 +9,7 @@ final class ChannelMailboxes: Sendable {
         var active = false
     }
 
-    private let mailboxes = Mutex<[ChannelId: Mailbox]>([:])
+    private let mailboxes = Locked<[ChannelId: Mailbox]>([:])
 
     /// Queues a message; true when the channel had no worker and the caller must start one.
     func enqueue(_ message: Message, in cid: ChannelId) -> Bool {
@@ -47,10 +47,10 @@ final class AsyncSlots: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(limit: Int) {
-        state = Mutex(State(available: max(1, limit)))
+        state = Locked(State(available: max(1, limit)))
     }
 
     func acquire() async {

@@ -1,8 +1,8 @@
+import ChatLocking
 import ChatModels
 import ChatTransport
 import Foundation
 import Logging
-import Synchronization
 
 /// A client of the Stream Chat API: REST calls, uploads, downloads with link refresh, and
 /// event connections.
@@ -20,10 +20,10 @@ public final class ChatClient: Sendable {
     let http: any HTTPTransport
     let webSocket: any WebSocketTransport
     let logger: Logger
-    private let registryStorage = Mutex(AttachmentPayloadRegistry())
-    private let settingsCache = Mutex<(settings: AppSettings, fetchedAt: ContinuousClock.Instant)?>(nil)
+    private let registryStorage = Locked(AttachmentPayloadRegistry())
+    private let settingsCache = Locked<(settings: AppSettings, fetchedAt: ContinuousClock.Instant)?>(nil)
     let refreshes = SingleFlight<String, Message>()
-    let refreshedMessages = Mutex<[String: (message: Message, until: Date)]>([:])
+    let refreshedMessages = Locked<[String: (message: Message, until: Date)]>([:])
     /// Where files are uploaded (the chat API's own CDN by default).
     public let cdnStorage: any CDNStorage
     /// How file links are turned into requests (unchanged by default).

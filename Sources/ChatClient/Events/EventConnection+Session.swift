@@ -1,3 +1,4 @@
+import ChatLocking
 import ChatModels
 import ChatTransport
 import Foundation

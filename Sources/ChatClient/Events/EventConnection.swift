@@ -1,3 +1,4 @@
+import ChatLocking
 import ChatModels
 import ChatTransport
 import Foundation
@@ -69,8 +70,8 @@ public final class EventConnection: Service, Sendable {
     /// The configuration.
     public let configuration: Configuration
     let channel: BoundedAsyncChannel<Event>
-    let shared = Mutex(Shared())
-    let deduplicator = Mutex(EventDeduplicator())
+    let shared = Locked(Shared())
+    let deduplicator = Locked(EventDeduplicator())
     let lastFrameAt = Atomic<Int64>(0)
     let logger: Logger
 

@@ -1,4 +1,4 @@
-import Synchronization
+import ChatLocking
 
 /// A bounded channel from one producer to one consumer: `send` waits while the buffer is full,
 /// so a slow consumer slows the producer down instead of growing memory.
@@ -19,7 +19,7 @@ final class BoundedAsyncChannel<Element: Sendable>: Sendable {
     }
 
     let capacity: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)

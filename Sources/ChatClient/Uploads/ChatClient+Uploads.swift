@@ -1,6 +1,6 @@
+import ChatLocking
 import ChatModels
 import Foundation
-import Synchronization
 
 extension ChatClient {
     /// Uploads a local file for an attachment of `type` to `cid` (no message is sent).
@@ -37,7 +37,7 @@ extension ChatClient {
             }
         }
         let totalBytes = max(1, local.reduce(Int64(0)) { $0 + $1.fileSize })
-        let doneBytes = Mutex<Int64>(0)
+        let doneBytes = Locked<Int64>(0)
         var objects: [JSONObject] = []
         for (index, attachment) in message.attachments.enumerated() {
             let id = AttachmentId(cid: cid, messageId: message.id, index: index)

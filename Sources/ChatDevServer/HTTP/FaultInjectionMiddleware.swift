@@ -1,3 +1,4 @@
+import ChatLocking
 import Foundation
 import HTTPTypes
 import Hummingbird

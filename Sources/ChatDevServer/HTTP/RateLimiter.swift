@@ -1,7 +1,7 @@
+import ChatLocking
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Synchronization
 
 /// Stream's per-endpoint, per-minute rate limits: every answer carries lower-case
 /// `x-ratelimit-limit`, `x-ratelimit-remaining` and `x-ratelimit-reset` (Unix seconds), and a
@@ -13,7 +13,7 @@ final class RateLimiter: Sendable {
     }
 
     let limit: Int
-    private let windows = Mutex<[String: Window]>([:])
+    private let windows = Locked<[String: Window]>([:])
 
     init(limit: Int) {
         self.limit = limit

@@ -1,4 +1,4 @@
-import Synchronization
+import ChatLocking
 import ChatModels
 import Foundation
 import HTTPTypes
@@ -8,6 +8,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOWebSocket
+import Synchronization
 
 /// `GET /connect`: the event connection. Credentials come from the query (`api_key`,
 /// `authorization`, `stream-auth-type`, `json`) or the upgrade headers. The first frame is a

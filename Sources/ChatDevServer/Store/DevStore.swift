@@ -1,3 +1,4 @@
+import ChatLocking
 import ChatModels
 import Foundation
 import GRDB
@@ -91,7 +92,7 @@ enum StoreCoding {
 /// A clock that never goes backwards and never repeats a microsecond, so event order and
 /// `last_sync_at` comparisons are exact (clients drop updates that are not strictly newer).
 final class MonotonicClock: Sendable {
-    private let last = Mutex<Int64>(0)
+    private let last = Locked<Int64>(0)
 
     func now() -> Date {
         let micros = last.withLock { last -> Int64 in
@@ -103,4 +104,3 @@ final class MonotonicClock: Sendable {
     }
 }
 
-import Synchronization

@@ -1,4 +1,5 @@
 import CCurl
+import ChatLocking
 import Foundation
 import Logging
 import Synchronization

@@ -1,3 +1,4 @@
+import ChatLocking
 import Foundation
 
 /// A bounded queue between the WebSocket service thread (producer) and an async consumer.

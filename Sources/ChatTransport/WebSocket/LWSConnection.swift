@@ -1,4 +1,5 @@
 import CLibWebSockets
+import ChatLocking
 import Foundation
 
 /// One WebSocket on the libwebsockets service thread.

@@ -1,4 +1,5 @@
 import CLibWebSockets
+import ChatLocking
 import Foundation
 import Logging
 import Synchronization
