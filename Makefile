@@ -36,8 +36,8 @@ test-python:
 	fi
 
 # The C glue (libcurl, libwebsockets) and the client that drives it, under both sanitizers.
-# ChatTransport guards what its C threads share with pthread locks (ThreadSanitizer does not
-# see Synchronization.Mutex on Linux; see Sources/ChatTransport/Support/Locked.swift). Leak
+# Shared state is guarded by pthread locks everywhere (ThreadSanitizer does not see a contended
+# Synchronization.Mutex hand-off on Linux; see Sources/ChatLocking/Locked.swift). Leak
 # reports from Foundation's Process, OpenSSL, NIO's thread pool and XCTest are suppressed
 # (scripts/lsan-suppressions.txt): they are process-lifetime allocations.
 TSAN_TESTS ?= ChatTransportTests|ChatClientTests
