@@ -16,11 +16,14 @@ struct RFC3339Tests {
         #expect(offset == plain)
         #expect(RFC3339.date(from: "1970-01-01T00:00:00Z")?.timeIntervalSince1970 == 0)
         #expect(RFC3339.date(from: "2024-02-29T00:00:00Z") != nil)
+        let halfEast = try #require(RFC3339.date(from: "2026-06-24T11:44:49.5-01:30"))
+        #expect(halfEast.timeIntervalSince1970 == 1_782_301_489.5 + 5400)
     }
 
     @Test("refuses malformed dates", arguments: [
         "", "2026-06-24", "2026-06-24T11:44:49", "2026-13-01T00:00:00Z", "2025-02-29T00:00:00Z", "2026-06-24T25:00:00Z",
-        "2026-06-24T11:44:49.Z", "2026-06-24T11:44:49Zjunk", "yesterday",
+        "2026-06-24T11:44:49.Z", "2026-06-24T11:44:49Zjunk", "yesterday", "2026-06-24X11:44:49Z", "2026-06-24T11:44:49+0200",
+        "2026-06-24T11:44:49+02:00junk", "2026-06-24T11:4a:49Z", "+026-06-24T11:44:49Z",
     ])
     func refuses(text: String) {
         #expect(RFC3339.date(from: text) == nil)

@@ -224,18 +224,38 @@ struct JSONReader {
 
     // MARK: Escapes
 
+    /// Decodes a string with escapes straight into the String's storage: runs without a
+    /// backslash are copied whole, and an escape never makes the text longer than it was.
     static func unescape(_ raw: UnsafeBufferPointer<UInt8>, offset: Int) throws(JSONError) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(raw.count)
+        var failure: JSONError?
+        let text = String(unsafeUninitializedCapacity: max(raw.count, 1)) { output in
+            do throws(JSONError) {
+                return try unescape(raw, into: output)
+            } catch {
+                failure = JSONError(code: .syntax, message: error.message, offset: offset + (error.offset ?? 0))
+                return 0
+            }
+        }
+        if let failure { throw failure }
+        return text
+    }
+
+    /// Writes the unescaped UTF-8 of `raw` into `output` (at least `raw.count` bytes) and
+    /// returns the length; errors carry the offset within `raw`.
+    private static func unescape(_ raw: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>)
+        throws(JSONError) -> Int
+    {
+        guard let source = raw.baseAddress, let target = output.baseAddress else { return 0 }
         var index = 0
+        var written = 0
         func fail(_ message: String) -> JSONError {
-            JSONError(code: .syntax, message: message, offset: offset + index)
+            JSONError(code: .syntax, message: message, offset: index)
         }
         func hex4() throws(JSONError) -> UInt32 {
             guard index + 4 <= raw.count else { throw fail("a \\u escape needs four hex digits") }
             var value: UInt32 = 0
             for _ in 0..<4 {
-                let byte = raw[index]
+                let byte = source[index]
                 let digit: UInt32
                 switch byte {
                 case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
@@ -248,32 +268,39 @@ struct JSONReader {
             }
             return value
         }
+        // A \uXXXX escape is 6 bytes and its UTF-8 at most 3; a surrogate pair is 12 bytes for 4.
         func append(_ scalar: UInt32) {
             let unicode = Unicode.Scalar(scalar) ?? "\u{FFFD}"
-            UTF8.encode(unicode) { output.append($0) }
+            UTF8.encode(unicode) { byte in
+                target[written] = byte
+                written += 1
+            }
         }
         while index < raw.count {
-            let byte = raw[index]
-            guard byte == UInt8(ascii: "\\") else {
-                output.append(byte)
-                index += 1
+            var run = index
+            while run < raw.count, source[run] != UInt8(ascii: "\\") { run += 1 }
+            if run > index {
+                (target + written).update(from: source + index, count: run - index)
+                written += run - index
+                index = run
                 continue
             }
             index += 1
             guard index < raw.count else { throw fail("a string ends inside an escape sequence") }
-            let escape = raw[index]
+            let escape = source[index]
             index += 1
+            let plain: UInt8
             switch escape {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(escape)
-            case UInt8(ascii: "b"): output.append(0x08)
-            case UInt8(ascii: "f"): output.append(0x0C)
-            case UInt8(ascii: "n"): output.append(0x0A)
-            case UInt8(ascii: "r"): output.append(0x0D)
-            case UInt8(ascii: "t"): output.append(0x09)
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): plain = escape
+            case UInt8(ascii: "b"): plain = 0x08
+            case UInt8(ascii: "f"): plain = 0x0C
+            case UInt8(ascii: "n"): plain = 0x0A
+            case UInt8(ascii: "r"): plain = 0x0D
+            case UInt8(ascii: "t"): plain = 0x09
             case UInt8(ascii: "u"):
                 let first = try hex4()
-                if (0xD800...0xDBFF).contains(first), index + 1 < raw.count, raw[index] == UInt8(ascii: "\\"),
-                    raw[index + 1] == UInt8(ascii: "u")
+                if (0xD800...0xDBFF).contains(first), index + 1 < raw.count, source[index] == UInt8(ascii: "\\"),
+                    source[index + 1] == UInt8(ascii: "u")
                 {
                     index += 2
                     let second = try hex4()
@@ -286,12 +313,15 @@ struct JSONReader {
                 } else {
                     append(first)
                 }
+                continue
             default:
                 index -= 1
                 throw fail("invalid escape sequence \\\(describeByte(escape))")
             }
+            target[written] = plain
+            written += 1
         }
-        return String(decoding: output, as: UTF8.self)
+        return written
     }
 }
 

@@ -147,8 +147,8 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
         if hasCustom {
             custom = reader.lazyMembers(object, filter: strict ? Event.customFilter : MemberFilter(excluding: lenientlyRead))
         }
-        if cid == nil, let channel { cid = channel.cid }
-        if cid == nil, let message { cid = message.cid }
+        // Optional chaining, not `if let`: binding would copy the whole model.
+        if cid == nil { cid = channel?.cid ?? message?.cid }
     }
 
     /// For lenient events: the known keys that were read successfully (the rest stay custom).

@@ -195,6 +195,7 @@ public struct Message: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
             custom = reader.lazyMembers(object, filter: Message.customFilter)
         }
         if let attachmentsNode {
+            attachments.reserveCapacity(reader.childCount(attachmentsNode))
             var position = 0
             for element in reader.elements(attachmentsNode) {
                 defer { position += 1 }
@@ -203,7 +204,7 @@ public struct Message: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
                     AnyChatMessageAttachment(
                         id: AttachmentId(cid: cid, messageId: id, index: position),
                         type: AttachmentClassifier.classify(reader, element),
-                        payload: Data(reader.slice(element))))
+                        payload: reader.slice(element)))
             }
         }
     }

@@ -53,56 +53,60 @@ public enum RFC3339 {
     }
 
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
-        var index = 0
-        func number(_ width: Int) -> Int64? {
-            guard index + width <= bytes.count else { return nil }
+        // Fixed positions up to the seconds: `YYYY-MM-DDTHH:MM:SS` is 19 bytes.
+        guard bytes.count >= 20, let base = bytes.baseAddress else { return nil }
+        @inline(__always) func digits(_ at: Int, _ width: Int) -> Int64? {
             var value: Int64 = 0
-            for _ in 0..<width {
-                let byte = bytes[index]
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-                value = value * 10 + Int64(byte - UInt8(ascii: "0"))
-                index += 1
+            for offset in at..<(at + width) {
+                let digit = base[offset] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value &* 10 &+ Int64(digit)
             }
             return value
         }
-        func expect(_ allowed: UInt8...) -> Bool {
-            guard index < bytes.count, allowed.contains(bytes[index]) else { return false }
-            index += 1
-            return true
-        }
-        guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")),
-            let day = number(2), expect(UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")),
-            let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2), expect(UInt8(ascii: ":")),
-            let second = number(2)
+        let separator = base[10]
+        guard base[4] == UInt8(ascii: "-"), base[7] == UInt8(ascii: "-"), base[13] == UInt8(ascii: ":"),
+            base[16] == UInt8(ascii: ":"),
+            separator == UInt8(ascii: "T") || separator == UInt8(ascii: "t") || separator == UInt8(ascii: " "),
+            let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2), let hour = digits(11, 2),
+            let minute = digits(14, 2), let second = digits(17, 2)
         else { return nil }
         guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60,
             second <= 60
         else { return nil }
+        var index = 19
         var fraction = 0.0
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+        if base[index] == UInt8(ascii: ".") {
             index += 1
-            var scale = 0.1
-            var digits = 0
-            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
-                fraction += Double(bytes[index] - UInt8(ascii: "0")) * scale
-                scale /= 10
-                digits += 1
+            // Up to 18 digits fit an Int64 exactly; further digits cannot change a Double's seconds.
+            var numerator: Int64 = 0
+            var denominator: Int64 = 1
+            let first = index
+            while index < bytes.count {
+                let digit = base[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                if index - first < 18 {
+                    numerator = numerator &* 10 &+ Int64(digit)
+                    denominator &*= 10
+                }
                 index += 1
             }
-            guard digits > 0 else { return nil }
+            guard index > first else { return nil }
+            fraction = Double(numerator) / Double(denominator)
         }
         var offsetSeconds: Int64 = 0
         guard index < bytes.count else { return nil }
-        switch bytes[index] {
+        switch base[index] {
         case UInt8(ascii: "Z"), UInt8(ascii: "z"):
             index += 1
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
-            let sign: Int64 = bytes[index] == UInt8(ascii: "-") ? -1 : 1
-            index += 1
-            guard let offsetHours = number(2), expect(UInt8(ascii: ":")), let offsetMinutes = number(2),
+            let sign: Int64 = base[index] == UInt8(ascii: "-") ? -1 : 1
+            guard index + 6 == bytes.count, base[index + 3] == UInt8(ascii: ":"),
+                let offsetHours = digits(index + 1, 2), let offsetMinutes = digits(index + 4, 2),
                 offsetHours < 24, offsetMinutes < 60
             else { return nil }
             offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
+            index += 6
         default:
             return nil
         }
