@@ -124,17 +124,39 @@ extension JSONReader {
 /// Looks up an object key among a model's known keys by comparing bytes, without creating a
 /// `String` for the key.
 final class KeyTable<Key: RawRepresentable & CaseIterable & Sendable>: Sendable where Key.RawValue == String {
-    private let buckets: [[(bytes: [UInt8], key: Key)]]
+    /// One known key: its first eight bytes packed (zero-padded) for a single comparison, and
+    /// where the rest of its bytes start in `tails`.
+    private struct Entry: Sendable {
+        let head: UInt64
+        let length: Int
+        let tail: Int
+        let key: Key
+    }
+
+    /// Entries sorted by length; `firstOfLength[n]..<firstOfLength[n + 1]` are those of length n.
+    private let entries: [Entry]
+    private let firstOfLength: [Int]
+    private let tails: [UInt8]
     /// The key names, for filtering custom fields.
     let names: Set<String>
 
     init() {
-        var buckets: [[(bytes: [UInt8], key: Key)]] = Array(repeating: [], count: 40)
-        for key in Key.allCases {
+        let keys = Key.allCases.sorted { $0.rawValue.utf8.count < $1.rawValue.utf8.count }
+        let longest = keys.last.map { $0.rawValue.utf8.count } ?? 0
+        var entries: [Entry] = []
+        var tails: [UInt8] = []
+        var firstOfLength = [Int](repeating: 0, count: longest + 2)
+        for key in keys {
             let bytes = Array(key.rawValue.utf8)
-            if bytes.count < buckets.count { buckets[bytes.count].append((bytes, key)) }
+            entries.append(Entry(head: KeyTable.head(bytes), length: bytes.count, tail: tails.count, key: key))
+            if bytes.count > 8 { tails.append(contentsOf: bytes[8...]) }
         }
-        self.buckets = buckets
+        for length in 0..<firstOfLength.count {
+            firstOfLength[length] = entries.firstIndex { $0.length >= length } ?? entries.count
+        }
+        self.entries = entries
+        self.firstOfLength = firstOfLength
+        self.tails = tails
         self.names = Set(Key.allCases.map(\.rawValue))
     }
 
@@ -142,10 +164,31 @@ final class KeyTable<Key: RawRepresentable & CaseIterable & Sendable>: Sendable 
         guard let bytes = reader.keyBytes(keyNode) else {
             return (try? reader.string(keyNode)).flatMap(Key.init(rawValue:))
         }
-        guard bytes.count < buckets.count else { return nil }
-        for candidate in buckets[bytes.count] where candidate.bytes.elementsEqual(bytes) {
-            return candidate.key
+        let length = bytes.count
+        guard length + 1 < firstOfLength.count else { return nil }
+        let head = KeyTable.head(bytes)
+        for position in firstOfLength[length]..<firstOfLength[length + 1] {
+            let entry = entries[position]
+            guard entry.head == head else { continue }
+            if length <= 8 { return entry.key }
+            let rest = length - 8
+            let equal = tails.withUnsafeBufferPointer { tails in
+                memcmp(tails.baseAddress! + entry.tail, bytes.baseAddress! + 8, rest) == 0
+            }
+            if equal { return entry.key }
         }
         return nil
+    }
+
+    /// The first eight bytes, little-endian, zero-padded.
+    @inline(__always)
+    private static func head<C: Collection<UInt8>>(_ bytes: C) -> UInt64 {
+        var head: UInt64 = 0
+        var shift: UInt64 = 0
+        for byte in bytes.prefix(8) {
+            head |= UInt64(byte) << shift
+            shift += 8
+        }
+        return head
     }
 }

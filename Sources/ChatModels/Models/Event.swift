@@ -89,13 +89,6 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
         self.rawData = JSONWriter.data(.object(builtJSON))
     }
 
-    /// An event with only a type, for the reader to fill in.
-    private init(type: EventType, rawData: Data) {
-        self.type = type
-        self.rawData = rawData
-        self.custom = LazyMembers()
-    }
-
     /// Reads an event from a WebSocket text frame or any JSON bytes.
     public init(jsonData: Data) throws(JSONError) { self = try Self.read(jsonData) }
 
@@ -113,7 +106,19 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
             throw error.prefixed("type")
         }
         let strict = Event.knownTypes.contains(typeName)
-        self.init(type: EventType(rawValue: typeName), rawData: node == 0 ? reader.source : reader.slice(object))
+        // Fields are collected in locals and stored once at the end (see Message's reader).
+        var createdAt: Date?
+        var cid: ChannelId?
+        var message: Message?
+        var user: User?
+        var reaction: Reaction?
+        var member: Member?
+        var channel: Channel?
+        var connectionId: String?
+        var me: User?
+        var error: APIErrorPayload?
+        var hardDelete: Bool?
+        var parentId: String?
         var hasCustom = false
         for (keyNode, value) in reader.members(object) {
             guard let key = Event.keys.match(reader, keyNode) else {
@@ -138,17 +143,32 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
                 case .hardDelete: hardDelete = try reader.readOptionalBool(value)
                 case .parentId: parentId = try reader.readOptionalString(value)
                 }
-            } catch {
-                if strict { throw error.prefixed(key.rawValue) }
+            } catch let failure {
+                if strict { throw failure.prefixed(key.rawValue) }
                 // An unknown event type may use a known field name differently: keep the raw value.
                 hasCustom = true
             }
         }
+        // Optional chaining, not `if let`: binding would copy the whole model.
+        if cid == nil { cid = channel?.cid ?? message?.cid }
+        self.type = EventType(rawValue: typeName)
+        self.rawData = node == 0 ? reader.source : reader.slice(object)
+        self.createdAt = createdAt
+        self.cid = cid
+        self.message = message
+        self.user = user
+        self.reaction = reaction
+        self.member = member
+        self.channel = channel
+        self.connectionId = connectionId
+        self.me = me
+        self.error = error
+        self.hardDelete = hardDelete
+        self.parentId = parentId
+        self.custom = LazyMembers()
         if hasCustom {
             custom = reader.lazyMembers(object, filter: strict ? Event.customFilter : MemberFilter(excluding: lenientlyRead))
         }
-        // Optional chaining, not `if let`: binding would copy the whole model.
-        if cid == nil { cid = channel?.cid ?? message?.cid }
     }
 
     /// For lenient events: the known keys that were read successfully (the rest stay custom).

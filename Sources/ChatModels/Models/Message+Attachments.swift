@@ -1,22 +1,33 @@
 extension Message {
     /// How many attachments of each type the message has (link previews counted as `.linkPreview`).
     public var attachmentCounts: [AttachmentType: Int] {
-        var counts: [AttachmentType: Int] = [:]
+        var counts = [AttachmentType: Int](minimumCapacity: attachments.count)
         for attachment in attachments { counts[attachment.type, default: 0] += 1 }
         return counts
     }
 
     /// Every attachment of `P.type` that decodes as `P`; ones that do not decode are skipped
     /// (use ``decodeAttachments(payloadType:)`` to see why).
+    ///
+    /// Inlinable, as are the other generic entry points here, so that they are specialized for
+    /// the caller's payload type instead of looking up generic metadata for every attachment.
+    @inlinable
     public func attachments<P: AttachmentPayload>(payloadType: P.Type) -> [ChatMessageAttachment<P>] {
-        attachments.compactMap { $0.type == P.type ? try? $0.decode(payloadType).get() : nil }
+        var typed: [ChatMessageAttachment<P>] = []
+        for attachment in attachments where attachment.type == P.type {
+            if case .success(let decoded) = attachment.decode(payloadType) { typed.append(decoded) }
+        }
+        return typed
     }
 
     /// Every attachment of `P.type`, decoded, or the failure naming the field that did not fit.
+    @inlinable
     public func decodeAttachments<P: AttachmentPayload>(payloadType: P.Type)
         -> [Result<ChatMessageAttachment<P>, AttachmentDecodingFailure>]
     {
-        attachments.compactMap { $0.type == P.type ? $0.decode(payloadType) : nil }
+        var results: [Result<ChatMessageAttachment<P>, AttachmentDecodingFailure>] = []
+        for attachment in attachments where attachment.type == P.type { results.append(attachment.decode(payloadType)) }
+        return results
     }
 
     /// The type-erased attachments, in order.

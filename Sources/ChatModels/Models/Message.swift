@@ -144,10 +144,33 @@ public struct Message: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
     /// any modelled field is an error naming that field.
     init(reader: JSONReader, node: Int) throws(JSONError) {
         let object = try reader.readObject(node)
+        // Fields are collected in locals and the message initialized once at the end: assigning
+        // them one by one to `self` made the optimizer copy the whole struct.
         var id: String?
+        var cid: ChannelId?
+        var text = ""
+        var html: String?
+        var type = MessageType.regular
+        var user: User?
         var attachmentsNode: Int?
+        var parentId: String?
+        var showInChannel: Bool?
+        var quotedMessageId: String?
+        var quotedMessage: Message?
+        var mentionedUsers: [User] = []
+        var latestReactions: [Reaction] = []
+        var ownReactions: [Reaction] = []
+        var reactionCounts: [String: Int] = [:]
+        var reactionScores: [String: Int] = [:]
+        var replyCount: Int?
+        var createdAt: Date?
+        var updatedAt: Date?
+        var deletedAt: Date?
+        var isPinned: Bool?
+        var isSilent: Bool?
+        var command: String?
+        var args: String?
         var hasUnmodelled = false
-        self.init(id: "")
         for (keyNode, value) in reader.members(object) {
             guard let key = Message.keys.match(reader, keyNode) else {
                 hasUnmodelled = true
@@ -189,11 +212,7 @@ public struct Message: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
             }
         }
         guard let id else { throw .missing("id") }
-        self.id = id
-        if hasUnmodelled {
-            server = reader.lazyMembers(object, filter: Message.serverFilter)
-            custom = reader.lazyMembers(object, filter: Message.customFilter)
-        }
+        var attachments: [AnyChatMessageAttachment] = []
         if let attachmentsNode {
             attachments.reserveCapacity(reader.childCount(attachmentsNode))
             var position = 0
@@ -206,6 +225,37 @@ public struct Message: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
                         type: AttachmentClassifier.classify(reader, element),
                         payload: reader.slice(element)))
             }
+        }
+        self.id = id
+        self.cid = cid
+        self.text = text
+        self.html = html
+        self.type = type
+        self.user = user
+        self.attachments = attachments
+        self.parentId = parentId
+        self.showInChannel = showInChannel
+        self.quotedMessageId = quotedMessageId
+        self.quotedBox = quotedMessage.map(IndirectBox.init)
+        self.mentionedUsers = mentionedUsers
+        self.latestReactions = latestReactions
+        self.ownReactions = ownReactions
+        self.reactionCounts = reactionCounts
+        self.reactionScores = reactionScores
+        self.replyCount = replyCount
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.deletedAt = deletedAt
+        self.isPinned = isPinned
+        self.isSilent = isSilent
+        self.command = command
+        self.args = args
+        if hasUnmodelled {
+            server = reader.lazyMembers(object, filter: Message.serverFilter)
+            custom = reader.lazyMembers(object, filter: Message.customFilter)
+        } else {
+            server = LazyMembers()
+            custom = LazyMembers()
         }
     }
 
