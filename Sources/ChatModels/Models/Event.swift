@@ -26,40 +26,98 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
     ]
 
     /// The event type.
-    public var type: EventType
+    public var type: EventType {
+        get { storage.fields.type }
+        set { update { $0.type = newValue } }
+    }
+
     /// When the server created it.
-    public var createdAt: Date?
+    public var createdAt: Date? {
+        get { storage.fields.createdAt }
+        set { update { $0.createdAt = newValue } }
+    }
+
     /// The channel, for channel events (`*` in health checks reads as `nil`).
-    public var cid: ChannelId?
+    public var cid: ChannelId? {
+        get { storage.fields.cid }
+        set { update { $0.cid = newValue } }
+    }
+
     /// The message, for message and reaction events.
-    public var message: Message?
+    public var message: Message? {
+        get { storage.fields.message }
+        set { update { $0.message = newValue } }
+    }
+
     /// The acting user.
-    public var user: User?
+    public var user: User? {
+        get { storage.fields.user }
+        set { update { $0.user = newValue } }
+    }
+
     /// The reaction, for reaction events.
-    public var reaction: Reaction?
+    public var reaction: Reaction? {
+        get { storage.fields.reaction }
+        set { update { $0.reaction = newValue } }
+    }
+
     /// The member, for member events.
-    public var member: Member?
+    public var member: Member? {
+        get { storage.fields.member }
+        set { update { $0.member = newValue } }
+    }
+
     /// The channel, for channel and notification events.
-    public var channel: Channel?
+    public var channel: Channel? {
+        get { storage.fields.channel }
+        set { update { $0.channel = newValue } }
+    }
+
     /// The connection id, on `health.check`.
-    public var connectionId: String?
+    public var connectionId: String? {
+        get { storage.fields.connectionId }
+        set { update { $0.connectionId = newValue } }
+    }
+
     /// The connected user, on the first `health.check`.
-    public var me: User?
+    public var me: User? {
+        get { storage.fields.me }
+        set { update { $0.me = newValue } }
+    }
+
     /// The error, on `connection.error`.
-    public var error: APIErrorPayload?
+    public var error: APIErrorPayload? {
+        get { storage.fields.error }
+        set { update { $0.error = newValue } }
+    }
+
     /// Whether a `message.deleted` was a hard delete.
-    public var hardDelete: Bool?
+    public var hardDelete: Bool? {
+        get { storage.fields.hardDelete }
+        set { update { $0.hardDelete = newValue } }
+    }
+
     /// The thread, for typing events in threads.
-    public var parentId: String?
+    public var parentId: String? {
+        get { storage.fields.parentId }
+        set { update { $0.parentId = newValue } }
+    }
+
     /// The event's JSON bytes exactly as received (or as built, for events made in code).
-    public private(set) var rawData: Data
-    private var custom: LazyMembers
+    public var rawData: Data { storage.fields.rawData }
+    private var custom: LazyMembers {
+        get { storage.fields.custom }
+        set { update { $0.custom = newValue } }
+    }
 
     /// Every other field (unread counters, `channel_custom`, custom event data, ...).
     public var extraData: [String: RawJSON] {
         get { custom.value }
         set { custom.value = newValue }
     }
+
+    /// The fields (see `Event+Storage.swift`).
+    var storage: Storage
 
     /// The event as a JSON object.
     public var rawJSON: JSONObject { (try? JSONParser().parse(rawData).objectValue) ?? JSONObject() }
@@ -71,22 +129,13 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
         me: User? = nil, error: APIErrorPayload? = nil, hardDelete: Bool? = nil, parentId: String? = nil,
         extraData: [String: RawJSON] = [:]
     ) {
-        self.type = type
-        self.createdAt = createdAt
-        self.cid = cid
-        self.message = message
-        self.user = user
-        self.reaction = reaction
-        self.member = member
-        self.channel = channel
-        self.connectionId = connectionId
-        self.me = me
-        self.error = error
-        self.hardDelete = hardDelete
-        self.parentId = parentId
-        self.custom = LazyMembers(extraData)
-        self.rawData = Data()
-        self.rawData = JSONWriter.data(.object(builtJSON))
+        var fields = Fields(
+            type: type, createdAt: createdAt, cid: cid, message: message, user: user, reaction: reaction, member: member,
+            channel: channel, connectionId: connectionId, me: me, error: error, hardDelete: hardDelete, parentId: parentId,
+            rawData: Data(), custom: LazyMembers(extraData))
+        storage = Storage(fields)
+        fields.rawData = JSONWriter.data(.object(builtJSON))
+        storage = Storage(fields)
     }
 
     /// Reads an event from a WebSocket text frame or any JSON bytes.
@@ -97,6 +146,13 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
 
     /// `type` is required; known event types are read strictly.
     init(reader: JSONReader, node: Int) throws(JSONError) {
+        let fields = try Event.fields(reader, node)
+        storage = Storage(fields)
+    }
+
+    /// The fields of the event at `node` (static, as Message's, so `self` is never partly
+    /// initialized when a field throws).
+    private static func fields(_ reader: JSONReader, _ node: Int) throws(JSONError) -> Fields {
         let object = try reader.readObject(node)
         guard let typeNode = reader.member(object, "type") else { throw .missing("type") }
         let typeName: String
@@ -151,41 +207,32 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
         }
         // Optional chaining, not `if let`: binding would copy the whole model.
         if cid == nil { cid = channel?.cid ?? message?.cid }
-        self.type = EventType(rawValue: typeName)
-        self.rawData = node == 0 ? reader.source : reader.slice(object)
-        self.createdAt = createdAt
-        self.cid = cid
-        self.message = message
-        self.user = user
-        self.reaction = reaction
-        self.member = member
-        self.channel = channel
-        self.connectionId = connectionId
-        self.me = me
-        self.error = error
-        self.hardDelete = hardDelete
-        self.parentId = parentId
-        self.custom = LazyMembers()
+        var fields = Fields(
+            type: EventType(rawValue: typeName), createdAt: createdAt, cid: cid, message: message, user: user,
+            reaction: reaction, member: member, channel: channel, connectionId: connectionId, me: me, error: error,
+            hardDelete: hardDelete, parentId: parentId, rawData: node == 0 ? reader.source : reader.slice(object))
         if hasCustom {
-            custom = reader.lazyMembers(object, filter: strict ? Event.customFilter : MemberFilter(excluding: lenientlyRead))
+            let filter = strict ? Event.customFilter : MemberFilter(excluding: Event.lenientlyRead(fields))
+            fields.custom = reader.lazyMembers(object, filter: filter)
         }
+        return fields
     }
 
     /// For lenient events: the known keys that were read successfully (the rest stay custom).
-    private var lenientlyRead: Set<String> {
+    private static func lenientlyRead(_ fields: Fields) -> Set<String> {
         var read: Set<String> = ["type"]
-        if createdAt != nil { read.insert("created_at") }
-        if cid != nil { read.insert("cid") }
-        if message != nil { read.insert("message") }
-        if user != nil { read.insert("user") }
-        if reaction != nil { read.insert("reaction") }
-        if member != nil { read.insert("member") }
-        if channel != nil { read.insert("channel") }
-        if connectionId != nil { read.insert("connection_id") }
-        if me != nil { read.insert("me") }
-        if error != nil { read.insert("error") }
-        if hardDelete != nil { read.insert("hard_delete") }
-        if parentId != nil { read.insert("parent_id") }
+        if fields.createdAt != nil { read.insert("created_at") }
+        if fields.cid != nil { read.insert("cid") }
+        if fields.message != nil { read.insert("message") }
+        if fields.user != nil { read.insert("user") }
+        if fields.reaction != nil { read.insert("reaction") }
+        if fields.member != nil { read.insert("member") }
+        if fields.channel != nil { read.insert("channel") }
+        if fields.connectionId != nil { read.insert("connection_id") }
+        if fields.me != nil { read.insert("me") }
+        if fields.error != nil { read.insert("error") }
+        if fields.hardDelete != nil { read.insert("hard_delete") }
+        if fields.parentId != nil { read.insert("parent_id") }
         return read
     }
 

@@ -32,53 +32,155 @@ public struct Message: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
     static let serverFilter = MemberFilter(only: reservedKeys)
 
     /// The message id (client-generated ids are allowed).
-    public var id: String
+    public var id: String {
+        get { storage.fields.id }
+        set { update { $0.id = newValue } }
+    }
+
     /// The channel.
-    public var cid: ChannelId?
+    public var cid: ChannelId? {
+        get { storage.fields.cid }
+        set { update { $0.cid = newValue } }
+    }
+
     /// The text.
-    public var text: String
+    public var text: String {
+        get { storage.fields.text }
+        set { update { $0.text = newValue } }
+    }
+
     /// The server's HTML rendering of the text.
-    public var html: String?
+    public var html: String? {
+        get { storage.fields.html }
+        set { update { $0.html = newValue } }
+    }
+
     /// The kind of message.
-    public var type: MessageType
+    public var type: MessageType {
+        get { storage.fields.type }
+        set { update { $0.type = newValue } }
+    }
+
     /// The author.
-    public var user: User?
+    public var user: User? {
+        get { storage.fields.user }
+        set { update { $0.user = newValue } }
+    }
+
     /// The attachments, raw and classified.
-    public var attachments: [AnyChatMessageAttachment]
+    public var attachments: [AnyChatMessageAttachment] {
+        get { storage.fields.attachments }
+        set { update { $0.attachments = newValue } }
+    }
+
     /// The thread parent, for replies.
-    public var parentId: String?
+    public var parentId: String? {
+        get { storage.fields.parentId }
+        set { update { $0.parentId = newValue } }
+    }
+
     /// Whether a thread reply is also shown in the channel.
-    public var showInChannel: Bool?
+    public var showInChannel: Bool? {
+        get { storage.fields.showInChannel }
+        set { update { $0.showInChannel = newValue } }
+    }
+
     /// The quoted message id.
-    public var quotedMessageId: String?
+    public var quotedMessageId: String? {
+        get { storage.fields.quotedMessageId }
+        set { update { $0.quotedMessageId = newValue } }
+    }
+
     /// Mentioned users.
-    public var mentionedUsers: [User]
+    public var mentionedUsers: [User] {
+        get { storage.fields.mentionedUsers }
+        set { update { $0.mentionedUsers = newValue } }
+    }
+
     /// The latest reactions.
-    public var latestReactions: [Reaction]
+    public var latestReactions: [Reaction] {
+        get { storage.fields.latestReactions }
+        set { update { $0.latestReactions = newValue } }
+    }
+
     /// The current user's reactions.
-    public var ownReactions: [Reaction]
+    public var ownReactions: [Reaction] {
+        get { storage.fields.ownReactions }
+        set { update { $0.ownReactions = newValue } }
+    }
+
     /// Reaction counts by type.
-    public var reactionCounts: [String: Int]
+    public var reactionCounts: [String: Int] {
+        get { storage.fields.reactionCounts }
+        set { update { $0.reactionCounts = newValue } }
+    }
+
     /// Reaction score sums by type.
-    public var reactionScores: [String: Int]
+    public var reactionScores: [String: Int] {
+        get { storage.fields.reactionScores }
+        set { update { $0.reactionScores = newValue } }
+    }
+
     /// Number of thread replies.
-    public var replyCount: Int?
+    public var replyCount: Int? {
+        get { storage.fields.replyCount }
+        set { update { $0.replyCount = newValue } }
+    }
+
     /// When it was created.
-    public var createdAt: Date?
+    public var createdAt: Date? {
+        get { storage.fields.createdAt }
+        set { update { $0.createdAt = newValue } }
+    }
+
     /// When it last changed.
-    public var updatedAt: Date?
+    public var updatedAt: Date? {
+        get { storage.fields.updatedAt }
+        set { update { $0.updatedAt = newValue } }
+    }
+
     /// When it was deleted.
-    public var deletedAt: Date?
+    public var deletedAt: Date? {
+        get { storage.fields.deletedAt }
+        set { update { $0.deletedAt = newValue } }
+    }
+
     /// Whether it is pinned.
-    public var isPinned: Bool?
+    public var isPinned: Bool? {
+        get { storage.fields.isPinned }
+        set { update { $0.isPinned = newValue } }
+    }
+
     /// Whether it was sent silently.
-    public var isSilent: Bool?
+    public var isSilent: Bool? {
+        get { storage.fields.isSilent }
+        set { update { $0.isSilent = newValue } }
+    }
+
     /// The slash command (`giphy`).
-    public var command: String?
+    public var command: String? {
+        get { storage.fields.command }
+        set { update { $0.command = newValue } }
+    }
+
     /// The command's arguments.
-    public var args: String?
-    private var server: LazyMembers
-    private var custom: LazyMembers
+    public var args: String? {
+        get { storage.fields.args }
+        set { update { $0.args = newValue } }
+    }
+
+    private var server: LazyMembers {
+        get { storage.fields.server }
+        set { update { $0.server = newValue } }
+    }
+
+    private var custom: LazyMembers {
+        get { storage.fields.custom }
+        set { update { $0.custom = newValue } }
+    }
+
+    /// The fields (see `Message+Storage.swift`).
+    var storage: Storage
 
     /// Server fields this type does not model, written back unchanged.
     public var serverFields: [String: RawJSON] {
@@ -92,7 +194,10 @@ public struct Message: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
         set { custom.value = newValue }
     }
 
-    private var quotedBox: IndirectBox<Message>?
+    private var quotedBox: IndirectBox<Message>? {
+        get { storage.fields.quotedBox }
+        set { update { $0.quotedBox = newValue } }
+    }
 
     /// The quoted message, when the server included it.
     public var quotedMessage: Message? {
@@ -110,31 +215,32 @@ public struct Message: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
         deletedAt: Date? = nil, isPinned: Bool? = nil, isSilent: Bool? = nil, command: String? = nil,
         args: String? = nil, serverFields: [String: RawJSON] = [:], extraData: [String: RawJSON] = [:]
     ) {
-        self.id = id
-        self.cid = cid
-        self.text = text
-        self.html = html
-        self.type = type
-        self.user = user
-        self.attachments = attachments
-        self.parentId = parentId
-        self.showInChannel = showInChannel
-        self.quotedMessageId = quotedMessageId
-        self.mentionedUsers = mentionedUsers
-        self.latestReactions = latestReactions
-        self.ownReactions = ownReactions
-        self.reactionCounts = reactionCounts
-        self.reactionScores = reactionScores
-        self.replyCount = replyCount
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-        self.deletedAt = deletedAt
-        self.isPinned = isPinned
-        self.isSilent = isSilent
-        self.command = command
-        self.args = args
-        self.server = LazyMembers(serverFields)
-        self.custom = LazyMembers(extraData)
+        var fields = Fields(id: id)
+        fields.cid = cid
+        fields.text = text
+        fields.html = html
+        fields.type = type
+        fields.user = user
+        fields.attachments = attachments
+        fields.parentId = parentId
+        fields.showInChannel = showInChannel
+        fields.quotedMessageId = quotedMessageId
+        fields.mentionedUsers = mentionedUsers
+        fields.latestReactions = latestReactions
+        fields.ownReactions = ownReactions
+        fields.reactionCounts = reactionCounts
+        fields.reactionScores = reactionScores
+        fields.replyCount = replyCount
+        fields.createdAt = createdAt
+        fields.updatedAt = updatedAt
+        fields.deletedAt = deletedAt
+        fields.isPinned = isPinned
+        fields.isSilent = isSilent
+        fields.command = command
+        fields.args = args
+        fields.server = LazyMembers(serverFields)
+        fields.custom = LazyMembers(extraData)
+        storage = Storage(fields)
     }
 
     /// Reads a message from JSON bytes.
@@ -143,33 +249,17 @@ public struct Message: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
     /// Attachments that are not JSON objects are skipped, as Stream's SDK does; a wrong type in
     /// any modelled field is an error naming that field.
     init(reader: JSONReader, node: Int) throws(JSONError) {
+        let fields = try Message.fields(reader, node)
+        storage = Storage(fields)
+    }
+
+    /// The fields of the message at `node`. A static function rather than the initializer's
+    /// body, so `self` is never partly initialized when a field throws.
+    private static func fields(_ reader: JSONReader, _ node: Int) throws(JSONError) -> Fields {
         let object = try reader.readObject(node)
-        // Fields are collected in locals and the message initialized once at the end: assigning
-        // them one by one to `self` made the optimizer copy the whole struct.
-        var id: String?
-        var cid: ChannelId?
-        var text = ""
-        var html: String?
-        var type = MessageType.regular
-        var user: User?
+        var fields = Fields(id: "")
+        var hasId = false
         var attachmentsNode: Int?
-        var parentId: String?
-        var showInChannel: Bool?
-        var quotedMessageId: String?
-        var quotedMessage: Message?
-        var mentionedUsers: [User] = []
-        var latestReactions: [Reaction] = []
-        var ownReactions: [Reaction] = []
-        var reactionCounts: [String: Int] = [:]
-        var reactionScores: [String: Int] = [:]
-        var replyCount: Int?
-        var createdAt: Date?
-        var updatedAt: Date?
-        var deletedAt: Date?
-        var isPinned: Bool?
-        var isSilent: Bool?
-        var command: String?
-        var args: String?
         var hasUnmodelled = false
         for (keyNode, value) in reader.members(object) {
             guard let key = Message.keys.match(reader, keyNode) else {
@@ -178,85 +268,60 @@ public struct Message: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
             }
             do throws(JSONError) {
                 switch key {
-                case .id: id = try reader.readString(value)
-                case .cid: cid = reader.isNull(value) ? nil : try reader.readChannelId(value)
-                case .text: text = try reader.readOptionalString(value) ?? ""
-                case .html: html = try reader.readOptionalString(value)
-                case .type: type = MessageType(rawValue: try reader.readOptionalString(value) ?? "regular")
-                case .user: user = try reader.readOptionalModel(User.self, value)
+                case .id:
+                    fields.id = try reader.readString(value)
+                    hasId = true
+                case .cid: fields.cid = reader.isNull(value) ? nil : try reader.readChannelId(value)
+                case .text: fields.text = try reader.readOptionalString(value) ?? ""
+                case .html: fields.html = try reader.readOptionalString(value)
+                case .type: fields.type = MessageType(rawValue: try reader.readOptionalString(value) ?? "regular")
+                case .user: fields.user = try reader.readOptionalModel(User.self, value)
                 case .attachments:
                     if !reader.isNull(value) {
                         guard reader.kind(value) == .array else { throw reader.mismatch(value, expected: "an array") }
                         attachmentsNode = value
                     }
-                case .parentId: parentId = try reader.readOptionalString(value)
-                case .showInChannel: showInChannel = try reader.readOptionalBool(value)
-                case .quotedMessageId: quotedMessageId = try reader.readOptionalString(value)
-                case .quotedMessage: quotedMessage = try reader.readOptionalModel(Message.self, value)
-                case .mentionedUsers: mentionedUsers = try Message.readMentions(reader, value)
-                case .latestReactions: latestReactions = try reader.readModels(Reaction.self, value)
-                case .ownReactions: ownReactions = try reader.readModels(Reaction.self, value)
-                case .reactionCounts: reactionCounts = try reader.readIntMap(value)
-                case .reactionScores: reactionScores = try reader.readIntMap(value)
-                case .replyCount: replyCount = try reader.readOptionalInt(value)
-                case .createdAt: createdAt = try reader.readOptionalDate(value)
-                case .updatedAt: updatedAt = try reader.readOptionalDate(value)
-                case .deletedAt: deletedAt = try reader.readOptionalDate(value)
-                case .pinned: isPinned = try reader.readOptionalBool(value)
-                case .silent: isSilent = try reader.readOptionalBool(value)
-                case .command: command = try reader.readOptionalString(value)
-                case .args: args = try reader.readOptionalString(value)
+                case .parentId: fields.parentId = try reader.readOptionalString(value)
+                case .showInChannel: fields.showInChannel = try reader.readOptionalBool(value)
+                case .quotedMessageId: fields.quotedMessageId = try reader.readOptionalString(value)
+                case .quotedMessage: fields.quotedBox = try reader.readOptionalModel(Message.self, value).map(IndirectBox.init)
+                case .mentionedUsers: fields.mentionedUsers = try Message.readMentions(reader, value)
+                case .latestReactions: fields.latestReactions = try reader.readModels(Reaction.self, value)
+                case .ownReactions: fields.ownReactions = try reader.readModels(Reaction.self, value)
+                case .reactionCounts: fields.reactionCounts = try reader.readIntMap(value)
+                case .reactionScores: fields.reactionScores = try reader.readIntMap(value)
+                case .replyCount: fields.replyCount = try reader.readOptionalInt(value)
+                case .createdAt: fields.createdAt = try reader.readOptionalDate(value)
+                case .updatedAt: fields.updatedAt = try reader.readOptionalDate(value)
+                case .deletedAt: fields.deletedAt = try reader.readOptionalDate(value)
+                case .pinned: fields.isPinned = try reader.readOptionalBool(value)
+                case .silent: fields.isSilent = try reader.readOptionalBool(value)
+                case .command: fields.command = try reader.readOptionalString(value)
+                case .args: fields.args = try reader.readOptionalString(value)
                 }
             } catch {
                 throw error.prefixed(key.rawValue)
             }
         }
-        guard let id else { throw .missing("id") }
-        var attachments: [AnyChatMessageAttachment] = []
+        guard hasId else { throw .missing("id") }
         if let attachmentsNode {
-            attachments.reserveCapacity(reader.childCount(attachmentsNode))
+            fields.attachments.reserveCapacity(reader.childCount(attachmentsNode))
             var position = 0
             for element in reader.elements(attachmentsNode) {
                 defer { position += 1 }
                 guard reader.kind(element) == .object else { continue }
-                attachments.append(
+                fields.attachments.append(
                     AnyChatMessageAttachment(
-                        id: AttachmentId(cid: cid, messageId: id, index: position),
+                        id: AttachmentId(cid: fields.cid, messageId: fields.id, index: position),
                         type: AttachmentClassifier.classify(reader, element),
                         payload: reader.slice(element)))
             }
         }
-        self.id = id
-        self.cid = cid
-        self.text = text
-        self.html = html
-        self.type = type
-        self.user = user
-        self.attachments = attachments
-        self.parentId = parentId
-        self.showInChannel = showInChannel
-        self.quotedMessageId = quotedMessageId
-        self.quotedBox = quotedMessage.map(IndirectBox.init)
-        self.mentionedUsers = mentionedUsers
-        self.latestReactions = latestReactions
-        self.ownReactions = ownReactions
-        self.reactionCounts = reactionCounts
-        self.reactionScores = reactionScores
-        self.replyCount = replyCount
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-        self.deletedAt = deletedAt
-        self.isPinned = isPinned
-        self.isSilent = isSilent
-        self.command = command
-        self.args = args
         if hasUnmodelled {
-            server = reader.lazyMembers(object, filter: Message.serverFilter)
-            custom = reader.lazyMembers(object, filter: Message.customFilter)
-        } else {
-            server = LazyMembers()
-            custom = LazyMembers()
+            fields.server = reader.lazyMembers(object, filter: Message.serverFilter)
+            fields.custom = reader.lazyMembers(object, filter: Message.customFilter)
         }
+        return fields
     }
 
     /// Mentions are user objects in responses and bare ids in requests; both are accepted.

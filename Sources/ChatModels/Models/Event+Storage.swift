@@ -1,0 +1,37 @@
+import Foundation
+
+extension Event {
+    /// Every field of an event, held once in a shared ``Storage``.
+    struct Fields: Sendable {
+        var type: EventType
+        var createdAt: Date?
+        var cid: ChannelId?
+        var message: Message?
+        var user: User?
+        var reaction: Reaction?
+        var member: Member?
+        var channel: Channel?
+        var connectionId: String?
+        var me: User?
+        var error: APIErrorPayload?
+        var hardDelete: Bool?
+        var parentId: String?
+        var rawData: Data
+        var custom = LazyMembers()
+    }
+
+    /// The fields behind one reference (see ``Message/Storage``): events travel through async
+    /// streams, mailboxes and handlers, and each hop now moves a pointer. Immutable: a setter
+    /// replaces the storage.
+    final class Storage: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    /// Changes a field, copy-on-write.
+    mutating func update(_ change: (inout Fields) -> Void) {
+        var fields = storage.fields
+        change(&fields)
+        storage = Storage(fields)
+    }
+}
