@@ -25,7 +25,7 @@ extension Event {
     /// replaces the storage.
     final class Storage: Sendable {
         let fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
+        init(_ fields: consuming Fields) { self.fields = fields }
     }
 
     /// Changes a field, copy-on-write.

@@ -36,7 +36,7 @@ extension Message {
     /// retain instead of one per field. Immutable: a setter replaces the storage.
     final class Storage: Sendable, Hashable {
         let fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
+        init(_ fields: consuming Fields) { self.fields = fields }
         static func == (lhs: Storage, rhs: Storage) -> Bool { lhs === rhs || lhs.fields == rhs.fields }
         func hash(into hasher: inout Hasher) { hasher.combine(fields) }
     }

@@ -64,10 +64,17 @@ public struct User: JSONModel, ReaderDecodable, Hashable, Identifiable, Codable 
     public init(jsonData: Data) throws(JSONError) { self = try Self.read(jsonData) }
 
     init(reader: JSONReader, node: Int) throws(JSONError) {
+        let user = try User.read(reader, node)
+        self = user
+    }
+
+    /// The user at `node`, built in a local (static, as Message's fields) so that throwing
+    /// from a field never leaves `self` half set and the result is moved, not copied.
+    private static func read(_ reader: JSONReader, _ node: Int) throws(JSONError) -> User {
         let object = try reader.readObject(node)
-        var id: String?
+        var user = User(id: "")
+        var hasId = false
         var hasCustom = false
-        self.init(id: "")
         for (keyNode, value) in reader.members(object) {
             guard let key = User.keys.match(reader, keyNode) else {
                 hasCustom = true
@@ -75,23 +82,25 @@ public struct User: JSONModel, ReaderDecodable, Hashable, Identifiable, Codable 
             }
             do throws(JSONError) {
                 switch key {
-                case .id: id = try reader.readString(value)
-                case .name: name = try reader.readOptionalString(value)
-                case .image: image = try reader.readOptionalString(value)
-                case .role: role = try reader.readOptionalString(value)
-                case .createdAt: createdAt = try reader.readOptionalDate(value)
-                case .updatedAt: updatedAt = try reader.readOptionalDate(value)
-                case .lastActive: lastActiveAt = try reader.readOptionalDate(value)
-                case .online: isOnline = try reader.readOptionalBool(value)
-                case .banned: isBanned = try reader.readOptionalBool(value)
+                case .id:
+                    user.id = try reader.readString(value)
+                    hasId = true
+                case .name: user.name = try reader.readOptionalString(value)
+                case .image: user.image = try reader.readOptionalString(value)
+                case .role: user.role = try reader.readOptionalString(value)
+                case .createdAt: user.createdAt = try reader.readOptionalDate(value)
+                case .updatedAt: user.updatedAt = try reader.readOptionalDate(value)
+                case .lastActive: user.lastActiveAt = try reader.readOptionalDate(value)
+                case .online: user.isOnline = try reader.readOptionalBool(value)
+                case .banned: user.isBanned = try reader.readOptionalBool(value)
                 }
             } catch {
                 throw error.prefixed(key.rawValue)
             }
         }
-        guard let id else { throw .missing("id") }
-        self.id = id
-        if hasCustom { custom = reader.lazyMembers(object, filter: User.customFilter) }
+        guard hasId else { throw .missing("id") }
+        if hasCustom { user.custom = reader.lazyMembers(object, filter: User.customFilter) }
+        return user
     }
 
     /// The user's JSON, custom fields flat.
