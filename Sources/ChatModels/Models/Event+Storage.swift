@@ -1,19 +1,20 @@
 import Foundation
 
 extension Event {
-    /// Every field of an event, held once in a shared ``Storage``.
+    /// Every field of an event, held once in a shared ``Storage``. Models that only some event
+    /// types carry are boxed, which keeps this a few hundred bytes instead of over a kilobyte.
     struct Fields: Sendable {
         var type: EventType
         var createdAt: Date?
         var cid: ChannelId?
         var message: Message?
         var user: User?
-        var reaction: Reaction?
-        var member: Member?
-        var channel: Channel?
+        var reaction: IndirectBox<Reaction>?
+        var member: IndirectBox<Member>?
+        var channel: IndirectBox<Channel>?
         var connectionId: String?
-        var me: User?
-        var error: APIErrorPayload?
+        var me: IndirectBox<User>?
+        var error: IndirectBox<APIErrorPayload>?
         var hardDelete: Bool?
         var parentId: String?
         var rawData: Data

@@ -57,20 +57,20 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
 
     /// The reaction, for reaction events.
     public var reaction: Reaction? {
-        get { storage.fields.reaction }
-        set { update { $0.reaction = newValue } }
+        get { storage.fields.reaction?.value }
+        set { update { $0.reaction = newValue.map(IndirectBox.init) } }
     }
 
     /// The member, for member events.
     public var member: Member? {
-        get { storage.fields.member }
-        set { update { $0.member = newValue } }
+        get { storage.fields.member?.value }
+        set { update { $0.member = newValue.map(IndirectBox.init) } }
     }
 
     /// The channel, for channel and notification events.
     public var channel: Channel? {
-        get { storage.fields.channel }
-        set { update { $0.channel = newValue } }
+        get { storage.fields.channel?.value }
+        set { update { $0.channel = newValue.map(IndirectBox.init) } }
     }
 
     /// The connection id, on `health.check`.
@@ -81,14 +81,14 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
 
     /// The connected user, on the first `health.check`.
     public var me: User? {
-        get { storage.fields.me }
-        set { update { $0.me = newValue } }
+        get { storage.fields.me?.value }
+        set { update { $0.me = newValue.map(IndirectBox.init) } }
     }
 
     /// The error, on `connection.error`.
     public var error: APIErrorPayload? {
-        get { storage.fields.error }
-        set { update { $0.error = newValue } }
+        get { storage.fields.error?.value }
+        set { update { $0.error = newValue.map(IndirectBox.init) } }
     }
 
     /// Whether a `message.deleted` was a hard delete.
@@ -130,8 +130,9 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
         extraData: [String: RawJSON] = [:]
     ) {
         var fields = Fields(
-            type: type, createdAt: createdAt, cid: cid, message: message, user: user, reaction: reaction, member: member,
-            channel: channel, connectionId: connectionId, me: me, error: error, hardDelete: hardDelete, parentId: parentId,
+            type: type, createdAt: createdAt, cid: cid, message: message, user: user, reaction: reaction.map(IndirectBox.init),
+            member: member.map(IndirectBox.init), channel: channel.map(IndirectBox.init), connectionId: connectionId,
+            me: me.map(IndirectBox.init), error: error.map(IndirectBox.init), hardDelete: hardDelete, parentId: parentId,
             rawData: Data(), custom: LazyMembers(extraData))
         storage = Storage(fields)
         fields.rawData = JSONWriter.data(.object(builtJSON))
@@ -209,8 +210,10 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
         if cid == nil { cid = channel?.cid ?? message?.cid }
         var fields = Fields(
             type: EventType(rawValue: typeName), createdAt: createdAt, cid: cid, message: message, user: user,
-            reaction: reaction, member: member, channel: channel, connectionId: connectionId, me: me, error: error,
-            hardDelete: hardDelete, parentId: parentId, rawData: node == 0 ? reader.source : reader.slice(object))
+            reaction: reaction.map(IndirectBox.init), member: member.map(IndirectBox.init),
+            channel: channel.map(IndirectBox.init), connectionId: connectionId, me: me.map(IndirectBox.init),
+            error: error.map(IndirectBox.init), hardDelete: hardDelete, parentId: parentId,
+            rawData: node == 0 ? reader.source : reader.slice(object))
         if hasCustom {
             let filter = strict ? Event.customFilter : MemberFilter(excluding: Event.lenientlyRead(fields))
             fields.custom = reader.lazyMembers(object, filter: filter)
