@@ -56,6 +56,34 @@ struct JSONParserTests {
         #expect(throws: Never.self) { try parser.parse(allowed) }
     }
 
+    @Test("escapes decode: runs, \\u code points, surrogate pairs, and lone surrogates as U+FFFD")
+    func unicodeEscapes() throws {
+        let cases: [(json: String, text: String)] = [
+            (#""caf\u00e9""#, "café"),
+            (#""smile \ud83d\ude00!""#, "smile \u{1F600}!"),
+            (#""lone \ud83d end""#, "lone \u{FFFD} end"),
+            (#""pair? \ud83d\u0041""#, "pair? \u{FFFD}A"),
+            (#""a\nb\tc\"d\\e\/f\b\f\r""#, "a\nb\tc\"d\\e/f\u{08}\u{0C}\r"),
+            (#""\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9 long enough to span several SIMD blocks""#,
+             "éééééééé long enough to span several SIMD blocks"),
+        ]
+        for (json, text) in cases {
+            #expect(try parser.parse(json) == .string(text), "\(json)")
+        }
+    }
+
+    @Test("a bad escape is a syntax error at the offending byte", arguments: [
+        (#""ab\u12g4""#, 7), (#""\u12""#, 3), (#""x\q""#, 3),
+    ])
+    func badEscapes(input: String, offset: Int) {
+        #expect {
+            _ = try parser.parse(input)
+        } throws: { error in
+            guard let error = error as? JSONError else { return false }
+            return error.code == .syntax && error.offset == offset
+        }
+    }
+
     @Test("raw control characters inside strings are refused")
     func refusesControlCharacters() {
         #expect { _ = try parser.parse("\"a\u{01}b\"") } throws: { ($0 as? JSONError)?.code == .syntax }
