@@ -51,8 +51,8 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
 
     /// The acting user.
     public var user: User? {
-        get { storage.fields.user }
-        set { update { $0.user = newValue } }
+        get { storage.fields.user?.value }
+        set { update { $0.user = newValue.map(IndirectBox.init) } }
     }
 
     /// The reaction, for reaction events.
@@ -130,7 +130,7 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
         extraData: [String: RawJSON] = [:]
     ) {
         var fields = Fields(
-            type: type, createdAt: createdAt, cid: cid, message: message, user: user, reaction: reaction.map(IndirectBox.init),
+            type: type, createdAt: createdAt, cid: cid, message: message, user: user.map(IndirectBox.init), reaction: reaction.map(IndirectBox.init),
             member: member.map(IndirectBox.init), channel: channel.map(IndirectBox.init), connectionId: connectionId,
             me: me.map(IndirectBox.init), error: error.map(IndirectBox.init), hardDelete: hardDelete, parentId: parentId,
             rawData: Data(), custom: LazyMembers(extraData))
@@ -209,7 +209,7 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
         // Optional chaining, not `if let`: binding would copy the whole model.
         if cid == nil { cid = channel?.cid ?? message?.cid }
         var fields = Fields(
-            type: EventType(rawValue: typeName), createdAt: createdAt, cid: cid, message: message, user: user,
+            type: EventType(rawValue: typeName), createdAt: createdAt, cid: cid, message: message, user: user.map(IndirectBox.init),
             reaction: reaction.map(IndirectBox.init), member: member.map(IndirectBox.init),
             channel: channel.map(IndirectBox.init), connectionId: connectionId, me: me.map(IndirectBox.init),
             error: error.map(IndirectBox.init), hardDelete: hardDelete, parentId: parentId,
