@@ -60,6 +60,12 @@ struct EventDecodingTests {
         #expect(event.extraData["message"] == "not a message object")
         #expect(event.extraData["poll"]?["votes"] == 3)
         #expect(String(decoding: event.rawData, as: UTF8.self) == text)
+
+        // A `cid` that is not a channel id stays in extraData, even when the channel supplies one.
+        let odd = #"{"type":"custom.thing","cid":42,"channel":{"id":"x","type":"messaging","cid":"messaging:x"}}"#
+        let oddEvent = try Event(jsonData: Data(odd.utf8))
+        #expect(oddEvent.cid == "messaging:x")
+        #expect(oddEvent.extraData["cid"] == 42)
     }
 
     @Test("a known event with a wrongly typed field fails with the field's path")

@@ -130,10 +130,12 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
         extraData: [String: RawJSON] = [:]
     ) {
         var fields = Fields(
-            type: type, createdAt: createdAt, cid: cid, message: message, user: user.map(IndirectBox.init), reaction: reaction.map(IndirectBox.init),
-            member: member.map(IndirectBox.init), channel: channel.map(IndirectBox.init), connectionId: connectionId,
-            me: me.map(IndirectBox.init), error: error.map(IndirectBox.init), hardDelete: hardDelete, parentId: parentId,
+            type: type, createdAt: createdAt, cid: cid, message: message, user: user.map(IndirectBox.init),
+            reaction: reaction.map(IndirectBox.init), member: member.map(IndirectBox.init),
+            channel: channel.map(IndirectBox.init), connectionId: connectionId, me: me.map(IndirectBox.init),
+            error: error.map(IndirectBox.init), hardDelete: hardDelete, parentId: parentId,
             rawData: Data(), custom: LazyMembers(extraData))
+        // The bytes are written from the fields, which `builtJSON` reads through `self`.
         storage = Storage(fields)
         fields.rawData = JSONWriter.data(.object(builtJSON))
         storage = Storage(fields)
@@ -187,8 +189,10 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
                 case .type: continue
                 case .createdAt: createdAt = try reader.readOptionalDate(value)
                 case .cid:
-                    // Health checks carry "*"; anything that is not a channel id is simply not one.
+                    // Health checks carry "*"; anything that is not a channel id is simply not one,
+                    // and stays in extraData for event types read leniently.
                     if reader.kind(value) == .string { cid = try? reader.readChannelId(value) }
+                    if cid == nil { hasCustom = true }
                 case .message: message = try reader.readOptionalModel(Message.self, value)
                 case .user: user = try reader.readOptionalModel(User.self, value)
                 case .reaction: reaction = try reader.readOptionalModel(Reaction.self, value)
@@ -206,18 +210,18 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
                 hasCustom = true
             }
         }
-        // Optional chaining, not `if let`: binding would copy the whole model.
-        if cid == nil { cid = channel?.cid ?? message?.cid }
         var fields = Fields(
-            type: EventType(rawValue: typeName), createdAt: createdAt, cid: cid, message: message, user: user.map(IndirectBox.init),
-            reaction: reaction.map(IndirectBox.init), member: member.map(IndirectBox.init),
+            type: EventType(rawValue: typeName), createdAt: createdAt, cid: cid, message: message,
+            user: user.map(IndirectBox.init), reaction: reaction.map(IndirectBox.init), member: member.map(IndirectBox.init),
             channel: channel.map(IndirectBox.init), connectionId: connectionId, me: me.map(IndirectBox.init),
             error: error.map(IndirectBox.init), hardDelete: hardDelete, parentId: parentId,
             rawData: node == 0 ? reader.source : reader.slice(object))
         if hasCustom {
+            // Before `cid` is filled in below: a `cid` member that was not read stays custom.
             let filter = strict ? Event.customFilter : MemberFilter(excluding: Event.lenientlyRead(fields))
             fields.custom = reader.lazyMembers(object, filter: filter)
         }
+        if fields.cid == nil { fields.cid = channel?.cid ?? message?.cid }
         return fields
     }
 
