@@ -36,6 +36,9 @@ struct ModerationBotTests {
         ("cat.png", "image/png", 70, "image/png", nil),
         ("report.pdf", "application/pdf", 400, "application/pdf", nil),
         ("runs.csv", "text/csv", 40, "text/plain", nil),
+        ("beach.png", "image/png", 26, "application/octet-stream", "its content is application/octet-stream, not the image/png"),
+        ("scan.pdf", "application/pdf", 26, "application/octet-stream", "its content is application/octet-stream"),
+        ("logo.svg", "image/svg+xml", 300, "text/plain", nil),
     ] as [(String, String, Int64, String, String?)])
     func policy(_ name: String, _ declared: String, _ size: Int64, _ sniffed: String, _ expected: String?) {
         let verdict = Self.strict.violation(name: name, declaredMimeType: declared, size: size, sniffedMimeType: sniffed)

@@ -128,9 +128,21 @@ public struct ModerationPolicy: Sendable, Hashable {
         type == "text/plain" || type == "application/octet-stream"
     }
 
-    /// Whether the real type fits the declared one: same type, both text, or a generic answer.
+    /// Types whose files start with a signature libmagic knows: a real one is never sniffed as
+    /// generic data, so a generic answer means the name lies (garbage or a program named .png).
+    static func hasSignature(_ type: String) -> Bool {
+        if type == "image/svg+xml" { return false }
+        let family = type.split(separator: "/").first ?? ""
+        if family == "image" || family == "audio" || family == "video" { return true }
+        return ["application/pdf", "application/zip", "application/gzip", "application/x-7z-compressed", "application/vnd.rar"]
+            .contains(type)
+    }
+
+    /// Whether the real type fits the declared one: same type, both text, or a generic answer
+    /// for a type that has no signature to find.
     static func sameKind(_ real: String, _ declared: String) -> Bool {
-        if real == declared || real == "application/octet-stream" || declared == "application/octet-stream" { return true }
+        if real == declared || declared == "application/octet-stream" { return true }
+        if real == "application/octet-stream" { return !hasSignature(declared) }
         let realFamily = real.split(separator: "/").first ?? ""
         let declaredFamily = declared.split(separator: "/").first ?? ""
         if realFamily == "text", declaredFamily == "text" { return true }
