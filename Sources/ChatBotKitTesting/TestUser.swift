@@ -21,8 +21,7 @@ public struct TestUser: Sendable {
     public static func join(_ server: TestChatServer, id: String, name: String? = nil, channel: ChannelId) async throws -> TestUser {
         let client = server.client(as: id)
         try await client.upsertUsers([User(id: id, name: name ?? id.capitalized)])
-        try await client.queryChannel(channel, members: [id], createdBy: id, messageLimit: 0)
-        try await client.addMembers([id], to: channel)
+        try await client.join(channel, as: id)
         return TestUser(id: id, channel: channel, client: client)
     }
 

@@ -21,8 +21,7 @@ struct EventsCommand: AsyncParsableCommand {
     func run() async throws {
         let (client, _) = try options.client(as: user)
         try await client.upsertUsers([User(id: user, name: user.capitalized)])
-        try await client.queryChannel(channel, members: [user], createdBy: user, messageLimit: 0)
-        try await client.addMembers([user], to: channel)
+        try await client.join(channel, as: user)
         let connection = EventConnection(client: client, user: User(id: user))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await connection.run() }

@@ -51,8 +51,7 @@ struct SendCommand: AsyncParsableCommand {
         guard !text.isEmpty || !payloads.isEmpty else { throw ValidationError("give --text, --file or --attachment") }
         let (client, _) = try options.client(as: user)
         try await client.upsertUsers([User(id: user, name: user.capitalized)])
-        try await client.queryChannel(channel, members: [user], createdBy: user, messageLimit: 0)
-        try await client.addMembers([user], to: channel)
+        try await client.join(channel, as: user)
         let progressBar = ProgressBar(enabled: !file.isEmpty)
         let sent = try await client.channel(channel).sendMessage(text: text, attachments: payloads, progress: { progressBar.show($0) })
         progressBar.finish()

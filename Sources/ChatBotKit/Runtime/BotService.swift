@@ -145,10 +145,7 @@ public final class BotService: Service, Sendable {
     private func prepare() async throws {
         do {
             try await client.upsertUsers([bot.user])
-            for cid in channels {
-                try await client.queryChannel(cid, members: [bot.user.id], createdBy: bot.user.id, messageLimit: 0)
-                try await client.addMembers([bot.user.id], to: cid)
-            }
+            for cid in channels { try await client.join(cid, as: bot.user.id) }
         } catch {
             throw BotError(code: .startFailed, message: "bot \(bot.name) could not set up its user and channels: \(error)", underlying: error)
         }

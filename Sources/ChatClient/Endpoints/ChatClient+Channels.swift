@@ -26,6 +26,14 @@ extension ChatClient {
         return try ChannelState(json: response, operation: "QueryChannel")
     }
 
+    /// Makes `userId` a member of `cid`, creating the channel (by that user) if it does not exist
+    /// yet: a query that creates it with the user as member, then an add for a channel that
+    /// already existed without them.
+    public func join(_ cid: ChannelId, as userId: String) async throws {
+        try await queryChannel(cid, members: [userId], createdBy: userId, messageLimit: 0)
+        try await addMembers([userId], to: cid)
+    }
+
     /// Channels matching a filter (`POST /channels`), such as `["members": ["$in": ["bot"]]]`.
     public func queryChannels(
         filter: JSONObject, sort: [(field: String, direction: Int)] = [("last_message_at", -1)], limit: Int = 10, offset: Int = 0,
