@@ -5,7 +5,7 @@ import Foundation
 /// Known fields are typed; the event's bytes are kept in ``rawData``, so an event type this
 /// library does not know is delivered intact rather than dropped. For unknown event types a
 /// field that does not fit its usual shape is left raw instead of failing the event.
-public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
+public struct Event: JSONModel, ReaderDecodable, Hashable, Codable, FieldBox {
     enum Key: String, CaseIterable, Sendable {
         case type, cid, message, user, reaction, member, channel, me, error
         case createdAt = "created_at", connectionId = "connection_id", hardDelete = "hard_delete", parentId = "parent_id"
@@ -27,86 +27,86 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
 
     /// The event type.
     public var type: EventType {
-        get { storage.fields.type }
+        get { storage.value.type }
         set { update { $0.type = newValue } }
     }
 
     /// When the server created it.
     public var createdAt: Date? {
-        get { storage.fields.createdAt }
+        get { storage.value.createdAt }
         set { update { $0.createdAt = newValue } }
     }
 
     /// The channel, for channel events (`*` in health checks reads as `nil`).
     public var cid: ChannelId? {
-        get { storage.fields.cid }
+        get { storage.value.cid }
         set { update { $0.cid = newValue } }
     }
 
     /// The message, for message and reaction events.
     public var message: Message? {
-        get { storage.fields.message }
+        get { storage.value.message }
         set { update { $0.message = newValue } }
     }
 
     /// The acting user.
     public var user: User? {
-        get { storage.fields.user?.value }
+        get { storage.value.user?.value }
         set { update { $0.user = newValue.map(IndirectBox.init) } }
     }
 
     /// The reaction, for reaction events.
     public var reaction: Reaction? {
-        get { storage.fields.reaction?.value }
+        get { storage.value.reaction?.value }
         set { update { $0.reaction = newValue.map(IndirectBox.init) } }
     }
 
     /// The member, for member events.
     public var member: Member? {
-        get { storage.fields.member?.value }
+        get { storage.value.member?.value }
         set { update { $0.member = newValue.map(IndirectBox.init) } }
     }
 
     /// The channel, for channel and notification events.
     public var channel: Channel? {
-        get { storage.fields.channel?.value }
+        get { storage.value.channel?.value }
         set { update { $0.channel = newValue.map(IndirectBox.init) } }
     }
 
     /// The connection id, on `health.check`.
     public var connectionId: String? {
-        get { storage.fields.connectionId }
+        get { storage.value.connectionId }
         set { update { $0.connectionId = newValue } }
     }
 
     /// The connected user, on the first `health.check`.
     public var me: User? {
-        get { storage.fields.me?.value }
+        get { storage.value.me?.value }
         set { update { $0.me = newValue.map(IndirectBox.init) } }
     }
 
     /// The error, on `connection.error`.
     public var error: APIErrorPayload? {
-        get { storage.fields.error?.value }
+        get { storage.value.error?.value }
         set { update { $0.error = newValue.map(IndirectBox.init) } }
     }
 
     /// Whether a `message.deleted` was a hard delete.
     public var hardDelete: Bool? {
-        get { storage.fields.hardDelete }
+        get { storage.value.hardDelete }
         set { update { $0.hardDelete = newValue } }
     }
 
     /// The thread, for typing events in threads.
     public var parentId: String? {
-        get { storage.fields.parentId }
+        get { storage.value.parentId }
         set { update { $0.parentId = newValue } }
     }
 
     /// The event's JSON bytes exactly as received (or as built, for events made in code).
-    public var rawData: Data { storage.fields.rawData }
+    public var rawData: Data { storage.value.rawData }
     private var custom: LazyMembers {
-        get { storage.fields.custom }
+        get { storage.value.custom }
         set { update { $0.custom = newValue } }
     }
 
@@ -116,8 +116,8 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
         set { custom.value = newValue }
     }
 
-    /// The fields (see `Event+Storage.swift`).
-    var storage: Storage
+    /// The fields (see `Event+Fields.swift`).
+    var storage: IndirectBox<Fields>
 
     /// The event as a JSON object.
     public var rawJSON: JSONObject { (try? JSONParser().parse(rawData).objectValue) ?? JSONObject() }
@@ -136,9 +136,9 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
             error: error.map(IndirectBox.init), hardDelete: hardDelete, parentId: parentId,
             rawData: Data(), custom: LazyMembers(extraData))
         // The bytes are written from the fields, which `builtJSON` reads through `self`.
-        storage = Storage(fields)
+        storage = IndirectBox(fields)
         fields.rawData = JSONWriter.data(.object(builtJSON))
-        storage = Storage(fields)
+        storage = IndirectBox(fields)
     }
 
     /// Reads an event from a WebSocket text frame or any JSON bytes.
@@ -150,7 +150,7 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
     /// `type` is required; known event types are read strictly.
     init(reader: JSONReader, node: Int) throws(JSONError) {
         let fields = try Event.fields(reader, node)
-        storage = Storage(fields)
+        storage = IndirectBox(fields)
     }
 
     /// The fields of the event at `node` (static, as Message's, so `self` is never partly
@@ -165,19 +165,7 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
             throw error.prefixed("type")
         }
         let strict = Event.knownTypes.contains(typeName)
-        // Fields are collected in locals and stored once at the end (see Message's reader).
-        var createdAt: Date?
-        var cid: ChannelId?
-        var message: Message?
-        var user: User?
-        var reaction: Reaction?
-        var member: Member?
-        var channel: Channel?
-        var connectionId: String?
-        var me: User?
-        var error: APIErrorPayload?
-        var hardDelete: Bool?
-        var parentId: String?
+        var fields = Fields(type: EventType(rawValue: typeName), rawData: node == 0 ? reader.source : reader.slice(object))
         var hasCustom = false
         for (keyNode, value) in reader.members(object) {
             guard let key = Event.keys.match(reader, keyNode) else {
@@ -187,22 +175,22 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
             do throws(JSONError) {
                 switch key {
                 case .type: continue
-                case .createdAt: createdAt = try reader.readOptionalDate(value)
+                case .createdAt: fields.createdAt = try reader.readOptionalDate(value)
                 case .cid:
                     // Health checks carry "*"; anything that is not a channel id is simply not one,
                     // and stays in extraData for event types read leniently.
-                    if reader.kind(value) == .string { cid = try? reader.readChannelId(value) }
-                    if cid == nil { hasCustom = true }
-                case .message: message = try reader.readOptionalModel(Message.self, value)
-                case .user: user = try reader.readOptionalModel(User.self, value)
-                case .reaction: reaction = try reader.readOptionalModel(Reaction.self, value)
-                case .member: member = try reader.readOptionalModel(Member.self, value)
-                case .channel: channel = try reader.readOptionalModel(Channel.self, value)
-                case .connectionId: connectionId = try reader.readOptionalString(value)
-                case .me: me = try reader.readOptionalModel(User.self, value)
-                case .error: error = try reader.readOptionalModel(APIErrorPayload.self, value)
-                case .hardDelete: hardDelete = try reader.readOptionalBool(value)
-                case .parentId: parentId = try reader.readOptionalString(value)
+                    if reader.kind(value) == .string { fields.cid = try? reader.readChannelId(value) }
+                    if fields.cid == nil { hasCustom = true }
+                case .message: fields.message = try reader.readOptionalModel(Message.self, value)
+                case .user: fields.user = try reader.readOptionalModel(User.self, value).map(IndirectBox.init)
+                case .reaction: fields.reaction = try reader.readOptionalModel(Reaction.self, value).map(IndirectBox.init)
+                case .member: fields.member = try reader.readOptionalModel(Member.self, value).map(IndirectBox.init)
+                case .channel: fields.channel = try reader.readOptionalModel(Channel.self, value).map(IndirectBox.init)
+                case .connectionId: fields.connectionId = try reader.readOptionalString(value)
+                case .me: fields.me = try reader.readOptionalModel(User.self, value).map(IndirectBox.init)
+                case .error: fields.error = try reader.readOptionalModel(APIErrorPayload.self, value).map(IndirectBox.init)
+                case .hardDelete: fields.hardDelete = try reader.readOptionalBool(value)
+                case .parentId: fields.parentId = try reader.readOptionalString(value)
                 }
             } catch let failure {
                 if strict { throw failure.prefixed(key.rawValue) }
@@ -210,18 +198,12 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable {
                 hasCustom = true
             }
         }
-        var fields = Fields(
-            type: EventType(rawValue: typeName), createdAt: createdAt, cid: cid, message: message,
-            user: user.map(IndirectBox.init), reaction: reaction.map(IndirectBox.init), member: member.map(IndirectBox.init),
-            channel: channel.map(IndirectBox.init), connectionId: connectionId, me: me.map(IndirectBox.init),
-            error: error.map(IndirectBox.init), hardDelete: hardDelete, parentId: parentId,
-            rawData: node == 0 ? reader.source : reader.slice(object))
         if hasCustom {
             // Before `cid` is filled in below: a `cid` member that was not read stays custom.
             let filter = strict ? Event.customFilter : MemberFilter(excluding: Event.lenientlyRead(fields))
             fields.custom = reader.lazyMembers(object, filter: filter)
         }
-        if fields.cid == nil { fields.cid = channel?.cid ?? message?.cid }
+        if fields.cid == nil { fields.cid = fields.channel?.value.cid ?? fields.message?.cid }
         return fields
     }
 

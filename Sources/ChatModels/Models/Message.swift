@@ -6,7 +6,7 @@ import Foundation
 /// message whose attachments are unknown or malformed still decodes. Fields the server defines
 /// but this type does not model are kept in ``serverFields``; everything else is custom data in
 /// ``extraData``. Both are written back flat.
-public struct Message: JSONModel, ReaderDecodable, Hashable, Identifiable, Codable {
+public struct Message: JSONModel, ReaderDecodable, Hashable, Identifiable, Codable, FieldBox {
     /// Server-defined message fields that are neither modelled nor custom data.
     public static let reservedKeys: Set<String> = [
         "member", "shadowed", "deleted_reply_count", "mentioned_channel", "mentioned_here", "mentioned_roles",
@@ -33,154 +33,154 @@ public struct Message: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
 
     /// The message id (client-generated ids are allowed).
     public var id: String {
-        get { storage.fields.id }
+        get { storage.value.id }
         set { update { $0.id = newValue } }
     }
 
     /// The channel.
     public var cid: ChannelId? {
-        get { storage.fields.cid }
+        get { storage.value.cid }
         set { update { $0.cid = newValue } }
     }
 
     /// The text.
     public var text: String {
-        get { storage.fields.text }
+        get { storage.value.text }
         set { update { $0.text = newValue } }
     }
 
     /// The server's HTML rendering of the text.
     public var html: String? {
-        get { storage.fields.html }
+        get { storage.value.html }
         set { update { $0.html = newValue } }
     }
 
     /// The kind of message.
     public var type: MessageType {
-        get { storage.fields.type }
+        get { storage.value.type }
         set { update { $0.type = newValue } }
     }
 
     /// The author.
     public var user: User? {
-        get { storage.fields.user }
+        get { storage.value.user }
         set { update { $0.user = newValue } }
     }
 
     /// The attachments, raw and classified.
     public var attachments: [AnyChatMessageAttachment] {
-        get { storage.fields.attachments }
+        get { storage.value.attachments }
         set { update { $0.attachments = newValue } }
     }
 
     /// The thread parent, for replies.
     public var parentId: String? {
-        get { storage.fields.parentId }
+        get { storage.value.parentId }
         set { update { $0.parentId = newValue } }
     }
 
     /// Whether a thread reply is also shown in the channel.
     public var showInChannel: Bool? {
-        get { storage.fields.showInChannel }
+        get { storage.value.showInChannel }
         set { update { $0.showInChannel = newValue } }
     }
 
     /// The quoted message id.
     public var quotedMessageId: String? {
-        get { storage.fields.quotedMessageId }
+        get { storage.value.quotedMessageId }
         set { update { $0.quotedMessageId = newValue } }
     }
 
     /// Mentioned users.
     public var mentionedUsers: [User] {
-        get { storage.fields.mentionedUsers }
+        get { storage.value.mentionedUsers }
         set { update { $0.mentionedUsers = newValue } }
     }
 
     /// The latest reactions.
     public var latestReactions: [Reaction] {
-        get { storage.fields.latestReactions }
+        get { storage.value.latestReactions }
         set { update { $0.latestReactions = newValue } }
     }
 
     /// The current user's reactions.
     public var ownReactions: [Reaction] {
-        get { storage.fields.ownReactions }
+        get { storage.value.ownReactions }
         set { update { $0.ownReactions = newValue } }
     }
 
     /// Reaction counts by type.
     public var reactionCounts: [String: Int] {
-        get { storage.fields.reactionCounts }
+        get { storage.value.reactionCounts }
         set { update { $0.reactionCounts = newValue } }
     }
 
     /// Reaction score sums by type.
     public var reactionScores: [String: Int] {
-        get { storage.fields.reactionScores }
+        get { storage.value.reactionScores }
         set { update { $0.reactionScores = newValue } }
     }
 
     /// Number of thread replies.
     public var replyCount: Int? {
-        get { storage.fields.replyCount }
+        get { storage.value.replyCount }
         set { update { $0.replyCount = newValue } }
     }
 
     /// When it was created.
     public var createdAt: Date? {
-        get { storage.fields.createdAt }
+        get { storage.value.createdAt }
         set { update { $0.createdAt = newValue } }
     }
 
     /// When it last changed.
     public var updatedAt: Date? {
-        get { storage.fields.updatedAt }
+        get { storage.value.updatedAt }
         set { update { $0.updatedAt = newValue } }
     }
 
     /// When it was deleted.
     public var deletedAt: Date? {
-        get { storage.fields.deletedAt }
+        get { storage.value.deletedAt }
         set { update { $0.deletedAt = newValue } }
     }
 
     /// Whether it is pinned.
     public var isPinned: Bool? {
-        get { storage.fields.isPinned }
+        get { storage.value.isPinned }
         set { update { $0.isPinned = newValue } }
     }
 
     /// Whether it was sent silently.
     public var isSilent: Bool? {
-        get { storage.fields.isSilent }
+        get { storage.value.isSilent }
         set { update { $0.isSilent = newValue } }
     }
 
     /// The slash command (`giphy`).
     public var command: String? {
-        get { storage.fields.command }
+        get { storage.value.command }
         set { update { $0.command = newValue } }
     }
 
     /// The command's arguments.
     public var args: String? {
-        get { storage.fields.args }
+        get { storage.value.args }
         set { update { $0.args = newValue } }
     }
 
     private var server: LazyMembers {
-        get { storage.fields.server }
+        get { storage.value.server }
         set { update { $0.server = newValue } }
     }
 
     private var custom: LazyMembers {
-        get { storage.fields.custom }
+        get { storage.value.custom }
         set { update { $0.custom = newValue } }
     }
 
-    /// The fields (see `Message+Storage.swift`).
-    var storage: Storage
+    /// The fields (see `Message+Fields.swift`).
+    var storage: IndirectBox<Fields>
 
     /// Server fields this type does not model, written back unchanged.
     public var serverFields: [String: RawJSON] {
@@ -195,7 +195,7 @@ public struct Message: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
     }
 
     private var quotedBox: IndirectBox<Message>? {
-        get { storage.fields.quotedBox }
+        get { storage.value.quotedBox }
         set { update { $0.quotedBox = newValue } }
     }
 
@@ -240,7 +240,7 @@ public struct Message: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
         fields.args = args
         fields.server = LazyMembers(serverFields)
         fields.custom = LazyMembers(extraData)
-        storage = Storage(fields)
+        storage = IndirectBox(fields)
     }
 
     /// Reads a message from JSON bytes.
@@ -250,7 +250,7 @@ public struct Message: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
     /// any modelled field is an error naming that field.
     init(reader: JSONReader, node: Int) throws(JSONError) {
         let fields = try Message.fields(reader, node)
-        storage = Storage(fields)
+        storage = IndirectBox(fields)
     }
 
     /// The fields of the message at `node`. A static function rather than the initializer's
