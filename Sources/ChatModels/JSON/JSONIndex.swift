@@ -83,14 +83,12 @@ struct NodeBuffer {
 }
 
 private struct IndexBuilder {
-    let bytes: UnsafeRawBufferPointer
     let base: UnsafePointer<UInt8>
     let count: Int
     let maximumDepth: Int
     var index = 0
 
     init(bytes: UnsafeRawBufferPointer, maximumDepth: Int) {
-        self.bytes = bytes
         self.base = bytes.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) } ?? UnsafePointer(bitPattern: 1)!
         self.count = bytes.count
         self.maximumDepth = maximumDepth
@@ -215,7 +213,6 @@ private struct IndexBuilder {
         let start = index + 1
         var cursor = start
         var escaped = false
-        let count = bytes.count
         while true {
             cursor = IndexBuilder.findSpecial(base, cursor, count)
             guard cursor < count else {
@@ -262,7 +259,6 @@ private struct IndexBuilder {
 
     /// Checks the JSON number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
     mutating func scanNumber() throws(JSONError) {
-        let count = bytes.count
         func digits(_ index: inout Int) -> Int {
             let start = index
             while index < count, base[index] &- UInt8(ascii: "0") < 10 { index += 1 }
@@ -289,8 +285,8 @@ private struct IndexBuilder {
     mutating func expectLiteral(_ literal: StaticString) throws(JSONError) {
         let length = literal.utf8CodeUnitCount
         for offset in 0..<length {
-            guard index + offset < bytes.count else {
-                index = bytes.count
+            guard index + offset < count else {
+                index = count
                 throw JSONError(code: .unexpectedEnd, message: "input ends inside '\(literal)'", offset: index)
             }
             if base[index + offset] != literal.utf8Start[offset] {
