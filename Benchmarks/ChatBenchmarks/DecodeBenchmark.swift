@@ -35,6 +35,31 @@ enum DecodeBenchmark {
         print("classified: \(sortedCounts.joined(separator: " ")), workouts typed: \(tally.workouts), failures: \(tally.failures)")
         print(String(format: "ChatModels typed decode+classify: %.0f events/s, %.1f MB/s (best of %d rounds)", eventsPerSecond, megabytesPerSecond, rounds))
         print(String(format: "RESULT decode swift_events_per_s=%.0f swift_mb_per_s=%.1f", eventsPerSecond, megabytesPerSecond))
+        try printStages(lines, rounds: rounds, total: seconds)
+    }
+
+    /// Where the time of one event goes: the timed loop again, one step at a time (best of
+    /// `rounds` each), so a change can be traced to the step it affects.
+    static func printStages(_ lines: [Data], rounds: Int, total: Double) throws {
+        func microseconds(_ step: (Data) throws -> Int) throws -> Double {
+            var best = Duration.seconds(1_000_000)
+            var checksum = 0
+            for _ in 0..<rounds {
+                let clock = ContinuousClock()
+                let start = clock.now
+                for line in lines { checksum &+= try step(line) }
+                best = min(best, clock.now - start)
+            }
+            precondition(checksum != 0, "the steps must do work")
+            return best.seconds / Double(lines.count) * 1e6
+        }
+        let decode = try microseconds { try Event.decode(frame: $0).message?.attachments.count ?? 0 }
+        let classify = try microseconds { try Event.decode(frame: $0).message?.attachmentCounts.count ?? 0 }
+        let perEvent = total / Double(lines.count) * 1e6
+        print(
+            String(
+                format: "per event: Event.decode %.2f us, + attachment counts %.2f us, + typed workout payload %.2f us (total %.2f us)",
+                decode, max(0, classify - decode), max(0, perEvent - classify), perEvent))
     }
 
     static func runOnce(_ lines: [Data]) throws -> (Tally, Duration) {
