@@ -17,27 +17,33 @@ extension ChatMessageAttachment where Payload == Data {
 
     /// Decodes the payload as `P`, reporting exactly which field failed and why.
     ///
-    /// The attachment's type must be `P.type`; a mismatch is a failure too.
+    /// The attachment's type must be `P.type`; a mismatch is a failure too. Inlinable so that
+    /// it is specialized for the caller's payload type (the failure paths are not).
+    @inlinable
     public func decode<P: AttachmentPayload>(_ payloadType: P.Type) -> Result<ChatMessageAttachment<P>, AttachmentDecodingFailure> {
-        guard type == P.type else {
-            return .failure(
-                AttachmentDecodingFailure(
-                    attachmentId: id, type: type, payloadType: "\(P.self)", fieldPath: "type",
-                    reason: "attachment type is \(type.rawValue), \(P.self) decodes \(P.type.rawValue)", rawData: payload))
-        }
+        guard type == P.type else { return .failure(typeMismatch(decoding: P.type, as: "\(P.self)")) }
         do {
             let decoded = try RawJSONDecoder().decode(P.self, from: payload)
             return .success(ChatMessageAttachment<P>(id: id, type: type, payload: decoded, uploadingState: uploadingState))
-        } catch let error as DecodingError {
-            let (path, reason) = AttachmentDecodingFailure.describe(error)
-            return .failure(
-                AttachmentDecodingFailure(
-                    attachmentId: id, type: type, payloadType: "\(P.self)", fieldPath: path, reason: reason, rawData: payload))
         } catch {
-            return .failure(
-                AttachmentDecodingFailure(
-                    attachmentId: id, type: type, payloadType: "\(P.self)", fieldPath: "", reason: "\(error)", rawData: payload))
+            return .failure(failure(error, decodingAs: "\(P.self)"))
         }
+    }
+
+    /// The failure for an attachment of another type than the payload's.
+    @usableFromInline
+    func typeMismatch(decoding expected: AttachmentType, as payloadType: String) -> AttachmentDecodingFailure {
+        AttachmentDecodingFailure(
+            attachmentId: id, type: type, payloadType: payloadType, fieldPath: "type",
+            reason: "attachment type is \(type.rawValue), \(payloadType) decodes \(expected.rawValue)", rawData: payload)
+    }
+
+    /// The failure for an error thrown while decoding, with the field path it names.
+    @usableFromInline
+    func failure(_ error: any Error, decodingAs payloadType: String) -> AttachmentDecodingFailure {
+        let (path, reason) = (error as? DecodingError).map(AttachmentDecodingFailure.describe) ?? ("", "\(error)")
+        return AttachmentDecodingFailure(
+            attachmentId: id, type: type, payloadType: payloadType, fieldPath: path, reason: reason, rawData: payload)
     }
 
     /// The typed attachment if this attachment is of `P.type` and decodes; `nil` otherwise

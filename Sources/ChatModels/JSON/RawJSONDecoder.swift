@@ -15,15 +15,23 @@ public struct RawJSONDecoder: Sendable {
 
     /// Decodes a value of `type` from JSON bytes.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        let outcome: Result<T, any Error>
+        // The reading closure returns nothing, so `read` is specialized once for Void instead
+        // of being instantiated for every `T` at run time (a generic metadata lookup per call).
+        var decoded: T?
+        var failure: (any Error)?
         do {
-            outcome = try JSONReader.read(data, maximumDepth: maximumDepth) { reader throws(JSONError) in
-                Result { try IndexDecoder(reader: reader, node: 0, codingPath: []).decodeValue(type) }
+            try JSONReader.read(data, maximumDepth: maximumDepth) { reader throws(JSONError) in
+                do {
+                    decoded = try IndexDecoder.decode(type, reader, 0, [])
+                } catch {
+                    failure = error
+                }
             }
         } catch {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: error.description, underlyingError: error))
         }
-        return try outcome.get()
+        if let failure { throw failure }
+        return decoded!
     }
 
     /// Decodes a value of `type` from a JSON tree.
@@ -82,23 +90,19 @@ final class IndexDecoder: Decoder {
         SingleIndexContainer(reader: reader, node: node, codingPath: codingPath)
     }
 
-    func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
-        try IndexDecoder.decode(type, reader, node, codingPath)
-    }
-
     /// Decodes `type` at `node`, handling the types JSON has no native form for.
     static func decode<T: Decodable>(_ type: T.Type, _ reader: JSONReader, _ node: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> T {
-        if T.self == String.self { return try string(reader, node, codingPath()) as! T }
-        if T.self == Int.self { return try integer(Int.self, reader, node, codingPath()) as! T }
-        if T.self == Bool.self { return try bool(reader, node, codingPath()) as! T }
-        if T.self == Double.self { return try double(reader, node, codingPath()) as! T }
-        if T.self == Int64.self { return try integer(Int64.self, reader, node, codingPath()) as! T }
+        if T.self == String.self { return try same(string(reader, node, codingPath())) }
+        if T.self == Int.self { return try same(integer(Int.self, reader, node, codingPath())) }
+        if T.self == Bool.self { return try same(bool(reader, node, codingPath())) }
+        if T.self == Double.self { return try same(double(reader, node, codingPath())) }
+        if T.self == Int64.self { return try same(integer(Int64.self, reader, node, codingPath())) }
         if T.self == URL.self {
             let text = try string(reader, node, codingPath())
             guard !text.isEmpty, let url = URL(string: text) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: codingPath(), debugDescription: "invalid URL \"\(text)\""))
             }
-            return url as! T
+            return same(url)
         }
         if T.self == Date.self {
             switch reader.kind(node) {
@@ -107,27 +111,35 @@ final class IndexDecoder: Decoder {
                     throw DecodingError.dataCorrupted(
                         .init(codingPath: codingPath(), debugDescription: "invalid RFC 3339 date \"\(try string(reader, node, codingPath()))\""))
                 }
-                return date as! T
+                return same(date)
             case .number:
-                return Date(timeIntervalSince1970: try double(reader, node, codingPath())) as! T
+                return same(Date(timeIntervalSince1970: try double(reader, node, codingPath())))
             default:
                 throw mismatch(Date.self, reader, node, expected: "a date string", codingPath())
             }
         }
-        if T.self == RawJSON.self { return try rawJSON(reader, node, codingPath()) as! T }
+        if T.self == RawJSON.self { return try same(rawJSON(reader, node, codingPath())) }
         if T.self == JSONObject.self {
             guard case .object(let object) = try rawJSON(reader, node, codingPath()) else {
                 throw mismatch(JSONObject.self, reader, node, expected: "an object", codingPath())
             }
-            return object as! T
+            return same(object)
         }
         if T.self == Data.self {
             guard let data = Data(base64Encoded: try string(reader, node, codingPath())) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: codingPath(), debugDescription: "invalid base64 data"))
             }
-            return data as! T
+            return same(data)
         }
         return try T(from: IndexDecoder(reader: reader, node: node, codingPath: codingPath()))
+    }
+
+    /// `value` as `T`, which the caller has checked is its type: a reinterpretation instead of
+    /// a dynamic cast, which unspecialized generic code would otherwise pay on every field.
+    @inline(__always)
+    private static func same<T, Value>(_ value: Value) -> T {
+        precondition(T.self == Value.self)
+        return unsafeBitCast(value, to: T.self)
     }
 
     static func rawJSON(_ reader: JSONReader, _ node: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> RawJSON {

@@ -1,8 +1,11 @@
 extension Message {
     /// How many attachments of each type the message has (link previews counted as `.linkPreview`).
     public var attachmentCounts: [AttachmentType: Int] {
+        let attachments = attachments
         var counts = [AttachmentType: Int](minimumCapacity: attachments.count)
-        for attachment in attachments { counts[attachment.type, default: 0] += 1 }
+        // By index: iterating the values copies each attachment (a retain per field) only to
+        // read its type.
+        for index in attachments.indices { counts[attachments[index].type, default: 0] += 1 }
         return counts
     }
 
@@ -13,9 +16,10 @@ extension Message {
     /// the caller's payload type instead of looking up generic metadata for every attachment.
     @inlinable
     public func attachments<P: AttachmentPayload>(payloadType: P.Type) -> [ChatMessageAttachment<P>] {
+        let attachments = attachments
         var typed: [ChatMessageAttachment<P>] = []
-        for attachment in attachments where attachment.type == P.type {
-            if case .success(let decoded) = attachment.decode(payloadType) { typed.append(decoded) }
+        for index in attachments.indices where attachments[index].type == P.type {
+            if case .success(let decoded) = attachments[index].decode(payloadType) { typed.append(decoded) }
         }
         return typed
     }
@@ -25,8 +29,11 @@ extension Message {
     public func decodeAttachments<P: AttachmentPayload>(payloadType: P.Type)
         -> [Result<ChatMessageAttachment<P>, AttachmentDecodingFailure>]
     {
+        let attachments = attachments
         var results: [Result<ChatMessageAttachment<P>, AttachmentDecodingFailure>] = []
-        for attachment in attachments where attachment.type == P.type { results.append(attachment.decode(payloadType)) }
+        for index in attachments.indices where attachments[index].type == P.type {
+            results.append(attachments[index].decode(payloadType))
+        }
         return results
     }
 

@@ -63,17 +63,15 @@ public struct User: JSONModel, ReaderDecodable, Hashable, Identifiable, Codable 
     /// Reads a user from JSON bytes.
     public init(jsonData: Data) throws(JSONError) { self = try Self.read(jsonData) }
 
+    /// The user at `node`. The fields are read into locals and stored once at the end:
+    /// building a `User` and returning it made the optimizer copy the whole struct (a retain
+    /// per field) on the way out.
     init(reader: JSONReader, node: Int) throws(JSONError) {
-        let user = try User.read(reader, node)
-        self = user
-    }
-
-    /// The user at `node`, built in a local (static, as Message's fields) so that throwing
-    /// from a field never leaves `self` half set and the result is moved, not copied.
-    private static func read(_ reader: JSONReader, _ node: Int) throws(JSONError) -> User {
         let object = try reader.readObject(node)
-        var user = User(id: "")
-        var hasId = false
+        var id: String?
+        var name: String?, image: String?, role: String?
+        var createdAt: Date?, updatedAt: Date?, lastActiveAt: Date?
+        var isOnline: Bool?, isBanned: Bool?
         var hasCustom = false
         for (keyNode, value) in reader.members(object) {
             guard let key = User.keys.match(reader, keyNode) else {
@@ -82,25 +80,31 @@ public struct User: JSONModel, ReaderDecodable, Hashable, Identifiable, Codable 
             }
             do throws(JSONError) {
                 switch key {
-                case .id:
-                    user.id = try reader.readString(value)
-                    hasId = true
-                case .name: user.name = try reader.readOptionalString(value)
-                case .image: user.image = try reader.readOptionalString(value)
-                case .role: user.role = try reader.readOptionalString(value)
-                case .createdAt: user.createdAt = try reader.readOptionalDate(value)
-                case .updatedAt: user.updatedAt = try reader.readOptionalDate(value)
-                case .lastActive: user.lastActiveAt = try reader.readOptionalDate(value)
-                case .online: user.isOnline = try reader.readOptionalBool(value)
-                case .banned: user.isBanned = try reader.readOptionalBool(value)
+                case .id: id = try reader.readString(value)
+                case .name: name = try reader.readOptionalString(value)
+                case .image: image = try reader.readOptionalString(value)
+                case .role: role = try reader.readOptionalString(value)
+                case .createdAt: createdAt = try reader.readOptionalDate(value)
+                case .updatedAt: updatedAt = try reader.readOptionalDate(value)
+                case .lastActive: lastActiveAt = try reader.readOptionalDate(value)
+                case .online: isOnline = try reader.readOptionalBool(value)
+                case .banned: isBanned = try reader.readOptionalBool(value)
                 }
             } catch {
                 throw error.prefixed(key.rawValue)
             }
         }
-        guard hasId else { throw .missing("id") }
-        if hasCustom { user.custom = reader.lazyMembers(object, filter: User.customFilter) }
-        return user
+        guard let id else { throw .missing("id") }
+        self.id = id
+        self.name = name
+        self.image = image
+        self.role = role
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.lastActiveAt = lastActiveAt
+        self.isOnline = isOnline
+        self.isBanned = isBanned
+        self.custom = hasCustom ? reader.lazyMembers(object, filter: User.customFilter) : LazyMembers()
     }
 
     /// The user's JSON, custom fields flat.
