@@ -209,6 +209,7 @@ private struct IndexBuilder {
 
     /// Finds the closing quote 16 bytes at a time, rejecting raw control characters and noting
     /// whether the string has escapes (which are validated when the string is read).
+    @inline(__always)
     mutating func scanString(into nodes: inout NodeBuffer) throws(JSONError) {
         let start = index + 1
         var cursor = start
