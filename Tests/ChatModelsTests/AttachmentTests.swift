@@ -89,6 +89,12 @@ struct AttachmentTests {
         #expect(String(decoding: failure.rawData, as: UTF8.self).contains(#""workout-energy-cal":"lots""#))
         #expect(message.imageAttachments.count == 1, "the good attachment of the same message still decodes")
         #expect(message.attachments(payloadType: WorkoutAttachmentPayload.self).isEmpty)
+        guard case .failure(let mismatch) = message.attachments[0].decode(WorkoutAttachmentPayload.self) else {
+            Issue.record("an image must not decode as a workout")
+            return
+        }
+        #expect(mismatch.fieldPath == "type")
+        #expect(mismatch.reason == "attachment type is image, WorkoutAttachmentPayload decodes workout")
 
         var registry = AttachmentPayloadRegistry()
         registry.registerAttachment(WorkoutAttachmentPayload.self)

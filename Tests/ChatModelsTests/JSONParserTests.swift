@@ -89,6 +89,58 @@ struct JSONParserTests {
         #expect { _ = try parser.parse("\"a\u{01}b\"") } throws: { ($0 as? JSONError)?.code == .syntax }
     }
 
+    @Test("the decoder reads the types JSON has no form for, nested and at the top level")
+    func decoderSpecialTypes() throws {
+        struct Everything: Decodable, Equatable {
+            var text: String, whole: Int, wide: Int64, flag: Bool, real: Double
+            var link: URL, when: Date, epoch: Date, bytes: Data, raw: RawJSON, object: JSONObject
+        }
+        let json = #"""
+            {"text": "a\u00e9", "whole": -7, "wide": 9007199254740993, "flag": true, "real": 2.5,
+             "link": "https://cdn.example.com/a.png?Expires=1", "when": "2026-11-01T00:14:49.394479Z", "epoch": 1.5,
+             "bytes": "aGk=", "raw": [1, "x", null], "object": {"k": {"n": 1}}}
+            """#
+        let decoded = try RawJSONDecoder().decode(Everything.self, from: Data(json.utf8))
+        #expect(decoded.text == "a\u{e9}")
+        #expect(decoded.whole == -7)
+        #expect(decoded.wide == 9_007_199_254_740_993)
+        #expect(decoded.flag && decoded.real == 2.5)
+        #expect(decoded.link.absoluteString == "https://cdn.example.com/a.png?Expires=1")
+        #expect(decoded.when == RFC3339.date(from: "2026-11-01T00:14:49.394479Z"))
+        #expect(decoded.epoch == Date(timeIntervalSince1970: 1.5))
+        #expect(decoded.bytes == Data("hi".utf8))
+        #expect(decoded.raw == (try JSONParser().parse(#"[1, "x", null]"#)))
+        #expect(decoded.object["k"]?["n"]?.intValue == 1)
+
+        let decoder = RawJSONDecoder()
+        #expect(try decoder.decode(String.self, from: Data(#""top""#.utf8)) == "top")
+        #expect(try decoder.decode(Int.self, from: Data("42".utf8)) == 42)
+        #expect(try decoder.decode(Bool.self, from: Data("false".utf8)) == false)
+        #expect(try decoder.decode(URL.self, from: Data(#""https://x.example/""#.utf8)).host == "x.example")
+        #expect(try decoder.decode([Date].self, from: Data("[0]".utf8)) == [Date(timeIntervalSince1970: 0)])
+    }
+
+    @Test("the decoder's special types fail with the field's path", arguments: [
+        (#"{"link": ""}"#, "link", "invalid URL"),
+        (#"{"when": "yesterday"}"#, "when", "invalid RFC 3339 date"),
+        (#"{"when": true}"#, "when", "expected a date string"),
+        (#"{"bytes": "***"}"#, "bytes", "invalid base64"),
+        (#"{"object": [1]}"#, "object", "expected an object"),
+    ])
+    func decoderSpecialTypeFailures(json: String, field: String, reason: String) {
+        struct Fields: Decodable { var link: URL?, when: Date?, bytes: Data?, object: JSONObject? }
+        #expect {
+            _ = try RawJSONDecoder().decode(Fields.self, from: Data(json.utf8))
+        } throws: { error in
+            let context: DecodingError.Context
+            switch error as? DecodingError {
+            case .dataCorrupted(let found)?, .typeMismatch(_, let found)?: context = found
+            default: return false
+            }
+            return context.codingPath.map(\.stringValue) == [field] && context.debugDescription.contains(reason)
+        }
+    }
+
     @Test("huge numbers parse, keep their text, and fail only when read as a number type")
     func hugeNumbers() throws {
         let json = try parser.parse(#"{"n": 1e999999, "i": 99999999999999999999999}"#)
