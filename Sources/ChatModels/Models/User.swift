@@ -48,24 +48,34 @@ public struct User: JSONModel, ReaderDecodable, Hashable, Identifiable, Codable 
         updatedAt: Date? = nil, lastActiveAt: Date? = nil, isOnline: Bool? = nil, isBanned: Bool? = nil,
         extraData: [String: RawJSON] = [:]
     ) {
+        self.init(
+            id: id, name: name, image: imageURL?.absoluteString, role: role, createdAt: createdAt, updatedAt: updatedAt,
+            lastActiveAt: lastActiveAt, isOnline: isOnline, isBanned: isBanned, custom: LazyMembers(extraData))
+    }
+
+    /// Every stored field, for the public initializer and the reader.
+    private init(
+        id: String, name: String?, image: String?, role: String?, createdAt: Date?, updatedAt: Date?, lastActiveAt: Date?,
+        isOnline: Bool?, isBanned: Bool?, custom: LazyMembers
+    ) {
         self.id = id
         self.name = name
-        self.image = imageURL?.absoluteString
+        self.image = image
         self.role = role
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.lastActiveAt = lastActiveAt
         self.isOnline = isOnline
         self.isBanned = isBanned
-        self.custom = LazyMembers(extraData)
+        self.custom = custom
     }
 
     /// Reads a user from JSON bytes.
     public init(jsonData: Data) throws(JSONError) { self = try Self.read(jsonData) }
 
-    /// The user at `node`. The fields are read into locals and stored once at the end:
-    /// building a `User` and returning it made the optimizer copy the whole struct (a retain
-    /// per field) on the way out.
+    /// The user at `node`. The fields are read into locals and the user is initialized once
+    /// at the end: building a `User` and returning it made the optimizer copy the whole struct
+    /// (a retain per field) on the way out.
     init(reader: JSONReader, node: Int) throws(JSONError) {
         let object = try reader.readObject(node)
         var id: String?
@@ -95,16 +105,10 @@ public struct User: JSONModel, ReaderDecodable, Hashable, Identifiable, Codable 
             }
         }
         guard let id else { throw .missing("id") }
-        self.id = id
-        self.name = name
-        self.image = image
-        self.role = role
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-        self.lastActiveAt = lastActiveAt
-        self.isOnline = isOnline
-        self.isBanned = isBanned
-        self.custom = hasCustom ? reader.lazyMembers(object, filter: User.customFilter) : LazyMembers()
+        self.init(
+            id: id, name: name, image: image, role: role, createdAt: createdAt, updatedAt: updatedAt,
+            lastActiveAt: lastActiveAt, isOnline: isOnline, isBanned: isBanned,
+            custom: hasCustom ? reader.lazyMembers(object, filter: User.customFilter) : LazyMembers())
     }
 
     /// The user's JSON, custom fields flat.
