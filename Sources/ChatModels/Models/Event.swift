@@ -149,13 +149,13 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable, FieldBox {
 
     /// `type` is required; known event types are read strictly.
     init(reader: JSONReader, node: Int) throws(JSONError) {
-        let fields = try Event.fields(reader, node)
+        var fields = Fields(type: EventType(rawValue: ""), rawData: Data())  // filled in by `read`
+        try Event.read(into: &fields, reader, node)
         storage = IndirectBox(fields)
     }
 
-    /// The fields of the event at `node` (static, as Message's, so `self` is never partly
-    /// initialized when a field throws).
-    private static func fields(_ reader: JSONReader, _ node: Int) throws(JSONError) -> Fields {
+    /// Fills `fields` with the event at `node`, in place and static, as Message's.
+    private static func read(into fields: inout Fields, _ reader: JSONReader, _ node: Int) throws(JSONError) {
         let object = try reader.readObject(node)
         guard let typeNode = reader.member(object, "type") else { throw .missing("type") }
         let typeName: String
@@ -165,7 +165,8 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable, FieldBox {
             throw error.prefixed("type")
         }
         let strict = Event.knownTypes.contains(typeName)
-        var fields = Fields(type: EventType(rawValue: typeName), rawData: node == 0 ? reader.source : reader.slice(object))
+        fields.type = EventType(rawValue: typeName)
+        fields.rawData = node == 0 ? reader.source : reader.slice(object)
         var hasCustom = false
         for (keyNode, value) in reader.members(object) {
             guard let key = Event.keys.match(reader, keyNode) else {
@@ -204,7 +205,6 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable, FieldBox {
             fields.custom = reader.lazyMembers(object, filter: filter)
         }
         if fields.cid == nil { fields.cid = fields.channel?.value.cid ?? fields.message?.cid }
-        return fields
     }
 
     /// For lenient events: the known keys that were read successfully (the rest stay custom).

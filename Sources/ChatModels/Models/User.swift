@@ -73,15 +73,35 @@ public struct User: JSONModel, ReaderDecodable, Hashable, Identifiable, Codable 
     /// Reads a user from JSON bytes.
     public init(jsonData: Data) throws(JSONError) { self = try Self.read(jsonData) }
 
-    /// The user at `node`. The fields are read into locals and the user is initialized once
-    /// at the end: building a `User` and returning it made the optimizer copy the whole struct
-    /// (a retain per field) on the way out.
+    /// The user at `node`.
     init(reader: JSONReader, node: Int) throws(JSONError) {
+        self.init(unread: ())
+        try User.read(into: &self, reader, node)
+    }
+
+    /// An empty user for ``read(into:_:_:)`` to fill.
+    private init(unread: Void) {
+        // The optional fields start as nil.
+        id = ""
+        custom = LazyMembers()
+    }
+
+    /// The user at `node` (or nil for `null`) read straight into `slot`, a field of the model
+    /// being read, rather than returned and then stored (see ``read(into:_:_:)``).
+    static func read(into slot: inout User?, _ reader: JSONReader, _ node: Int) throws(JSONError) {
+        if reader.isNull(node) {
+            slot = nil
+            return
+        }
+        slot = User(unread: ())
+        try read(into: &slot!, reader, node)
+    }
+
+    /// Fills `user` in place: building a `User` and returning or assigning it made the
+    /// optimizer copy the whole struct (a retain and a release per field) on the way out.
+    private static func read(into user: inout User, _ reader: JSONReader, _ node: Int) throws(JSONError) {
         let object = try reader.readObject(node)
-        var id: String?
-        var name: String?, image: String?, role: String?
-        var createdAt: Date?, updatedAt: Date?, lastActiveAt: Date?
-        var isOnline: Bool?, isBanned: Bool?
+        var hasId = false
         var hasCustom = false
         for (keyNode, value) in reader.members(object) {
             guard let key = User.keys.match(reader, keyNode) else {
@@ -90,25 +110,24 @@ public struct User: JSONModel, ReaderDecodable, Hashable, Identifiable, Codable 
             }
             do throws(JSONError) {
                 switch key {
-                case .id: id = try reader.readString(value)
-                case .name: name = try reader.readOptionalString(value)
-                case .image: image = try reader.readOptionalString(value)
-                case .role: role = try reader.readOptionalString(value)
-                case .createdAt: createdAt = try reader.readOptionalDate(value)
-                case .updatedAt: updatedAt = try reader.readOptionalDate(value)
-                case .lastActive: lastActiveAt = try reader.readOptionalDate(value)
-                case .online: isOnline = try reader.readOptionalBool(value)
-                case .banned: isBanned = try reader.readOptionalBool(value)
+                case .id:
+                    user.id = try reader.readString(value)
+                    hasId = true
+                case .name: user.name = try reader.readOptionalString(value)
+                case .image: user.image = try reader.readOptionalString(value)
+                case .role: user.role = try reader.readOptionalString(value)
+                case .createdAt: user.createdAt = try reader.readOptionalDate(value)
+                case .updatedAt: user.updatedAt = try reader.readOptionalDate(value)
+                case .lastActive: user.lastActiveAt = try reader.readOptionalDate(value)
+                case .online: user.isOnline = try reader.readOptionalBool(value)
+                case .banned: user.isBanned = try reader.readOptionalBool(value)
                 }
             } catch {
                 throw error.prefixed(key.rawValue)
             }
         }
-        guard let id else { throw .missing("id") }
-        self.init(
-            id: id, name: name, image: image, role: role, createdAt: createdAt, updatedAt: updatedAt,
-            lastActiveAt: lastActiveAt, isOnline: isOnline, isBanned: isBanned,
-            custom: hasCustom ? reader.lazyMembers(object, filter: User.customFilter) : LazyMembers())
+        guard hasId else { throw .missing("id") }
+        if hasCustom { user.custom = reader.lazyMembers(object, filter: User.customFilter) }
     }
 
     /// The user's JSON, custom fields flat.
