@@ -114,6 +114,39 @@ struct EventDecodingTests {
         #expect(notification.channel?.config?["reactions"] == true)
     }
 
+    @Test("users nested in messages, reactions, members and channels: null is no user, a missing id or a wrong field is an error naming it")
+    func nestedUsers() throws {
+        let message = try Message(jsonData: Data(#"{"id":"m1","user":null,"latest_reactions":[{"type":"like","user":null}]}"#.utf8))
+        #expect(message.user == nil)
+        #expect(message.latestReactions.first?.user == nil)
+
+        let event = try Event(
+            jsonData: Data(
+                #"{"type":"member.added","cid":"messaging:general","channel":{"cid":"messaging:general","created_by":{"id":"owner","banned":false,"team":"red"}},"member":{"user":{"id":"bot","online":true}},"user":{"id":"u1","last_active":"2026-06-24T11:44:49Z"}}"#
+                    .utf8))
+        #expect(event.channel?.createdBy?.id == "owner")
+        #expect(event.channel?.createdBy?.isBanned == false)
+        #expect(event.channel?.createdBy?.extraData == ["team": "red"])
+        #expect(event.member?.userId == "bot")
+        #expect(event.member?.user?.isOnline == true)
+        #expect(event.user?.lastActiveAt.map(RFC3339.string(from:)) == "2026-06-24T11:44:49.000000Z")
+
+        let bad: [(String, String, String)] = [
+            (#"{"type":"message.new","message":{"id":"m1","user":{"name":"no id"}}}"#, "message.user.id", "missing"),
+            (#"{"type":"message.new","message":{"id":"m1","user":{"id":"u1","online":"yes"}}}"#, "message.user.online", "a boolean"),
+            (#"{"type":"reaction.new","reaction":{"type":"like","user":{"id":7}}}"#, "reaction.user.id", "a string"),
+            (#"{"type":"message.new","message":{"id":"m1","user":[]}}"#, "message.user", "an object"),
+        ]
+        for (text, path, reason) in bad {
+            #expect {
+                _ = try Event(jsonData: Data(text.utf8))
+            } throws: { error in
+                guard let error = error as? JSONError else { return false }
+                return error.path == path && error.message.contains(reason)
+            }
+        }
+    }
+
     @Test("mentions are accepted as user objects or as bare ids")
     func mentions() throws {
         let message = try Message(jsonData: Data(#"{"id":"m1","mentioned_users":["alice",{"id":"bob","name":"Bob"}]}"#.utf8))
