@@ -19,8 +19,8 @@ struct JSONNode {
 /// A structural index of a JSON document: one pass over the bytes validates them and records
 /// every value's kind and byte range in a flat array, without creating any strings.
 ///
-/// Values are then read on demand, so a decoder only pays for the fields it asks for. This is
-/// what lets a typed decode of a chat event beat general-purpose parsers that build every value.
+/// Values are then read on demand, so a decoder only pays for the fields it asks for (custom
+/// fields and attachments stay bytes until someone reads them).
 struct JSONIndex: ~Copyable {
     private var storage: NodeBuffer
 
