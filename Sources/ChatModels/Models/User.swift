@@ -48,26 +48,16 @@ public struct User: JSONModel, ReaderDecodable, Hashable, Identifiable, Codable 
         updatedAt: Date? = nil, lastActiveAt: Date? = nil, isOnline: Bool? = nil, isBanned: Bool? = nil,
         extraData: [String: RawJSON] = [:]
     ) {
-        self.init(
-            id: id, name: name, image: imageURL?.absoluteString, role: role, createdAt: createdAt, updatedAt: updatedAt,
-            lastActiveAt: lastActiveAt, isOnline: isOnline, isBanned: isBanned, custom: LazyMembers(extraData))
-    }
-
-    /// Every stored field, for the public initializer and the reader.
-    private init(
-        id: String, name: String?, image: String?, role: String?, createdAt: Date?, updatedAt: Date?, lastActiveAt: Date?,
-        isOnline: Bool?, isBanned: Bool?, custom: LazyMembers
-    ) {
         self.id = id
         self.name = name
-        self.image = image
+        self.image = imageURL?.absoluteString
         self.role = role
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.lastActiveAt = lastActiveAt
         self.isOnline = isOnline
         self.isBanned = isBanned
-        self.custom = custom
+        self.custom = LazyMembers(extraData)
     }
 
     /// Reads a user from JSON bytes.
