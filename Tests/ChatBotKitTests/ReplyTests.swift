@@ -52,7 +52,7 @@ struct ReplyTests {
             let progress = Locked<[Double]>([])
             let bot = Bot(name: "shouter")
             bot.on(.file) { attachment, context in
-                let downloaded = try await context.download(attachment)
+                let downloaded = try await context.download(attachment, to: files.folder.appendingPathComponent("downloaded.txt"))
                 let text = try String(contentsOf: downloaded, encoding: .utf8)
                 let loud = try files.text(text.uppercased(), named: "loud.txt")
                 try await context.reply(
@@ -68,7 +68,7 @@ struct ReplyTests {
                 let sent = try await ann.sendFile(try files.text("quiet words", named: "quiet.txt"))
                 let reply = try #require(try await ann.replies(to: sent, from: "shouter").first)
                 #expect(reply.attachments.map(\.type) == [.file, .poll])
-                let uploaded = try await ann.client.download(reply.attachments[0])
+                let uploaded = try await ann.client.download(reply.attachments[0], to: files.folder.appendingPathComponent("uploaded.txt"))
                 #expect(try String(contentsOf: uploaded, encoding: .utf8) == "QUIET WORDS")
                 #expect(reply.attachments(payloadType: PollPayload.self).map(\.question) == ["Better?"])
                 #expect(progress.withLock { $0.last } == 1.0)

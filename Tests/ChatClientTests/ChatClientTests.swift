@@ -114,7 +114,10 @@ struct ChatClientTests {
             var json = sent.attachments[0].rawJSON
             json["asset_url"] = .string(json["asset_url"]!.stringValue!.replacingOccurrences(of: "Signature=", with: "Signature=x"))
             let damaged = AnyChatMessageAttachment(id: sent.attachments[0].id, json: json)
+            // No destination: a new file in the temporary folder, which the caller owns.
             let copy = try await client.download(damaged)
+            defer { try? FileManager.default.removeItem(at: copy) }
+            #expect(copy.deletingLastPathComponent().standardizedFileURL == FileManager.default.temporaryDirectory.standardizedFileURL)
             #expect(try Data(contentsOf: copy).count == 100)
             #expect(recorder.count("GET", "/messages/") == 1)
         }

@@ -30,7 +30,7 @@ struct ArchiveBotTests {
                 let reply = try #require(try await ann.replies(to: command, from: "archive-bot").first)
                 #expect(reply.text == "4 files archived (3 distinct).")
                 let manifest = try JSONDecoder().decode(
-                    [Archive.Entry].self, from: Data(contentsOf: try await ann.client.download(reply.attachments[0])))
+                    [Archive.Entry].self, from: Data(contentsOf: try await ann.client.download(reply.attachments[0], to: files.folder.appendingPathComponent("manifest.json"))))
                 #expect(manifest.map(\.name) == ["plan.pdf", "plan-copy.pdf", "cat.png", "hello.txt"])
                 #expect(manifest.map(\.duplicate) == [false, true, false, false])
                 #expect(manifest.map(\.userId) == ["ann", "bob", "ann", "ann"])
