@@ -114,6 +114,25 @@ struct EventDecodingTests {
         #expect(notification.channel?.config?["reactions"] == true)
     }
 
+    @Test("keys are matched wherever they sit: in a document's last bytes, shorter and longer than eight bytes, sharing their first eight")
+    func keysAnywhere() throws {
+        // Keys are compared eight bytes at a time, read past the key when the document allows it.
+        let shortest = try Message(jsonData: Data(#"{"text":"hi","id":""}"#.utf8))
+        #expect(shortest.id == "")
+        #expect(shortest.text == "hi")
+        #expect(try User(jsonData: Data(#"{"id":"u"}"#.utf8)).id == "u")
+        let message = try Message(
+            jsonData: Data(
+                #"{"id":"m1","reaction_scores":{"like":5},"reaction_counts":{"like":2},"reaction_colors":"red","quoted_message_id":"m0","pinned":true}"#
+                    .utf8))
+        #expect(message.reactionScores == ["like": 5])
+        #expect(message.reactionCounts == ["like": 2])
+        #expect(message.quotedMessageId == "m0")
+        #expect(message.isPinned == true)
+        // Same length and first eight bytes as two known keys, but a custom field.
+        #expect(message.extraData["reaction_colors"] == "red")
+    }
+
     @Test("users nested in messages, reactions, members and channels: null is no user, a missing id or a wrong field is an error naming it")
     func nestedUsers() throws {
         let message = try Message(jsonData: Data(#"{"id":"m1","user":null,"latest_reactions":[{"type":"like","user":null}]}"#.utf8))

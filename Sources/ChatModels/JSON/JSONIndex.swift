@@ -119,9 +119,9 @@ private struct IndexBuilder {
                     throw JSONError(
                         code: .nestingTooDeep, message: "arrays and objects nest deeper than \(maximumDepth) levels", offset: index)
                 }
-                open[depth] = UInt32(nodes.count)
+                open[depth] = offset(nodes.count)
                 depth += 1
-                nodes.append(JSONNode(kind: isObject ? .object : .array, flag: false, start: UInt32(index), end: 0, next: 0))
+                nodes.append(JSONNode(kind: isObject ? .object : .array, flag: false, start: offset(index), end: 0, next: 0))
                 index += 1
                 skipWhitespace()
                 guard index < count else { throw unexpectedEnd(isObject ? "an object key" : "a value") }
@@ -135,16 +135,16 @@ private struct IndexBuilder {
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let start = index
                 try scanNumber()
-                nodes.append(JSONNode(kind: .number, flag: false, start: UInt32(start), end: UInt32(index), next: UInt32(nodes.count + 1)))
+                nodes.append(JSONNode(kind: .number, flag: false, start: offset(start), end: offset(index), next: offset(nodes.count &+ 1)))
             case UInt8(ascii: "t"):
                 try expectLiteral("true")
-                nodes.append(JSONNode(kind: .bool, flag: true, start: UInt32(index - 4), end: UInt32(index), next: UInt32(nodes.count + 1)))
+                nodes.append(JSONNode(kind: .bool, flag: true, start: offset(index &- 4), end: offset(index), next: offset(nodes.count &+ 1)))
             case UInt8(ascii: "f"):
                 try expectLiteral("false")
-                nodes.append(JSONNode(kind: .bool, flag: false, start: UInt32(index - 5), end: UInt32(index), next: UInt32(nodes.count + 1)))
+                nodes.append(JSONNode(kind: .bool, flag: false, start: offset(index &- 5), end: offset(index), next: offset(nodes.count &+ 1)))
             case UInt8(ascii: "n"):
                 try expectLiteral("null")
-                nodes.append(JSONNode(kind: .null, flag: false, start: UInt32(index - 4), end: UInt32(index), next: UInt32(nodes.count + 1)))
+                nodes.append(JSONNode(kind: .null, flag: false, start: offset(index &- 4), end: offset(index), next: offset(nodes.count &+ 1)))
             default:
                 throw syntax("unexpected \(describeByte(byte)) where a value should start")
             }
@@ -190,8 +190,8 @@ private struct IndexBuilder {
     @inline(__always)
     mutating func close(_ container: Int, _ nodes: inout NodeBuffer) {
         index += 1
-        nodes[container].end = UInt32(index)
-        nodes[container].next = UInt32(nodes.count)
+        nodes[container].end = offset(index)
+        nodes[container].next = offset(nodes.count)
     }
 
     @inline(__always)
@@ -231,7 +231,7 @@ private struct IndexBuilder {
             index = cursor
             throw syntax("control character \(describeByte(byte)) inside a string")
         }
-        nodes.append(JSONNode(kind: .string, flag: escaped, start: UInt32(start), end: UInt32(cursor), next: UInt32(nodes.count + 1)))
+        nodes.append(JSONNode(kind: .string, flag: escaped, start: offset(start), end: offset(cursor), next: offset(nodes.count &+ 1)))
         index = cursor + 1
     }
 
@@ -242,13 +242,18 @@ private struct IndexBuilder {
         let quote = SIMD16<UInt8>(repeating: 0x22)
         let backslash = SIMD16<UInt8>(repeating: 0x5C)
         let space = SIMD16<UInt8>(repeating: 0x20)
-        while cursor + 16 <= end {
+        while cursor &+ 16 <= end {
             let chunk = UnsafeRawPointer(base + cursor).loadUnaligned(as: SIMD16<UInt8>.self)
             let special = (chunk .== quote) .| (chunk .== backslash) .| (chunk .< space)
             if any(special) {
-                for lane in 0..<16 where special[lane] { return cursor + lane }
+                // The first set lane from the mask's bytes (0x00 or 0xFF each): a lane-by-lane
+                // loop compiled to a chain of sixteen tests and branches.
+                let lanes = unsafeBitCast(special, to: SIMD2<UInt64>.self)
+                let low = UInt64(littleEndian: lanes[0])
+                if low != 0 { return cursor + low.trailingZeroBitCount &>> 3 }
+                return cursor + 8 + UInt64(littleEndian: lanes[1]).trailingZeroBitCount &>> 3
             }
-            cursor += 16
+            cursor &+= 16
         }
         while cursor < end {
             let byte = base[cursor]
@@ -301,6 +306,11 @@ private struct IndexBuilder {
     func syntax(_ message: String) -> JSONError {
         JSONError(code: .syntax, message: message, offset: index)
     }
+
+    /// A byte offset or node position as stored in a node. Documents are under 4 GiB (checked
+    /// before indexing) and every node takes at least one byte, so neither can overflow.
+    @inline(__always)
+    func offset(_ value: Int) -> UInt32 { UInt32(truncatingIfNeeded: value) }
 }
 
 /// A readable name for a byte in error messages.

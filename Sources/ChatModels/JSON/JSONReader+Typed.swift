@@ -166,7 +166,7 @@ final class KeyTable<Key: RawRepresentable & CaseIterable & Sendable>: Sendable 
         }
         let length = bytes.count
         guard length + 1 < firstOfLength.count else { return nil }
-        let head = KeyTable.head(bytes)
+        let head = KeyTable.head(bytes, readableUpTo: reader.documentEnd)
         for position in firstOfLength[length]..<firstOfLength[length + 1] {
             let entry = entries[position]
             guard entry.head == head else { continue }
@@ -178,6 +178,17 @@ final class KeyTable<Key: RawRepresentable & CaseIterable & Sendable>: Sendable 
             if equal { return entry.key }
         }
         return nil
+    }
+
+    /// The first eight bytes of a key in the document, little-endian, zero-padded: one load
+    /// when eight bytes can be read there (a key is followed by at least `":x}`), since
+    /// packing byte by byte was a third of the lookup.
+    @inline(__always)
+    private static func head(_ bytes: UnsafeBufferPointer<UInt8>, readableUpTo end: UnsafePointer<UInt8>) -> UInt64 {
+        let start = bytes.baseAddress!
+        guard end - start >= 8 else { return head(bytes) }
+        let loaded = UInt64(littleEndian: UnsafeRawPointer(start).loadUnaligned(as: UInt64.self))
+        return bytes.count >= 8 ? loaded : loaded & ((1 &<< UInt64(bytes.count &* 8)) &- 1)
     }
 
     /// The first eight bytes, little-endian, zero-padded.

@@ -121,6 +121,9 @@ struct JSONReader {
         return memcmp(base + Int(entry.start), other, length) == 0
     }
 
+    /// One past the root value's last byte: every key lies before it.
+    var documentEnd: UnsafePointer<UInt8> { base + Int(nodes[0].end) }
+
     /// The raw bytes of a key node, for key-table lookups (nil when the key has escapes).
     func keyBytes(_ node: Int) -> UnsafeBufferPointer<UInt8>? {
         let entry = nodes[node]
