@@ -36,6 +36,30 @@ struct JSONParserTests {
         }
     }
 
+    @Test("each structural error says what was expected and where", arguments: [
+        ("?", JSONError.Code.syntax, 0, "unexpected '?' where a value should start"),
+        ("1 2", .syntax, 2, "unexpected '2' after the JSON value"),
+        ("{1:2}", .syntax, 1, "expected a string key, found '1'"),
+        ("{\"a\":1,}", .syntax, 7, "expected a string key, found '}'"),
+        ("{\"a\" 1}", .syntax, 5, "expected ':' after an object key, found '1'"),
+        ("{\"a\u{01}\":1}", .syntax, 3, "control character byte 0x1 inside a string"),
+        ("[\"a\u{1F}\"]", .syntax, 3, "control character byte 0x1F inside a string"),
+        ("{\"a\":1 \"b\"}", .syntax, 7, "expected ',' or '}', found '\"'"),
+        ("[1 2]", .syntax, 3, "expected ',' or ']', found '2'"),
+        ("{", .unexpectedEnd, 1, "input ends where an object key was expected"),
+        ("{\"a", .unexpectedEnd, 3, "input ends inside a string"),
+        ("{\"a\"", .unexpectedEnd, 4, "input ends where ':' was expected"),
+        ("{\"a\\\"", .unexpectedEnd, 5, "input ends inside a string"),
+    ])
+    func structuralErrors(input: String, code: JSONError.Code, offset: Int, message: String) {
+        #expect {
+            _ = try parser.parse(input)
+        } throws: { error in
+            guard let error = error as? JSONError else { return false }
+            return error.code == code && error.offset == offset && error.message == message
+        }
+    }
+
     @Test("truncated input is an unexpected-end error", arguments: ["", "{", "{\"a\":", "[1, 2", "\"abc", "{\"a\":\"b\\", "-", "tr"])
     func rejectsTruncated(input: String) {
         #expect {

@@ -30,7 +30,7 @@ struct JSONIndex: ~Copyable {
             throw JSONError(code: .syntax, message: "documents over 4 GiB are not supported")
         }
         var nodes = NodeBuffer(capacity: max(16, bytes.count / 10))
-        var builder = IndexBuilder(bytes: bytes, maximumDepth: maximumDepth)
+        let builder = IndexBuilder(bytes: bytes, maximumDepth: maximumDepth)
         do {
             try builder.run(into: &nodes)
         } catch {
@@ -86,7 +86,6 @@ private struct IndexBuilder {
     let base: UnsafePointer<UInt8>
     let count: Int
     let maximumDepth: Int
-    var index = 0
 
     init(bytes: UnsafeRawBufferPointer, maximumDepth: Int) {
         self.base = bytes.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) } ?? UnsafePointer(bitPattern: 1)!
@@ -100,139 +99,173 @@ private struct IndexBuilder {
     /// is key, colon, value; after a value comes a comma or the container's end. An earlier
     /// version dispatched on an "expected next token" state for every token, and that indirect
     /// jump mispredicted so often it took a fifth of the indexing time.
-    mutating func run(into nodes: inout NodeBuffer) throws(JSONError) {
+    ///
+    /// The position is a local that the scanning helpers take and return: as a stored property
+    /// it went through memory at every call, and the whole scan is one chain of dependent
+    /// position updates.
+    func run(into nodes: inout NodeBuffer) throws(JSONError) {
         // Open containers, as node positions; the node's kind says object or array.
         let open = UnsafeMutablePointer<UInt32>.allocate(capacity: maximumDepth + 1)
         defer { open.deallocate() }
         var depth = 0
-        skipWhitespace()
+        var index = skipWhitespace(0)
         while true {
             // A value starts at `index` (whitespace already skipped).
-            guard index < count else { throw unexpectedEnd("a value") }
+            guard index < count else { throw unexpectedEnd("a value", at: index) }
             let byte = base[index]
             switch byte {
             case UInt8(ascii: "\""):
-                try scanString(into: &nodes)
+                guard let end = scanString(from: index, into: &nodes) else { throw stringError(from: index) }
+                index = end
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 let isObject = byte == UInt8(ascii: "{")
-                guard depth < maximumDepth else {
-                    throw JSONError(
-                        code: .nestingTooDeep, message: "arrays and objects nest deeper than \(maximumDepth) levels", offset: index)
-                }
+                guard depth < maximumDepth else { throw nestingError(at: index) }
                 open[depth] = offset(nodes.count)
                 depth += 1
                 nodes.append(JSONNode(kind: isObject ? .object : .array, flag: false, start: offset(index), end: 0, next: 0))
-                index += 1
-                skipWhitespace()
-                guard index < count else { throw unexpectedEnd(isObject ? "an object key" : "a value") }
+                index = skipWhitespace(index &+ 1)
+                guard index < count else { throw unexpectedEnd(isObject ? "an object key" : "a value", at: index) }
                 if base[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     depth -= 1
-                    close(Int(open[depth]), &nodes)
+                    index &+= 1
+                    close(Int(open[depth]), at: index, &nodes)
                 } else {
-                    if isObject { try readKey(into: &nodes) }
+                    if isObject {
+                        guard let value = readKey(from: index, into: &nodes) else { throw keyError(from: index) }
+                        index = value
+                    }
                     continue
                 }
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let start = index
-                try scanNumber()
+                index = try scanNumber(from: index)
                 nodes.append(JSONNode(kind: .number, flag: false, start: offset(start), end: offset(index), next: offset(nodes.count &+ 1)))
             case UInt8(ascii: "t"):
-                try expectLiteral("true")
+                index = try expectLiteral("true", at: index)
                 nodes.append(JSONNode(kind: .bool, flag: true, start: offset(index &- 4), end: offset(index), next: offset(nodes.count &+ 1)))
             case UInt8(ascii: "f"):
-                try expectLiteral("false")
+                index = try expectLiteral("false", at: index)
                 nodes.append(JSONNode(kind: .bool, flag: false, start: offset(index &- 5), end: offset(index), next: offset(nodes.count &+ 1)))
             case UInt8(ascii: "n"):
-                try expectLiteral("null")
+                index = try expectLiteral("null", at: index)
                 nodes.append(JSONNode(kind: .null, flag: false, start: offset(index &- 4), end: offset(index), next: offset(nodes.count &+ 1)))
             default:
-                throw syntax("unexpected \(describeByte(byte)) where a value should start")
+                throw unexpectedByte(at: index, "where a value should start")
             }
             // A value is complete: a comma or the end of its container follows, or the document ends.
             while true {
-                skipWhitespace()
+                index = skipWhitespace(index)
                 guard depth > 0 else {
-                    guard index == count else { throw syntax("unexpected \(describeByte(base[index])) after the JSON value") }
+                    guard index == count else { throw unexpectedByte(at: index, "after the JSON value") }
                     return
                 }
-                guard index < count else { throw unexpectedEnd("',' or the end of an array or object") }
+                guard index < count else { throw unexpectedEnd("',' or the end of an array or object", at: index) }
                 let container = Int(open[depth - 1])
                 let isObject = nodes[container].kind == .object
                 let next = base[index]
                 if next == UInt8(ascii: ",") {
-                    index += 1
-                    skipWhitespace()
-                    if isObject { try readKey(into: &nodes) }
+                    index = skipWhitespace(index &+ 1)
+                    if isObject {
+                        guard let value = readKey(from: index, into: &nodes) else { throw keyError(from: index) }
+                        index = value
+                    }
                     break
                 }
-                guard next == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
-                    throw syntax("expected ',' or '\(isObject ? "}" : "]")', found \(describeByte(next))")
-                }
+                guard next == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { throw separatorError(at: index, inObject: isObject) }
                 depth -= 1
-                close(container, &nodes)
+                index &+= 1
+                close(container, at: index, &nodes)
             }
         }
     }
 
-    /// Reads `"key"` and `:` and the whitespace after them, leaving `index` on the value.
+    /// Reads `"key"` and `:` and the whitespace after them; returns where the value starts, or
+    /// nil when they are not there (``keyError(from:)`` says why).
+    ///
+    /// This and ``scanString(from:into:)`` do not throw: on valid input they carry no
+    /// error-building code, and the rare failure is diagnosed again out of line.
     @inline(__always)
-    mutating func readKey(into nodes: inout NodeBuffer) throws(JSONError) {
-        guard index < count else { throw unexpectedEnd("an object key") }
-        guard base[index] == UInt8(ascii: "\"") else { throw syntax("expected a string key, found \(describeByte(base[index]))") }
-        try scanString(into: &nodes)
-        skipWhitespace()
-        guard index < count else { throw unexpectedEnd("':'") }
-        guard base[index] == UInt8(ascii: ":") else { throw syntax("expected ':' after an object key, found \(describeByte(base[index]))") }
-        index += 1
-        skipWhitespace()
+    func readKey(from start: Int, into nodes: inout NodeBuffer) -> Int? {
+        guard start < count, base[start] == UInt8(ascii: "\""), let end = scanString(from: start, into: &nodes) else { return nil }
+        let index = skipWhitespace(end)
+        guard index < count, base[index] == UInt8(ascii: ":") else { return nil }
+        return skipWhitespace(index &+ 1)
     }
 
+    /// Why ``readKey(from:into:)`` failed at `start`.
+    @inline(never)
+    func keyError(from start: Int) -> JSONError {
+        guard start < count else { return unexpectedEnd("an object key", at: start) }
+        guard base[start] == UInt8(ascii: "\"") else { return syntax("expected a string key, found \(describeByte(base[start]))", at: start) }
+        var scratch = NodeBuffer(capacity: 1)
+        defer { scratch.deallocate() }
+        guard let end = scanString(from: start, into: &scratch) else { return stringError(from: start) }
+        let index = skipWhitespace(end)
+        guard index < count else { return unexpectedEnd("':'", at: index) }
+        return syntax("expected ':' after an object key, found \(describeByte(base[index]))", at: index)
+    }
+
+    /// Records where a container ends (`end` is one past its closing bracket).
     @inline(__always)
-    mutating func close(_ container: Int, _ nodes: inout NodeBuffer) {
-        index += 1
-        nodes[container].end = offset(index)
+    func close(_ container: Int, at end: Int, _ nodes: inout NodeBuffer) {
+        nodes[container].end = offset(end)
         nodes[container].next = offset(nodes.count)
     }
 
+    /// The first position at or after `start` that is not JSON whitespace.
     @inline(__always)
-    mutating func skipWhitespace() {
+    func skipWhitespace(_ start: Int) -> Int {
+        var index = start
         while index < count {
             let byte = base[index]
-            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
-            index += 1
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return index }
+            index &+= 1
         }
+        return index
     }
 
-    func unexpectedEnd(_ expected: String) -> JSONError {
-        JSONError(code: .unexpectedEnd, message: "input ends where \(expected) was expected", offset: index)
+    @inline(never)
+    func unexpectedEnd(_ expected: String, at offset: Int) -> JSONError {
+        JSONError(code: .unexpectedEnd, message: "input ends where \(expected) was expected", offset: offset)
     }
 
-    /// Finds the closing quote 16 bytes at a time, rejecting raw control characters and noting
-    /// whether the string has escapes (which are validated when the string is read).
+    /// Finds the closing quote 16 bytes at a time, noting whether the string has escapes (which
+    /// are validated when the string is read). Records the string and returns the position
+    /// after its closing quote, or nil for a raw control character or a missing closing quote
+    /// (``stringError(from:)`` says which).
     @inline(__always)
-    mutating func scanString(into nodes: inout NodeBuffer) throws(JSONError) {
-        let start = index + 1
+    func scanString(from quote: Int, into nodes: inout NodeBuffer) -> Int? {
+        let start = quote &+ 1
         var cursor = start
         var escaped = false
         while true {
             cursor = IndexBuilder.findSpecial(base, cursor, count)
-            guard cursor < count else {
-                index = count
-                throw JSONError(code: .unexpectedEnd, message: "input ends inside a string", offset: count)
-            }
+            guard cursor < count else { return nil }
             let byte = base[cursor]
             if byte == 0x22 { break }
-            if byte == 0x5C {
-                // Skip the escaped character so an escaped quote does not end the string.
-                escaped = true
-                cursor += 2
-                continue
-            }
-            index = cursor
-            throw syntax("control character \(describeByte(byte)) inside a string")
+            guard byte == 0x5C else { return nil }
+            // Skip the escaped character so an escaped quote does not end the string.
+            escaped = true
+            cursor &+= 2
         }
         nodes.append(JSONNode(kind: .string, flag: escaped, start: offset(start), end: offset(cursor), next: offset(nodes.count &+ 1)))
-        index = cursor + 1
+        return cursor &+ 1
+    }
+
+    /// Why ``scanString(from:into:)`` failed for the string opening at `quote`.
+    @inline(never)
+    func stringError(from quote: Int) -> JSONError {
+        var cursor = quote &+ 1
+        while true {
+            cursor = IndexBuilder.findSpecial(base, cursor, count)
+            guard cursor < count else { return JSONError(code: .unexpectedEnd, message: "input ends inside a string", offset: count) }
+            let byte = base[cursor]
+            if byte == 0x5C {
+                cursor &+= 2
+                continue
+            }
+            return syntax("control character \(describeByte(byte)) inside a string", at: cursor)
+        }
     }
 
     /// The position of the first quote, backslash or control character at or after `start`.
@@ -258,53 +291,74 @@ private struct IndexBuilder {
         while cursor < end {
             let byte = base[cursor]
             if byte == 0x22 || byte == 0x5C || byte < 0x20 { return cursor }
-            cursor += 1
+            cursor &+= 1
         }
         return end
     }
 
-    /// Checks the JSON number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-    mutating func scanNumber() throws(JSONError) {
+    /// Checks the JSON number grammar, `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`,
+    /// and returns the position after the number.
+    func scanNumber(from start: Int) throws(JSONError) -> Int {
         func digits(_ index: inout Int) -> Int {
             let start = index
-            while index < count, base[index] &- UInt8(ascii: "0") < 10 { index += 1 }
-            return index - start
+            while index < count, base[index] &- UInt8(ascii: "0") < 10 { index &+= 1 }
+            return index &- start
         }
-        if base[index] == UInt8(ascii: "-") { index += 1 }
+        var index = start
+        if base[index] == UInt8(ascii: "-") { index &+= 1 }
         guard index < count else { throw JSONError(code: .unexpectedEnd, message: "input ends inside a number", offset: index) }
         if base[index] == UInt8(ascii: "0") {
-            index += 1
+            index &+= 1
         } else if digits(&index) == 0 {
-            throw syntax("a number needs digits")
+            throw syntax("a number needs digits", at: index)
         }
         if index < count, base[index] == UInt8(ascii: ".") {
-            index += 1
-            if digits(&index) == 0 { throw syntax("a number needs digits after '.'") }
+            index &+= 1
+            if digits(&index) == 0 { throw syntax("a number needs digits after '.'", at: index) }
         }
         if index < count, base[index] | 0x20 == UInt8(ascii: "e") {
-            index += 1
-            if index < count, base[index] == UInt8(ascii: "+") || base[index] == UInt8(ascii: "-") { index += 1 }
-            if digits(&index) == 0 { throw syntax("a number needs digits in its exponent") }
+            index &+= 1
+            if index < count, base[index] == UInt8(ascii: "+") || base[index] == UInt8(ascii: "-") { index &+= 1 }
+            if digits(&index) == 0 { throw syntax("a number needs digits in its exponent", at: index) }
         }
+        return index
     }
 
-    mutating func expectLiteral(_ literal: StaticString) throws(JSONError) {
+    /// Checks that `literal` is at `start`; returns the position after it.
+    func expectLiteral(_ literal: StaticString, at start: Int) throws(JSONError) -> Int {
         let length = literal.utf8CodeUnitCount
         for offset in 0..<length {
-            guard index + offset < count else {
-                index = count
-                throw JSONError(code: .unexpectedEnd, message: "input ends inside '\(literal)'", offset: index)
+            guard start &+ offset < count else {
+                throw JSONError(code: .unexpectedEnd, message: "input ends inside '\(literal)'", offset: count)
             }
-            if base[index + offset] != literal.utf8Start[offset] {
-                index += offset
-                throw syntax("invalid literal, expected '\(literal)'")
+            if base[start &+ offset] != literal.utf8Start[offset] {
+                throw syntax("invalid literal, expected '\(literal)'", at: start &+ offset)
             }
         }
-        index += length
+        return start &+ length
     }
 
-    func syntax(_ message: String) -> JSONError {
-        JSONError(code: .syntax, message: message, offset: index)
+    @inline(never)
+    func syntax(_ message: String, at offset: Int) -> JSONError {
+        JSONError(code: .syntax, message: message, offset: offset)
+    }
+
+    // The errors `run` throws, built out of line so that their string interpolations do not
+    // sit in the scanning loop.
+
+    @inline(never)
+    func nestingError(at offset: Int) -> JSONError {
+        JSONError(code: .nestingTooDeep, message: "arrays and objects nest deeper than \(maximumDepth) levels", offset: offset)
+    }
+
+    @inline(never)
+    func unexpectedByte(at offset: Int, _ context: StaticString) -> JSONError {
+        syntax("unexpected \(describeByte(base[offset])) \(context)", at: offset)
+    }
+
+    @inline(never)
+    func separatorError(at offset: Int, inObject: Bool) -> JSONError {
+        syntax("expected ',' or '\(inObject ? "}" : "]")', found \(describeByte(base[offset]))", at: offset)
     }
 
     /// A byte offset or node position as stored in a node. Documents are under 4 GiB (checked
