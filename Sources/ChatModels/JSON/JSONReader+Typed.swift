@@ -181,8 +181,8 @@ final class KeyTable<Key: RawRepresentable & CaseIterable & Sendable>: Sendable 
     }
 
     /// The first eight bytes of a key in the document, little-endian, zero-padded: one load
-    /// when eight bytes can be read there (a key is followed by at least `":x}`), since
-    /// packing byte by byte was a third of the lookup.
+    /// when eight bytes can be read there (a key is followed by at least `":x}`), packed byte
+    /// by byte only near the document's end.
     @inline(__always)
     private static func head(_ bytes: UnsafeBufferPointer<UInt8>, readableUpTo end: UnsafePointer<UInt8>) -> UInt64 {
         let start = bytes.baseAddress!
