@@ -197,10 +197,9 @@ private struct IndexBuilder {
     func keyError(from start: Int) -> JSONError {
         guard start < count else { return unexpectedEnd("an object key", at: start) }
         guard base[start] == UInt8(ascii: "\"") else { return syntax("expected a string key, found \(describeByte(base[start]))", at: start) }
-        var scratch = NodeBuffer(capacity: 1)
-        defer { scratch.deallocate() }
-        guard let end = scanString(from: start, into: &scratch) else { return stringError(from: start) }
-        let index = skipWhitespace(end)
+        let stop = stringStop(from: start).position
+        guard stop < count, base[stop] == 0x22 else { return stringError(from: start) }
+        let index = skipWhitespace(stop &+ 1)
         guard index < count else { return unexpectedEnd("':'", at: index) }
         return syntax("expected ':' after an object key, found \(describeByte(base[index]))", at: index)
     }
@@ -229,43 +228,38 @@ private struct IndexBuilder {
         JSONError(code: .unexpectedEnd, message: "input ends where \(expected) was expected", offset: offset)
     }
 
-    /// Finds the closing quote 16 bytes at a time, noting whether the string has escapes (which
-    /// are validated when the string is read). Records the string and returns the position
-    /// after its closing quote, or nil for a raw control character or a missing closing quote
-    /// (``stringError(from:)`` says which).
+    /// Records the string opening at `quote` and returns the position after its closing quote,
+    /// or nil for a raw control character or a missing closing quote (``stringError(from:)``
+    /// says which). Escapes are validated when the string is read.
     @inline(__always)
     func scanString(from quote: Int, into nodes: inout NodeBuffer) -> Int? {
-        let start = quote &+ 1
-        var cursor = start
+        let (stop, escaped) = stringStop(from: quote)
+        guard stop < count, base[stop] == 0x22 else { return nil }
+        nodes.append(JSONNode(kind: .string, flag: escaped, start: offset(quote &+ 1), end: offset(stop), next: offset(nodes.count &+ 1)))
+        return stop &+ 1
+    }
+
+    /// Where the string opening at `quote` stops, 16 bytes at a time: its closing quote, a raw
+    /// control character, or `count` when it never closes; and whether it has escapes.
+    @inline(__always)
+    func stringStop(from quote: Int) -> (position: Int, escaped: Bool) {
+        var cursor = quote &+ 1
         var escaped = false
         while true {
             cursor = IndexBuilder.findSpecial(base, cursor, count)
-            guard cursor < count else { return nil }
-            let byte = base[cursor]
-            if byte == 0x22 { break }
-            guard byte == 0x5C else { return nil }
+            guard cursor < count, base[cursor] == 0x5C else { return (cursor, escaped) }
             // Skip the escaped character so an escaped quote does not end the string.
             escaped = true
             cursor &+= 2
         }
-        nodes.append(JSONNode(kind: .string, flag: escaped, start: offset(start), end: offset(cursor), next: offset(nodes.count &+ 1)))
-        return cursor &+ 1
     }
 
     /// Why ``scanString(from:into:)`` failed for the string opening at `quote`.
     @inline(never)
     func stringError(from quote: Int) -> JSONError {
-        var cursor = quote &+ 1
-        while true {
-            cursor = IndexBuilder.findSpecial(base, cursor, count)
-            guard cursor < count else { return JSONError(code: .unexpectedEnd, message: "input ends inside a string", offset: count) }
-            let byte = base[cursor]
-            if byte == 0x5C {
-                cursor &+= 2
-                continue
-            }
-            return syntax("control character \(describeByte(byte)) inside a string", at: cursor)
-        }
+        let stop = stringStop(from: quote).position
+        guard stop < count else { return JSONError(code: .unexpectedEnd, message: "input ends inside a string", offset: count) }
+        return syntax("control character \(describeByte(base[stop])) inside a string", at: stop)
     }
 
     /// The position of the first quote, backslash or control character at or after `start`.
