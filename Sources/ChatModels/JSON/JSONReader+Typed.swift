@@ -61,6 +61,11 @@ extension JSONReader {
         isNull(node) ? nil : try M(reader: self, node: node)
     }
 
+    /// The model at `node` (nil for `null`) read into `slot`, in place where the model can.
+    func readOptionalModel<M: ReaderDecodable>(into slot: inout M?, _ node: Int) throws(JSONError) {
+        try M.read(into: &slot, self, node)
+    }
+
     func readModels<M: ReaderDecodable>(_ type: M.Type, _ node: Int) throws(JSONError) -> [M] {
         if isNull(node) { return [] }
         guard kind(node) == .array else { throw mismatch(node, expected: "an array") }

@@ -82,7 +82,7 @@ public struct Channel: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
                 case .type: type = try reader.readString(value)
                 case .id: id = try reader.readString(value)
                 case .name: name = try reader.readOptionalString(value)
-                case .createdBy: try User.read(into: &createdBy, reader, value)
+                case .createdBy: try reader.readOptionalModel(into: &createdBy, value)
                 case .memberCount: memberCount = try reader.readOptionalInt(value)
                 case .createdAt: createdAt = try reader.readOptionalDate(value)
                 case .updatedAt: updatedAt = try reader.readOptionalDate(value)

@@ -56,7 +56,7 @@ public struct Member: JSONModel, ReaderDecodable, Hashable, Codable {
             do throws(JSONError) {
                 switch key {
                 case .userId: userId = try reader.readOptionalString(value)
-                case .user: try User.read(into: &user, reader, value)
+                case .user: try reader.readOptionalModel(into: &user, value)
                 case .channelRole: channelRole = try reader.readOptionalString(value)
                 case .createdAt: createdAt = try reader.readOptionalDate(value)
                 case .updatedAt: updatedAt = try reader.readOptionalDate(value)

@@ -277,7 +277,7 @@ public struct Message: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
                 case .text: fields.text = try reader.readOptionalString(value) ?? ""
                 case .html: fields.html = try reader.readOptionalString(value)
                 case .type: fields.type = MessageType(rawValue: try reader.readOptionalString(value) ?? "regular")
-                case .user: try User.read(into: &fields.user, reader, value)
+                case .user: try reader.readOptionalModel(into: &fields.user, value)
                 case .attachments:
                     if !reader.isNull(value) {
                         guard reader.kind(value) == .array else { throw reader.mismatch(value, expected: "an array") }

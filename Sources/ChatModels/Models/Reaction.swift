@@ -65,7 +65,7 @@ public struct Reaction: JSONModel, ReaderDecodable, Hashable, Codable {
                 case .score: score = try reader.readOptionalInt(value)
                 case .messageId: messageId = try reader.readOptionalString(value)
                 case .userId: userId = try reader.readOptionalString(value)
-                case .user: try User.read(into: &user, reader, value)
+                case .user: try reader.readOptionalModel(into: &user, value)
                 case .createdAt: createdAt = try reader.readOptionalDate(value)
                 case .updatedAt: updatedAt = try reader.readOptionalDate(value)
                 }

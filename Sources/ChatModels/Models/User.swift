@@ -76,8 +76,8 @@ public struct User: JSONModel, ReaderDecodable, Hashable, Identifiable, Codable 
         custom = LazyMembers()
     }
 
-    /// The user at `node` (or nil for `null`) read straight into `slot`, a field of the model
-    /// being read, rather than returned and then stored (see ``read(into:_:_:)``).
+    /// The user at `node` (or nil for `null`) read straight into `slot` rather than returned
+    /// and then stored (see ``read(into:_:_:)``).
     static func read(into slot: inout User?, _ reader: JSONReader, _ node: Int) throws(JSONError) {
         if reader.isNull(node) {
             slot = nil
