@@ -182,7 +182,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ChatBotKitTests",
-            dependencies: ["ChatBotKit", "ChatBotKitTesting", "ChatDevServer", "ChatLocking"],
+            dependencies: [
+                "ChatBotKit", "ChatBotKitTesting", "ChatDevServer", "ChatLocking", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -3,6 +3,7 @@ import ChatBotKitTesting
 import ChatClient
 import ChatModels
 import Foundation
+import Logging
 import Testing
 
 @Suite("Routing by attachment type, command, predicate and middleware")
@@ -120,6 +121,24 @@ struct RoutingTests {
             #expect(recorder.all == ["hello"])
             let messages = try await ann.client.queryChannel("messaging:general", messageLimit: 50).messages
             #expect(messages.filter { $0.user?.id == "echo" }.map(\.text) == ["posted as the bot elsewhere", "echo: hello"])
+        }
+    }
+
+    @Test("a handler's logger carries the id of the message it handles")
+    func loggerCarriesMessageId() async throws {
+        try await TestChatServer.withServer { server in
+            let recorder = Recorder()
+            let bot = Bot(name: "router")
+            bot.onMessage { context in
+                recorder.record("\(context.logger[metadataKey: "message_id"].map { "\($0)" } ?? "none") for \(context.message.id)")
+            }
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            try await server.withBot(bot, channels: ["messaging:general"]) { _ in
+                let first = try await ann.send(text: "one")
+                let second = try await ann.send(text: "two")
+                try await recorder.wait { $0.count == 2 }
+                #expect(recorder.all == ["\(first.id) for \(first.id)", "\(second.id) for \(second.id)"])
+            }
         }
     }
 }

@@ -40,7 +40,7 @@ extension Bot {
             case .unknown:
                 payload = nil
             case .failed(let failure):
-                context.logger.notice("Attachment could not be decoded: \(failure.message)", metadata: ["message_id": "\(message.id)"])
+                context.logger.notice("Attachment could not be decoded: \(failure.message)")
                 for handler in routes.decodingFailures { await run(context, routes) { try await handler(failure, context) } }
                 // Type-erased routes still see the raw attachment.
                 for route in matching where !route.isTyped { await run(context, routes) { try await route.handler(attachment, nil, context) } }
@@ -68,7 +68,7 @@ extension Bot {
     private func report(_ error: any Error, context: BotContext, routes: Routes) async {
         let botError = BotError(
             code: .handlerFailed, message: "a handler of bot \(name) failed: \(error)", messageId: context.message.id, underlying: error)
-        context.logger.error("\(botError.message)", metadata: ["message_id": "\(context.message.id)", "cid": "\(context.channel.cid)"])
+        context.logger.error("\(botError.message)", metadata: ["cid": "\(context.channel.cid)"])
         for handler in routes.errors { await handler(botError, context) }
     }
 }

@@ -17,7 +17,15 @@ public struct BotContext: Sendable {
     /// The bot handling it.
     public let bot: Bot
     /// A logger with the message id attached.
-    public let logger: Logger
+    ///
+    /// Built when asked for: setting metadata makes swift-log's stream handler render its
+    /// metadata text again, and most messages are handled without logging anything.
+    public var logger: Logger {
+        var logger = baseLogger
+        logger[metadataKey: "message_id"] = .string(message.id)
+        return logger
+    }
+    let baseLogger: Logger
     let replyCounter: ReplyCounter
 
     /// The client.
@@ -28,9 +36,7 @@ public struct BotContext: Sendable {
         self.message = message
         self.channel = channel
         self.bot = bot
-        var logger = logger
-        logger[metadataKey: "message_id"] = .string(message.id)
-        self.logger = logger
+        baseLogger = logger
         replyCounter = ReplyCounter()
     }
 
