@@ -86,6 +86,19 @@ struct EventDecodingTests {
         }
     }
 
+    @Test("an event whose text is not UTF-8 is refused with the byte's offset, not decoded with replacement characters")
+    func invalidUTF8Event() throws {
+        var frame = Data(#"{"type":"message.new","cid":"messaging:general","message":{"id":"m1","text":"caf?"}}"#.utf8)
+        let position = try #require(frame.firstIndex(of: UInt8(ascii: "?")))
+        frame[position] = 0xE9  // "é" in Latin-1
+        #expect {
+            _ = try Event.decode(frame: frame)
+        } throws: { error in
+            guard let error = error as? JSONError else { return false }
+            return error.code == .invalidUTF8 && error.offset == position && error.message == "byte 0xE9 inside a string does not start a valid UTF-8 sequence"
+        }
+    }
+
     @Test("reaction, member, deleted and notification events decode their payloads")
     func otherEvents() throws {
         let reaction = try Event(

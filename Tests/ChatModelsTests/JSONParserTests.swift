@@ -113,6 +113,37 @@ struct JSONParserTests {
         #expect { _ = try parser.parse("\"a\u{01}b\"") } throws: { ($0 as? JSONError)?.code == .syntax }
     }
 
+    @Test("strings that are not UTF-8 are refused at the first bad byte, in values and keys, long or short", arguments: [
+        ([0x22, 0x61, 0xFF, 0x62, 0x22], 2),  // a byte that never appears in UTF-8
+        ([0x22, 0x80, 0x22], 1),  // a continuation byte with no lead
+        ([0x22, 0xC0, 0xAF, 0x22], 1),  // an overlong '/'
+        ([0x22, 0xE0, 0x80, 0xAF, 0x22], 1),  // an overlong three-byte form
+        ([0x22, 0xED, 0xA0, 0x80, 0x22], 1),  // an encoded surrogate (U+D800)
+        ([0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], 1),  // above U+10FFFF
+        ([0x22, 0x63, 0x61, 0x66, 0xE9, 0x22], 4),  // Latin-1 "café"
+        ([0x22, 0xE2, 0x82, 0x22], 1),  // a three-byte sequence cut short by the quote
+        ([0x22, 0xE2, 0x82], 1),  // ... and by the end of the input
+        ([0x7B, 0x22, 0x6B, 0xFF, 0x22, 0x3A, 0x31, 0x7D], 3),  // in a key
+        ([0x22] + [UInt8](repeating: 0x61, count: 21) + [0xC3, 0x28, 0x22], 22),  // found by the 16-byte scan
+    ])
+    func refusesInvalidUTF8(bytes: [UInt8], offset: Int) {
+        #expect {
+            _ = try parser.parse(bytes)
+        } throws: { error in
+            guard let error = error as? JSONError else { return false }
+            return error.code == .invalidUTF8 && error.offset == offset && error.message.contains("valid UTF-8")
+        }
+    }
+
+    @Test("every well-formed UTF-8 sequence is kept, at the edges of each length and inside long text")
+    func acceptsUTF8() throws {
+        let edges = ["\u{80}", "\u{7FF}", "\u{800}", "\u{D7FF}", "\u{E000}", "\u{FFFF}", "\u{10000}", "\u{10FFFF}"]
+        for text in edges + ["Grüße, 世界 🏃‍♀️ done", String(repeating: "é€😀a", count: 20)] {
+            #expect(try parser.parse("\"\(text)\"") == .string(text), "\(Array(text.unicodeScalars))")
+            #expect(try parser.parse(#"{"\#(text)":1}"#).objectValue?.keys == [text])
+        }
+    }
+
     @Test("the decoder reads the types JSON has no form for, nested and at the top level")
     func decoderSpecialTypes() throws {
         struct Everything: Decodable, Equatable {

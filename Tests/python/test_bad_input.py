@@ -34,6 +34,17 @@ def test_malformed_json_bodies(server, client, channel):
                     400, 4, "invalid JSON body")
 
 
+def test_text_that_is_not_utf8_is_refused_and_not_stored(server, client, channel):
+    # Latin-1 "café": the 0xE9 byte is not UTF-8, which JSON requires; nothing is stored with
+    # a replacement character in its place.
+    body = b'{"message": {"text": "caf\xe9 latin1"}}'
+    assert_envelope(post(server, client, "/channels/messaging/general/message", data=body,
+                         headers={"Content-Type": "application/json"}),
+                    400, 4, "does not start a valid UTF-8 sequence")
+    texts = [message["text"] for message in channel.query(messages={"limit": 50})["messages"]]
+    assert not any("latin1" in text for text in texts), texts
+
+
 def test_missing_and_wrongly_typed_fields(server, client, channel):
     assert_envelope(post(server, client, "/channels/messaging/general/message", {}), 400, 4, "message is a required field")
     assert_envelope(post(server, client, "/channels/messaging/general/message", {"message": {"text": 5}}),

@@ -13,6 +13,8 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let syntax = Code(rawValue: "json.syntax")
         /// The text ends before the JSON value does.
         public static let unexpectedEnd = Code(rawValue: "json.unexpected_end")
+        /// A string holds bytes that are not UTF-8 (RFC 8259 requires it).
+        public static let invalidUTF8 = Code(rawValue: "json.invalid_utf8")
         /// Arrays and objects nest deeper than the parser allows.
         public static let nestingTooDeep = Code(rawValue: "json.nesting_too_deep")
         /// A field has the wrong JSON type.

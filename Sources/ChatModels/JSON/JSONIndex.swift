@@ -229,8 +229,8 @@ private struct IndexBuilder {
     }
 
     /// Records the string opening at `quote` and returns the position after its closing quote,
-    /// or nil for a raw control character or a missing closing quote (``stringError(from:)``
-    /// says which). Escapes are validated when the string is read.
+    /// or nil for a raw control character, invalid UTF-8 or a missing closing quote
+    /// (``stringError(from:)`` says which). Escapes are validated when the string is read.
     @inline(__always)
     func scanString(from quote: Int, into nodes: inout NodeBuffer) -> Int? {
         let (stop, escaped) = stringStop(from: quote)
@@ -240,18 +240,52 @@ private struct IndexBuilder {
     }
 
     /// Where the string opening at `quote` stops, 16 bytes at a time: its closing quote, a raw
-    /// control character, or `count` when it never closes; and whether it has escapes.
+    /// control character, a byte that is not valid UTF-8, or `count` when it never closes; and
+    /// whether it has escapes.
     @inline(__always)
     func stringStop(from quote: Int) -> (position: Int, escaped: Bool) {
         var cursor = quote &+ 1
         var escaped = false
         while true {
             cursor = IndexBuilder.findSpecial(base, cursor, count)
-            guard cursor < count, base[cursor] == 0x5C else { return (cursor, escaped) }
-            // Skip the escaped character so an escaped quote does not end the string.
-            escaped = true
-            cursor &+= 2
+            guard cursor < count else { return (cursor, escaped) }
+            let byte = base[cursor]
+            if byte == 0x5C {
+                // Skip the escaped character so an escaped quote does not end the string.
+                escaped = true
+                cursor &+= 2
+            } else if byte >= 0x80, let length = utf8SequenceLength(at: cursor) {
+                cursor &+= length
+            } else {
+                return (cursor, escaped)
+            }
         }
+    }
+
+    /// The length of the well-formed UTF-8 sequence starting at `start` (a byte of 0x80 or
+    /// more), or nil when it is not one (RFC 3629 table 3-7: no overlong forms, no surrogates,
+    /// nothing above U+10FFFF), including a sequence cut off by the end of the input.
+    @inline(never)
+    func utf8SequenceLength(at start: Int) -> Int? {
+        let lead = base[start]
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: return nil
+        }
+        guard start &+ length <= count else { return nil }
+        let second = base[start &+ 1]
+        guard second >= low, second <= high else { return nil }
+        for offset in 2..<length where base[start &+ offset] & 0xC0 != 0x80 { return nil }
+        return length
     }
 
     /// Why ``scanString(from:into:)`` failed for the string opening at `quote`.
@@ -259,19 +293,27 @@ private struct IndexBuilder {
     func stringError(from quote: Int) -> JSONError {
         let stop = stringStop(from: quote).position
         guard stop < count else { return JSONError(code: .unexpectedEnd, message: "input ends inside a string", offset: count) }
+        if base[stop] >= 0x80 {
+            return JSONError(
+                code: .invalidUTF8, message: "\(describeByte(base[stop])) inside a string does not start a valid UTF-8 sequence", offset: stop)
+        }
         return syntax("control character \(describeByte(base[stop])) inside a string", at: stop)
     }
 
-    /// The position of the first quote, backslash or control character at or after `start`.
+    /// The position of the first quote, backslash, control character or non-ASCII byte at or
+    /// after `start`.
     @inline(__always)
     static func findSpecial(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Int {
         var cursor = start
         let quote = SIMD16<UInt8>(repeating: 0x22)
         let backslash = SIMD16<UInt8>(repeating: 0x5C)
-        let space = SIMD16<UInt8>(repeating: 0x20)
+        let space = SIMD16<Int8>(repeating: 0x20)
         while cursor &+ 16 <= end {
             let chunk = UnsafeRawPointer(base + cursor).loadUnaligned(as: SIMD16<UInt8>.self)
-            let special = (chunk .== quote) .| (chunk .== backslash) .| (chunk .< space)
+            // As signed bytes, control characters (0x00-0x1F) and non-ASCII bytes (0x80-0xFF,
+            // negative) are both below 0x20: one comparison finds both.
+            let low = unsafeBitCast(chunk, to: SIMD16<Int8>.self) .< space
+            let special = (chunk .== quote) .| (chunk .== backslash) .| low
             if any(special) {
                 // The first set lane from the mask's bytes (0x00 or 0xFF each): a lane-by-lane
                 // loop compiled to a chain of sixteen tests and branches.
@@ -284,7 +326,7 @@ private struct IndexBuilder {
         }
         while cursor < end {
             let byte = base[cursor]
-            if byte == 0x22 || byte == 0x5C || byte < 0x20 { return cursor }
+            if byte == 0x22 || byte == 0x5C || byte < 0x20 || byte >= 0x80 { return cursor }
             cursor &+= 1
         }
         return end
