@@ -97,7 +97,7 @@ struct JSONParserTests {
     }
 
     @Test("a bad escape is a syntax error at the offending byte", arguments: [
-        (#""ab\u12g4""#, 7), (#""\u12""#, 3), (#""x\q""#, 3),
+        (#""ab\u12g4""#, 7), (#""\u12""#, 3), (#""x\q""#, 3), (#""x\é""#, 3),
     ])
     func badEscapes(input: String, offset: Int) {
         #expect {

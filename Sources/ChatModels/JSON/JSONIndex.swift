@@ -253,9 +253,10 @@ private struct IndexBuilder {
             // The closing quote first: it is nearly always what stops the scan.
             if byte == 0x22 { return (cursor, escaped) }
             if byte == 0x5C {
-                // Skip the escaped character so an escaped quote does not end the string.
+                // Skip the escaped character so an escaped quote does not end the string; a
+                // non-ASCII one is left to the UTF-8 check (the escape is refused when read).
                 escaped = true
-                cursor &+= 2
+                cursor &+= cursor &+ 1 < count && base[cursor &+ 1] >= 0x80 ? 1 : 2
             } else if byte >= 0x80, let length = utf8SequenceLength(at: cursor) {
                 cursor &+= length
             } else {

@@ -331,7 +331,8 @@ struct JSONReader {
 /// Parses JSON into ``RawJSON`` trees.
 ///
 /// Strict (RFC 8259) and never trapping: syntax errors, strings that are not UTF-8, truncation
-/// and excessive nesting throw a ``JSONError`` with the byte offset. Numbers keep their text, so huge numbers parse.
+/// and excessive nesting throw a ``JSONError`` with the byte offset. Numbers keep their text,
+/// so huge numbers parse.
 public struct JSONParser: Sendable {
     /// Arrays and objects may nest this deep by default; deeper input is refused.
     public static let defaultMaximumDepth = 256
