@@ -86,6 +86,28 @@ struct EventDecodingTests {
         }
     }
 
+    @Test("a bad escape is refused at its byte wherever it is, also in fields no reader looks at", arguments: [
+        // (event, the escape, its offending byte within the escape, message)
+        (#"{"type":"message.new","message":{"id":"m1","note":"bad \q here"}}"#, #"\q"#, 1, #"invalid escape sequence \'q'"#),
+        (#"{"type":"message.new","team_note":"\u12g4","message":{"id":"m1"}}"#, #"\u12g4"#, 4, #"invalid hex digit 'g' in a \u escape"#),
+        (#"{"type":"message.new","message":{"id":"m1","user":{"id":"u1","club":"\x"}}}"#, #"\x"#, 1, #"invalid escape sequence \'x'"#),
+        (#"{"type":"message.new","message":{"id":"m1","attachments":[{"type":"workout","workout-type":"r\qn"}]}}"#, #"\q"#, 1,
+         #"invalid escape sequence \'q'"#),
+        (#"{"type":"message.new","bad\qkey":1,"message":{"id":"m1"}}"#, #"\q"#, 1, #"invalid escape sequence \'q'"#),
+    ])
+    func badEscapeInUnreadField(event: String, escape: String, within: Int, message: String) throws {
+        // Before, only strings that were read had their escapes checked: these events decoded, and
+        // the custom fields or attachment carrying the bad escape silently came back empty.
+        let offset = try #require(event.utf8.indices(of: escape)).lowerBound + within
+        #expect {
+            _ = try Event.decode(frame: Data(event.utf8))
+        } throws: { error in
+            guard let error = error as? JSONError else { return false }
+            return error.code == .syntax && error.offset == offset && error.message == message
+        }
+        #expect(throws: JSONError.self) { try JSONParser().parse(event) }
+    }
+
     @Test("an event whose text is not UTF-8 is refused with the byte's offset, not decoded with replacement characters")
     func invalidUTF8Event() throws {
         var frame = Data(#"{"type":"message.new","cid":"messaging:general","message":{"id":"m1","text":"caf?"}}"#.utf8)

@@ -229,8 +229,9 @@ private struct IndexBuilder {
     }
 
     /// Records the string opening at `quote` and returns the position after its closing quote,
-    /// or nil for a raw control character, invalid UTF-8 or a missing closing quote
-    /// (``stringError(from:)`` says which). Escapes are validated when the string is read.
+    /// or nil for a raw control character, invalid UTF-8, a bad escape or a missing closing
+    /// quote (``stringError(from:)`` says which). Escapes are checked here, not only when the
+    /// string is read: a bad one in a custom field used to pass and then lose the field.
     @inline(__always)
     func scanString(from quote: Int, into nodes: inout NodeBuffer) -> Int? {
         let (stop, escaped) = stringStop(from: quote)
@@ -240,10 +241,15 @@ private struct IndexBuilder {
     }
 
     /// Where the string opening at `quote` stops, 16 bytes at a time: its closing quote, a raw
-    /// control character, a byte that is not valid UTF-8, or `count` when it never closes; and
-    /// whether it has escapes.
+    /// control character, a byte that is not valid UTF-8, the backslash of an escape JSON does
+    /// not allow, or `count` when it never closes; and whether it has escapes.
+    ///
+    /// Escapes are checked here, in the scan's rare backslash branch, so that strings no reader
+    /// looks at are checked too (a bad escape in a custom field used to pass, and the field was
+    /// then lost when the custom fields were read). `lenient` steps over bad escapes instead, to
+    /// find where such a string ends when diagnosing it.
     @inline(__always)
-    func stringStop(from quote: Int) -> (position: Int, escaped: Bool) {
+    func stringStop(from quote: Int, lenient: Bool = false) -> (position: Int, escaped: Bool) {
         var cursor = quote &+ 1
         var escaped = false
         while true {
@@ -253,9 +259,11 @@ private struct IndexBuilder {
             // The closing quote first: it is nearly always what stops the scan.
             if byte == 0x22 { return (cursor, escaped) }
             if byte == 0x5C {
-                // Skip the escaped character so an escaped quote does not end the string; a
-                // non-ASCII one is left to the UTF-8 check (the escape is refused when read).
                 escaped = true
+                if !lenient, !escapeIsValid(at: cursor) { return (cursor, escaped) }
+                // Skip the escaped character so an escaped quote does not end the string (the
+                // hex digits of a \u escape are plain text); a non-ASCII one is left to the
+                // UTF-8 check.
                 cursor &+= cursor &+ 1 < count && base[cursor &+ 1] >= 0x80 ? 1 : 2
             } else if byte >= 0x80, let length = utf8SequenceLength(at: cursor) {
                 cursor &+= length
@@ -263,6 +271,33 @@ private struct IndexBuilder {
                 return (cursor, escaped)
             }
         }
+    }
+
+    /// Whether the escape whose backslash is at `backslash` is one JSON allows (`\"` `\\` `\/`
+    /// `\b` `\f` `\n` `\r` `\t`, or `\u` and four hex digits). One cut off by the end of the input
+    /// counts as valid here: the string never closes, which is the error to report.
+    @inline(__always)
+    func escapeIsValid(at backslash: Int) -> Bool {
+        guard backslash &+ 1 < count else { return true }
+        switch base[backslash &+ 1] {
+        case 0x22, 0x5C, 0x2F, UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return true
+        case UInt8(ascii: "u"):
+            return hexDigitsFollow(backslash &+ 2)
+        default:
+            return false
+        }
+    }
+
+    /// Whether four hex digits follow at `start` (out of line: `\u` escapes are rare).
+    @inline(never)
+    func hexDigitsFollow(_ start: Int) -> Bool {
+        guard start &+ 4 <= count else { return false }
+        for offset in 0..<4 {
+            let byte = base[start &+ offset] | 0x20  // lower-cases letters, keeps digits
+            guard byte &- UInt8(ascii: "0") < 10 || byte &- UInt8(ascii: "a") < 6 else { return false }
+        }
+        return true
     }
 
     /// The length of the well-formed UTF-8 sequence starting at `start` (a byte of 0x80 or
@@ -294,11 +329,20 @@ private struct IndexBuilder {
     /// Why ``scanString(from:into:)`` failed for the string opening at `quote`.
     @inline(never)
     func stringError(from quote: Int) -> JSONError {
-        let stop = stringStop(from: quote).position
+        let stop = stringStop(from: quote, lenient: true).position
         guard stop < count else { return JSONError(code: .unexpectedEnd, message: "input ends inside a string", offset: count) }
         if base[stop] >= 0x80 {
             return JSONError(
                 code: .invalidUTF8, message: "\(describeByte(base[stop])) inside a string does not start a valid UTF-8 sequence", offset: stop)
+        }
+        if base[stop] == 0x22 {
+            // The string closes, so one of its escapes is what is wrong: the exact message and
+            // offset come from the same code that unescapes.
+            do {
+                try JSONReader.validateEscapes(UnsafeBufferPointer(start: base + quote + 1, count: stop - quote - 1), offset: quote + 1)
+            } catch {
+                return error
+            }
         }
         return syntax("control character \(describeByte(base[stop])) inside a string", at: stop)
     }
