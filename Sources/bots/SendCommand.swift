@@ -33,7 +33,13 @@ struct SendCommand: AsyncParsableCommand {
     func run() async throws {
         var attachments: [JSONObject] = []
         for text in attachment {
-            guard case .object(let object)? = try? JSONParser().parse(text), object["type"]?.stringValue != nil else {
+            let json: RawJSON
+            do {
+                json = try JSONParser().parse(text)
+            } catch {
+                throw ValidationError("--attachment is not valid JSON: \(error.message)" + (error.offset.map { " at byte \($0)" } ?? ""))
+            }
+            guard case .object(let object) = json, object["type"]?.stringValue != nil else {
                 throw ValidationError("--attachment must be a JSON object with a \"type\", such as '{\"type\":\"workout\"}'")
             }
             attachments.append(object)

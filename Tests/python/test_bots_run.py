@@ -181,6 +181,21 @@ def test_a_bad_configuration_is_reported_with_its_location_and_nothing_starts(tm
     assert not (tmp_path / ".bots").exists(), "nothing was started or created"
 
 
+@pytest.mark.parametrize("attachment, expected", [
+    (r'{"type":"workout","workout-type":"r\qn"}', r"--attachment is not valid JSON: invalid escape sequence \'q' at byte 36"),
+    ('{"type":"workout",', "--attachment is not valid JSON: input ends where an object key was expected at byte 18"),
+    ('{"workout-type":"run"}', '--attachment must be a JSON object with a "type"'),
+    ('[{"type":"workout"}]', '--attachment must be a JSON object with a "type"'),
+])
+def test_a_bad_attachment_for_bots_send_says_what_is_wrong_and_sends_nothing(tmp_path, attachment, expected):
+    # Refused before any connection: no server runs here, and none is needed to be told why.
+    result = subprocess.run([bots_binary(), "send", "--config", str(ROOT / "bots.yaml"), "--attachment", attachment],
+                            capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert result.returncode == 64, result.stdout + result.stderr
+    assert expected in result.stderr, result.stderr
+    assert "Sent" not in result.stdout
+
+
 def test_check_validates_the_repository_configuration():
     result = subprocess.run([bots_binary(), "run", "--config", str(ROOT / "bots.yaml"), "--check"], capture_output=True,
                             text=True, timeout=60, cwd=ROOT)
