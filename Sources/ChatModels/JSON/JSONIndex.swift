@@ -273,31 +273,14 @@ private struct IndexBuilder {
         }
     }
 
-    /// Whether the escape whose backslash is at `backslash` is one JSON allows (`\"` `\\` `\/`
-    /// `\b` `\f` `\n` `\r` `\t`, or `\u` and four hex digits). One cut off by the end of the input
-    /// counts as valid here: the string never closes, which is the error to report.
-    @inline(__always)
+    /// Whether the escape whose backslash is at `backslash` is one JSON allows, read by the same
+    /// code that unescapes. One cut off by the end of the input counts as valid here: the
+    /// string never closes, which is the error to report. Out of line: inlined, the error
+    /// handling around it made every key and string scan a few instructions longer.
+    @inline(never)
     func escapeIsValid(at backslash: Int) -> Bool {
         guard backslash &+ 1 < count else { return true }
-        switch base[backslash &+ 1] {
-        case 0x22, 0x5C, 0x2F, UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-            return true
-        case UInt8(ascii: "u"):
-            return hexDigitsFollow(backslash &+ 2)
-        default:
-            return false
-        }
-    }
-
-    /// Whether four hex digits follow at `start` (out of line: `\u` escapes are rare).
-    @inline(never)
-    func hexDigitsFollow(_ start: Int) -> Bool {
-        guard start &+ 4 <= count else { return false }
-        for offset in 0..<4 {
-            let byte = base[start &+ offset] | 0x20  // lower-cases letters, keeps digits
-            guard byte &- UInt8(ascii: "0") < 10 || byte &- UInt8(ascii: "a") < 6 else { return false }
-        }
-        return true
+        return (try? JSONReader.readEscape(UnsafeBufferPointer(start: base, count: count), from: backslash &+ 1)) != nil
     }
 
     /// The length of the well-formed UTF-8 sequence starting at `start` (a byte of 0x80 or
@@ -336,10 +319,10 @@ private struct IndexBuilder {
                 code: .invalidUTF8, message: "\(describeByte(base[stop])) inside a string does not start a valid UTF-8 sequence", offset: stop)
         }
         if base[stop] == 0x22 {
-            // The string closes, so one of its escapes is what is wrong: the exact message and
-            // offset come from the same code that unescapes.
+            // The string closes, so one of its escapes is what is wrong: unescaping it gives the
+            // exact message and offset.
             do {
-                try JSONReader.validateEscapes(UnsafeBufferPointer(start: base + quote + 1, count: stop - quote - 1), offset: quote + 1)
+                _ = try JSONReader.unescape(UnsafeBufferPointer(start: base + quote + 1, count: stop - quote - 1), offset: quote + 1)
             } catch {
                 return error
             }

@@ -297,23 +297,6 @@ struct JSONReader {
         }
     }
 
-    /// Checks every escape of a string's raw text (between its quotes) without decoding it;
-    /// errors carry the document offset, `offset` being where `raw` starts.
-    static func validateEscapes(_ raw: UnsafeBufferPointer<UInt8>, offset: Int) throws(JSONError) {
-        var index = 0
-        while index < raw.count {
-            guard raw[index] == UInt8(ascii: "\\") else {
-                index += 1
-                continue
-            }
-            do throws(JSONError) {
-                index = try readEscape(raw, from: index + 1).next
-            } catch {
-                throw JSONError(code: .syntax, message: error.message, offset: offset + (error.offset ?? 0))
-            }
-        }
-    }
-
     /// One escape sequence, `start` being the position after its backslash: the scalar it
     /// stands for and the position after it. A high surrogate followed by another `\u` escape
     /// reads both: a valid pair is one scalar; otherwise the first is U+FFFD and the second
