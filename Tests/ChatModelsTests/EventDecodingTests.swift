@@ -98,7 +98,8 @@ struct EventDecodingTests {
     func badEscapeInUnreadField(event: String, escape: String, within: Int, message: String) throws {
         // Before, only strings that were read had their escapes checked: these events decoded, and
         // the custom fields or attachment carrying the bad escape silently came back empty.
-        let offset = try #require(event.utf8.indices(of: escape)).lowerBound + within
+        let escapeStart = try #require(event.range(of: escape)).lowerBound
+        let offset = event.utf8.distance(from: event.utf8.startIndex, to: escapeStart) + within
         #expect {
             _ = try Event.decode(frame: Data(event.utf8))
         } throws: { error in

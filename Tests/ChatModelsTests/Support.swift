@@ -52,16 +52,3 @@ enum Fixture {
 }
 
 import Testing
-
-extension String.UTF8View {
-    /// The byte offsets of the first occurrence of `text`, if any.
-    func indices(of text: String) -> Range<Int>? {
-        let haystack = Array(self)
-        let needle = Array(text.utf8)
-        guard !needle.isEmpty, needle.count <= haystack.count else { return nil }
-        for start in 0...(haystack.count - needle.count) where Array(haystack[start..<(start + needle.count)]) == needle {
-            return start..<(start + needle.count)
-        }
-        return nil
-    }
-}
