@@ -23,6 +23,13 @@ extension Bot {
         }
     }
 
+    /// Runs every deletion handler for one deleted message. A handler that throws is logged and
+    /// reported to `onError`; the others still run.
+    public func handle(_ deletion: MessageDeletion, context: BotContext) async {
+        let routes = self.routes.withLock { $0 }
+        for handler in routes.deletions { await run(context, routes) { try await handler(deletion, context) } }
+    }
+
     private func route(_ message: Message, context: BotContext, routes: Routes) async {
         for attachment in message.attachments {
             let matching = routes.attachments.filter { $0.type == attachment.type }

@@ -13,7 +13,7 @@ import Logging
 /// bot.command("stats") { _, context in try await context.reply(text: "…") }
 /// ```
 /// A message with several attachments reaches every matching route, once per matching
-/// attachment. The bot never handles its own messages.
+/// attachment. The bot never handles its own messages, nor their deletion.
 public final class Bot: Sendable {
     typealias AttachmentHandler = @Sendable (AnyChatMessageAttachment, (any AttachmentPayload)?, BotContext) async throws -> Void
 
@@ -29,6 +29,7 @@ public final class Bot: Sendable {
         var commands: [String: [@Sendable (CommandInvocation, BotContext) async throws -> Void]] = [:]
         var predicates: [(@Sendable (Message) -> Bool, @Sendable (BotContext) async throws -> Void)] = []
         var messages: [@Sendable (BotContext) async throws -> Void] = []
+        var deletions: [@Sendable (MessageDeletion, BotContext) async throws -> Void] = []
         var unknownAttachments: [@Sendable (AnyChatMessageAttachment, BotContext) async throws -> Void] = []
         var decodingFailures: [@Sendable (AttachmentDecodingFailure, BotContext) async throws -> Void] = []
         var errors: [@Sendable (BotError, BotContext?) async -> Void] = []
@@ -87,6 +88,14 @@ public final class Bot: Sendable {
     /// Handles every message.
     public func onMessage(_ handler: @escaping @Sendable (BotContext) async throws -> Void) {
         routes.withLock { $0.messages.append(handler) }
+    }
+
+    /// Handles the deletion of a message someone else posted in the bot's channels, soft or
+    /// hard. It runs after every handler of that message has finished (a channel's events are
+    /// handled in order), so what those handlers stored can be removed here. `context.message`
+    /// is the deleted message; middleware does not run around deletions.
+    public func onMessageDeleted(_ handler: @escaping @Sendable (MessageDeletion, BotContext) async throws -> Void) {
+        routes.withLock { $0.deletions.append(handler) }
     }
 
     /// Handles attachments that no route and no registered payload type knows.

@@ -27,17 +27,30 @@ public struct BotContext: Sendable {
     }
     let baseLogger: Logger
     let replyCounter: ReplyCounter
+    /// What reply ids are derived from: the message id, or for a deletion the message id and
+    /// `deleted`, so that replies about a deletion never take the ids of replies to the message.
+    let replyKey: String
 
     /// The client.
     public var client: ChatClient { channel.client }
 
     /// A context for `message` in `channel`.
     public init(message: Message, channel: ChatChannel, bot: Bot, logger: Logger) {
+        self.init(message: message, channel: channel, bot: bot, logger: logger, replyKey: message.id)
+    }
+
+    /// A context for the deletion of `deletion.message` in `channel`.
+    init(deletion: MessageDeletion, channel: ChatChannel, bot: Bot, logger: Logger) {
+        self.init(message: deletion.message, channel: channel, bot: bot, logger: logger, replyKey: "\(deletion.message.id)\ndeleted")
+    }
+
+    private init(message: Message, channel: ChatChannel, bot: Bot, logger: Logger, replyKey: String) {
         self.message = message
         self.channel = channel
         self.bot = bot
         baseLogger = logger
         replyCounter = ReplyCounter()
+        self.replyKey = replyKey
     }
 
     /// Replies in the channel (in the thread, when the message is in one) with text, custom
@@ -55,7 +68,7 @@ public struct BotContext: Sendable {
 
     /// The id the next reply will have: `bot`, message and position, hashed into a UUID.
     func nextReplyId() -> String {
-        BotContext.replyId(bot: bot.name, messageId: message.id, index: replyCounter.next())
+        BotContext.replyId(bot: bot.name, messageId: replyKey, index: replyCounter.next())
     }
 
     /// A deterministic UUID-shaped id for reply `index` of `bot` to `messageId`.

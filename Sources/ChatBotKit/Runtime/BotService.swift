@@ -6,11 +6,13 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 
-/// Runs one bot: its user's event connection, its channels, and the handling of new messages.
+/// Runs one bot: its user's event connection, its channels, and the handling of new and
+/// deleted messages.
 ///
-/// Messages of one channel are handled in order; channels are handled concurrently, at most
-/// `maximumConcurrentChannels` at a time. A message is handled once even when it arrives
-/// twice (a reconnect, `/sync`, or both `message.new` and `notification.message_new`). On a
+/// Messages and deletions of one channel are handled in order; channels are handled
+/// concurrently, at most `maximumConcurrentChannels` at a time. A message, and its deletion,
+/// is handled once even when it arrives twice (a reconnect, `/sync`, or both `message.new` and
+/// `notification.message_new`). On a
 /// graceful shutdown it stops taking messages, lets running handlers finish within
 /// `drainDeadline`, and returns.
 public final class BotService: Service, Sendable {
@@ -47,6 +49,7 @@ public final class BotService: Service, Sendable {
     /// The bot's logger (its metadata names the bot).
     public let logger: Logger
     private let handled = Locked(HandledMessages())
+    private let handledDeletions = Locked(HandledMessages())
     private let mailboxes = ChannelMailboxes()
     private let readiness = Locked(Readiness.starting([]))
     private let inFlight = Atomic<Int>(0)
@@ -126,8 +129,8 @@ public final class BotService: Service, Sendable {
             group.addTask { [self] in
                 try await withThrowingTaskGroup(of: Void.self) { workers in
                     for await event in connection.events {
-                        guard let (message, cid) = accept(event) else { continue }
-                        if mailboxes.enqueue(message, in: cid) {
+                        guard let (delivery, cid) = accept(event) else { continue }
+                        if mailboxes.enqueue(delivery, in: cid) {
                             await slots.acquire()
                             workers.addTask { [self] in
                                 defer { slots.release() }
@@ -151,22 +154,33 @@ public final class BotService: Service, Sendable {
         }
     }
 
-    /// A new message from someone else, not handled before; nil for anything else.
-    private func accept(_ event: Event) -> (Message, ChannelId)? {
-        guard event.type.carriesNewMessage, let message = event.message, let cid = event.cid ?? message.cid else { return nil }
-        guard message.user?.id != bot.user.id, message.type != .deleted, message.type != .ephemeral else { return nil }
+    /// A new message from someone else, or the deletion of one, not handled before; nil for
+    /// anything else.
+    private func accept(_ event: Event) -> (Delivery, ChannelId)? {
+        let isDeletion = event.type == .messageDeleted
+        guard event.type.carriesNewMessage || isDeletion, let message = event.message, let cid = event.cid ?? message.cid else { return nil }
+        guard message.user?.id != bot.user.id else { return nil }
+        if isDeletion {
+            guard handledDeletions.withLock({ $0.admit(message.id) }) else { return nil }
+            return (.deletion(MessageDeletion(message: message, isHardDelete: event.hardDelete ?? false)), cid)
+        }
+        guard message.type != .deleted, message.type != .ephemeral else { return nil }
         guard handled.withLock({ $0.admit(message.id) }) else {
             logger.debug("Message delivered again; not handled twice", metadata: ["message_id": "\(message.id)"])
             return nil
         }
-        return (message, cid)
+        return (.message(message), cid)
     }
 
     private func drainMailbox(_ cid: ChannelId) async {
-        while let message = mailboxes.next(in: cid) {
+        while let delivery = mailboxes.next(in: cid) {
             inFlight.add(1, ordering: .relaxed)
-            let context = BotContext(message: message, channel: client.channel(cid), bot: bot, logger: logger)
-            await bot.handle(message, context: context)
+            switch delivery {
+            case .message(let message):
+                await bot.handle(message, context: BotContext(message: message, channel: client.channel(cid), bot: bot, logger: logger))
+            case .deletion(let deletion):
+                await bot.handle(deletion, context: BotContext(deletion: deletion, channel: client.channel(cid), bot: bot, logger: logger))
+            }
             inFlight.subtract(1, ordering: .relaxed)
         }
     }

@@ -1,21 +1,28 @@
 import ChatLocking
 import ChatModels
 
-/// One queue of messages per channel: messages of a channel are handled one after the other,
-/// in arrival order; a channel is "active" while a worker drains its queue.
+/// What a bot handles: a new message, or the deletion of one.
+enum Delivery: Sendable {
+    case message(Message)
+    case deletion(MessageDeletion)
+}
+
+/// One queue of deliveries per channel: those of a channel are handled one after the other, in
+/// arrival order (so a deletion waits for the handlers of the message it deletes); a channel is
+/// "active" while a worker drains its queue.
 final class ChannelMailboxes: Sendable {
     private struct Mailbox {
-        var queue: [Message] = []
+        var queue: [Delivery] = []
         var active = false
     }
 
     private let mailboxes = Locked<[ChannelId: Mailbox]>([:])
 
-    /// Queues a message; true when the channel had no worker and the caller must start one.
-    func enqueue(_ message: Message, in cid: ChannelId) -> Bool {
+    /// Queues a delivery; true when the channel had no worker and the caller must start one.
+    func enqueue(_ delivery: Delivery, in cid: ChannelId) -> Bool {
         mailboxes.withLock { mailboxes in
             var mailbox = mailboxes[cid] ?? Mailbox()
-            mailbox.queue.append(message)
+            mailbox.queue.append(delivery)
             let start = !mailbox.active
             mailbox.active = true
             mailboxes[cid] = mailbox
@@ -23,20 +30,20 @@ final class ChannelMailboxes: Sendable {
         }
     }
 
-    /// The next message of the channel; nil (and the channel becomes inactive) when it is empty.
-    func next(in cid: ChannelId) -> Message? {
+    /// The next delivery of the channel; nil (and the channel becomes inactive) when it is empty.
+    func next(in cid: ChannelId) -> Delivery? {
         mailboxes.withLock { mailboxes in
             guard var mailbox = mailboxes[cid], !mailbox.queue.isEmpty else {
                 mailboxes[cid] = nil
                 return nil
             }
-            let message = mailbox.queue.removeFirst()
+            let delivery = mailbox.queue.removeFirst()
             mailboxes[cid] = mailbox
-            return message
+            return delivery
         }
     }
 
-    /// Messages queued or being handled, over all channels.
+    /// Channels with deliveries queued or being handled.
     var pendingChannels: Int { mailboxes.withLock { $0.count } }
 }
 
