@@ -6,6 +6,7 @@ import ChatDevServer
 import ChatLocking
 import ChatModels
 import Foundation
+import ModerationBot
 import Testing
 
 @Suite("Example: the archive bot")
@@ -95,6 +96,104 @@ struct ArchiveBotTests {
             #expect((reported.first?.underlying as? ChatClientError)?.httpStatus == 404)
         }
         #expect(try archive.entries().map(\.name) == ["kept.txt"])
+    }
+
+    @Test("the files of a deleted message leave the archive; content another post still holds stays, now held by that post")
+    func deletedMessagesAreForgotten() async throws {
+        let files = try FixtureFiles()
+        let data = try FixtureFiles()
+        let archive = try Archive(folder: data.folder)
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let bob = try await TestUser.join(server, id: "bob", channel: "messaging:general")
+            try await server.withBot(ArchiveBot.make(name: "archive", user: User(id: "archive-bot"), archive: archive), channels: ["messaging:general"]) { _ in
+                let plan = try await ann.sendFile(try files.pdf(named: "plan.pdf"))
+                let copy = try await bob.sendFile(try files.pdf(named: "plan-copy.pdf"))
+                let hello = try await ann.sendFile(try files.text("hello", named: "hello.txt"))
+                for _ in 0..<300 where try archive.entries().count < 3 { try await Task.sleep(for: .milliseconds(20)) }
+                #expect(try archive.entries().map(\.duplicate) == [false, true, false])
+                try await ann.client.deleteMessage(plan.id)
+                try await ann.client.deleteMessage(hello.id, hard: true)
+                for _ in 0..<300 where try archive.entries().count > 1 { try await Task.sleep(for: .milliseconds(20)) }
+                let entries = try archive.entries()
+                #expect(entries.map(\.messageId) == [copy.id])
+                #expect(entries.map(\.duplicate) == [false])
+            }
+        }
+        let kept = try #require(try archive.entries().first)
+        #expect(try Data(contentsOf: archive.folder.appendingPathComponent(kept.path)) == Data(contentsOf: try files.pdf()))
+        #expect(try Self.storedFiles(in: archive) == [kept.path])
+    }
+
+    @Test("a file the moderator deletes after the archive stored it does not stay in the archive")
+    func moderatedFilesLeaveTheArchive() async throws {
+        /// Lets the moderator judge a message only once the archive has stored its files, so the
+        /// deletion always comes after the archiving (the order the test is about).
+        struct AfterArchived: BotMiddleware {
+            let archive: Archive
+            func handle(_ message: Message, context: BotContext, next: @Sendable (Message, BotContext) async throws -> Void) async throws {
+                for _ in 0..<300 where try !archive.entries().contains(where: { $0.messageId == message.id }) {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                try await next(message, context)
+            }
+        }
+        let files = try FixtureFiles()
+        let data = try FixtureFiles()
+        let archive = try Archive(folder: data.folder)
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let moderator = try ModerationBot.make(name: "moderator", user: User(id: "moderator"), policy: ModerationBotTests.strict)
+            moderator.use(AfterArchived(archive: archive))
+            let archiver = ArchiveBot.make(name: "archive", user: User(id: "archive-bot"), archive: archive)
+            try await server.withBot(archiver, channels: ["messaging:general"]) { _ in
+                try await server.withBot(moderator, channels: ["messaging:general"]) { _ in
+                    let script = try await ann.sendFile(try files.text("#!/bin/sh\necho hi\n", named: "install.sh"))
+                    let notice = try #require(try await ann.replies(to: script, from: "moderator").first)
+                    #expect(notice.text.contains("install.sh was removed"))
+                    #expect(try await ann.current(script) == nil)
+                    try await ann.sendFile(try files.pdf(named: "report.pdf"))
+                    for _ in 0..<300 where try archive.entries().map(\.name) != ["report.pdf"] { try await Task.sleep(for: .milliseconds(20)) }
+                }
+            }
+        }
+        let entries = try archive.entries()
+        #expect(entries.map(\.name) == ["report.pdf"])
+        #expect(try Self.storedFiles(in: archive) == entries.map(\.path))
+    }
+
+    @Test("removing: a message with no files here changes nothing; a damaged manifest is a located error and nothing is lost")
+    func removalEdges() throws {
+        let data = try FixtureFiles()
+        let archive = try Archive(folder: data.folder)
+        let stored = try archive.store(
+            try data.text("kept", named: "kept.txt"), name: "kept.txt", messageId: "m-1", cid: "messaging:general", userId: "ann")
+        let manifest = try Data(contentsOf: archive.folder.appendingPathComponent("manifest.jsonl"))
+        #expect(try archive.remove(messageId: "m-unknown").isEmpty)
+        #expect(try Data(contentsOf: archive.folder.appendingPathComponent("manifest.jsonl")) == manifest)
+
+        var damaged = manifest
+        damaged.append(Data("{\"sha256\": 12}\n".utf8))
+        try damaged.write(to: archive.folder.appendingPathComponent("manifest.jsonl"))
+        #expect {
+            try archive.remove(messageId: "m-1")
+        } throws: { error in
+            let error = error as? ArchiveError
+            return error?.code == .damagedManifest && error?.message.contains("manifest.jsonl line 2") == true
+        }
+        #expect(try Data(contentsOf: archive.folder.appendingPathComponent("manifest.jsonl")) == damaged)
+        #expect(FileManager.default.fileExists(atPath: archive.folder.appendingPathComponent(stored.path).path))
+    }
+
+    /// The stored files, relative to the archive folder, sorted.
+    static func storedFiles(in archive: Archive) throws -> [String] {
+        let root = archive.folder.appendingPathComponent("files")
+        let enumerator = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]))
+        return try enumerator.compactMap { item -> String? in
+            let url = try #require(item as? URL)
+            guard try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true else { return nil }
+            return "files/" + url.path.dropFirst(root.path.count + 1)
+        }.sorted()
     }
 
     @Test("its bots.yaml entry takes a folder; unknown options are located errors")

@@ -1,6 +1,7 @@
 """`bots run`, the main job, end to end: a temporary bots.yaml with the embedded dev server on
 port 0 and the three example bots; the official Python SDK plays the user."""
 
+import json
 import re
 import shutil
 import signal
@@ -149,6 +150,13 @@ def test_the_three_bots_answer_the_official_sdk_and_stop_cleanly(bots, tmp_path)
         {"type": "file", "asset_url": link, "title": "report.csv", "mime_type": "text/csv"}]}, "alice")
     archived = wait_for(lambda: list((tmp_path / "archive" / "files").rglob("*.csv")))
     assert archived[0].read_text() == "date,km\n2026-11-01,5\n"
+
+    # What the moderator removed is not kept by the archive, even when the archive stored it
+    # first: a channel's events reach a bot in order, so the deletion was handled before the CSV.
+    manifest = tmp_path / "archive" / "manifest.jsonl"
+    names = wait_for(lambda: manifest.exists() and [json.loads(line)["name"] for line in manifest.read_text().splitlines()])
+    assert names == ["report.csv"]
+    assert [path for path in (tmp_path / "archive" / "files").rglob("*") if path.is_file()] == archived
 
     # SIGTERM: the bots drain, the server stops, exit 0.
     assert bots.terminate() == 0, "".join(bots.output)

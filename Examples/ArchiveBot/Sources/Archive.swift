@@ -4,7 +4,8 @@ import Foundation
 import Synchronization
 
 /// A folder of files kept by content: each distinct file once, named by its SHA-256, and a
-/// manifest (JSON lines) of every file posted, duplicates included.
+/// manifest (JSON lines) of every file posted, duplicates included. Files of a deleted message
+/// are forgotten again (``remove(messageId:)``).
 public final class Archive: Sendable {
     /// One manifest line.
     public struct Entry: Sendable, Hashable, Codable {
@@ -35,7 +36,8 @@ public final class Archive: Sendable {
 
     /// The archive folder.
     public let folder: URL
-    private let lock = Mutex(())
+    /// Serializes changes to the folder and the manifest.
+    let lock = Mutex(())
 
     /// An archive in `folder` (created if needed).
     public init(folder: URL) throws {
@@ -79,9 +81,20 @@ public final class Archive: Sendable {
     }
 
     /// Every manifest entry, oldest first.
+    /// Throws ``ArchiveError`` naming the line when a line is not an entry.
     public func entries() throws -> [Entry] {
-        guard let data = try? Data(contentsOf: manifestURL) else { return [] }
-        return try data.split(separator: 0x0A).map { try JSONDecoder().decode(Entry.self, from: Data($0)) }
+        guard FileManager.default.fileExists(atPath: manifestURL.path) else { return [] }
+        let lines = try Data(contentsOf: manifestURL).split(separator: 0x0A, omittingEmptySubsequences: false)
+        var entries: [Entry] = []
+        for (index, line) in lines.enumerated() where !line.isEmpty {
+            do {
+                entries.append(try JSONDecoder().decode(Entry.self, from: Data(line)))
+            } catch {
+                throw ArchiveError(
+                    code: .damagedManifest, message: "\(manifestURL.path) line \(index + 1) is not a manifest entry (\(error)); mend or remove that line")
+            }
+        }
+        return entries
     }
 
     /// The SHA-256 of a file, read in 1 MiB chunks.

@@ -5,7 +5,8 @@ import Foundation
 import Logging
 
 /// The automation example: every file and image posted in its channels is downloaded (through
-/// the link refresh, so old links still work) into a folder, deduplicated by SHA-256;
+/// the link refresh, so old links still work) into a folder, deduplicated by SHA-256; when a
+/// message is deleted (by its author or a moderator) its files leave the archive again;
 /// `/archive` answers with the manifest.
 public enum ArchiveBot: BotKind {
     /// `kind: archive`.
@@ -32,6 +33,13 @@ public enum ArchiveBot: BotKind {
                 context.logger.info(
                     "Archived \(fileName)", metadata: ["sha256": "\(entry.sha256)", "duplicate": "\(entry.duplicate)"])
             }
+        }
+        // A moderator may delete a file this bot has just archived: the deletion is handled
+        // after the message's own handlers, so the archived copy is there to remove.
+        bot.onMessageDeleted { deletion, context in
+            let removed = try archive.remove(messageId: deletion.message.id)
+            guard !removed.isEmpty else { return }
+            context.logger.info("Removed the files of a deleted message", metadata: ["files": "\(removed.map(\.name))"])
         }
         bot.command("archive") { _, context in
             let entries = try archive.entries()

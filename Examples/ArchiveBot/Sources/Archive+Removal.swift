@@ -1,0 +1,34 @@
+import Foundation
+import Synchronization
+
+extension Archive {
+    /// Forgets the files posted in message `messageId`: their manifest entries go, and so does
+    /// each stored file no remaining entry points at. Returns the entries removed (none when
+    /// the message had no files here).
+    ///
+    /// The manifest is replaced in one step before any file is deleted, so an interrupted
+    /// removal leaves at worst a stored file nothing lists, never an entry without its file.
+    @discardableResult
+    public func remove(messageId: String) throws -> [Entry] {
+        try lock.withLock { _ in
+            let all = try entries()
+            let removed = all.filter { $0.messageId == messageId }
+            guard !removed.isEmpty else { return [] }
+            var kept = all.filter { $0.messageId != messageId }
+            // The first remaining post of a content is now the one that stored it.
+            var stored = Set<String>()
+            for index in kept.indices { kept[index].duplicate = !stored.insert(kept[index].sha256).inserted }
+            var manifest = Data()
+            for entry in kept {
+                manifest.append(try JSONEncoder().encode(entry))
+                manifest.append(0x0A)
+            }
+            try manifest.write(to: manifestURL, options: .atomic)
+            let stillListed = Set(kept.map(\.path))
+            for path in Set(removed.map(\.path)) where !stillListed.contains(path) {
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent(path))
+            }
+            return removed
+        }
+    }
+}
