@@ -80,8 +80,8 @@ public final class Archive: Sendable {
         }
     }
 
-    /// Every manifest entry, oldest first.
-    /// Throws ``ArchiveError`` naming the line when a line is not an entry.
+    /// Every manifest entry, oldest first; ``ArchiveError`` naming the line when a line is not
+    /// an entry.
     public func entries() throws -> [Entry] {
         guard FileManager.default.fileExists(atPath: manifestURL.path) else { return [] }
         let lines = try Data(contentsOf: manifestURL).split(separator: 0x0A, omittingEmptySubsequences: false)

@@ -39,8 +39,9 @@ public struct BotContext: Sendable {
         self.init(message: message, channel: channel, bot: bot, logger: logger, replyKey: message.id)
     }
 
-    /// A context for the deletion of `deletion.message` in `channel`.
-    init(deletion: MessageDeletion, channel: ChatChannel, bot: Bot, logger: Logger) {
+    /// A context for the deletion of `deletion.message` in `channel`; its replies get ids of
+    /// their own, apart from those of the replies to the message.
+    public init(deletion: MessageDeletion, channel: ChatChannel, bot: Bot, logger: Logger) {
         self.init(message: deletion.message, channel: channel, bot: bot, logger: logger, replyKey: "\(deletion.message.id)\ndeleted")
     }
 
