@@ -72,6 +72,34 @@ struct ModerationBotTests {
         }
     }
 
+    @Test("an edit is judged too: adding a real photo passes, adding an executable renamed .png deletes the message with a notice")
+    func judgesEdits() async throws {
+        let files = try FixtureFiles()
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let bot = try ModerationBot.make(name: "moderator", user: User(id: "moderator"), policy: Self.strict)
+            try await server.withBot(bot, channels: ["messaging:general"]) { _ in
+                let channel = ann.client.channel(ann.channel)
+                let sent = try await ann.send(text: "trip")
+                let photo = try await channel.uploadAttachment(localFileURL: try files.png(named: "cat.png"), type: .image)
+                let photoAttachment = AnyAttachmentPayload(payload: ImageAttachmentPayload(title: "cat.png", imageURL: photo.fileURL))
+                try await ann.client.updateMessage(sent.id, text: "trip, with a photo", attachments: [photoAttachment])
+                let program = try files.executable(disguisedAs: "holiday.png")
+                let uploaded = try await channel.uploadAttachment(localFileURL: program, type: .file)
+                let size = try FileManager.default.attributesOfItem(atPath: program.path)[.size] as? Int
+                let disguised = AnyAttachmentPayload(
+                    payload: FileAttachmentPayload(title: "holiday.png", assetURL: uploaded.fileURL, fileSize: size.map(Int64.init), mimeType: "image/png"))
+                try await ann.client.updateMessage(sent.id, text: "trip, with more", attachments: [photoAttachment, disguised])
+                let notice = try #require(try await ann.replies(to: sent, from: "moderator").first)
+                #expect(notice.text.hasPrefix("@Ann: holiday.png was removed because it is really an executable program"), "\(notice.text)")
+                #expect(try await ann.current(sent) == nil, "the edited message is hard-deleted")
+                try await Task.sleep(for: .milliseconds(200))
+                let botMessages = try await ann.client.queryChannel("messaging:general").messages.filter { $0.user?.id == "moderator" }
+                #expect(botMessages.count == 1, "the photo passed, in both edits")
+            }
+        }
+    }
+
     @Test("per-channel policies: flag in one channel, notify in another")
     func flagAndNotify() async throws {
         let files = try FixtureFiles()

@@ -7,7 +7,8 @@ import Logging
 
 /// The file moderator: every uploaded file in its channels is checked against the channel's
 /// policy (extensions, MIME types, size, and with `sniff_content` the real type read from the
-/// bytes), and a file that breaks it is deleted with a notice, flagged, or noticed.
+/// bytes), and a file that breaks it is deleted with a notice, flagged, or noticed. Edited
+/// messages are judged again, so an edit cannot add what a new message may not carry.
 public enum ModerationBot: BotKind {
     /// `kind: moderation`.
     public static let name = "moderation"
@@ -34,11 +35,27 @@ public enum ModerationBot: BotKind {
     {
         let sniffer = try FileTypeSniffer()
         let bot = Bot(name: name, user: user)
-        for type in [AttachmentType.file, .image, .video, .audio, .voiceRecording] {
+        let judged: [AttachmentType] = [.file, .image, .video, .audio, .voiceRecording]
+        for type in judged {
             bot.on(type) { attachment, context in
                 let channelPolicy = channelPolicies[context.channel.cid] ?? policy
                 try await inspect(attachment, policy: channelPolicy, sniffer: sniffer, context: context)
             }
+        }
+        // An edit can add a file to a message that passed: the edited message's files are all
+        // judged again (the bot keeps no record of what it passed). One that cannot be judged
+        // does not stop the others from being judged.
+        bot.onMessageUpdated { context in
+            let channelPolicy = channelPolicies[context.channel.cid] ?? policy
+            var firstError: (any Error)?
+            for attachment in context.message.attachments where judged.contains(attachment.type) {
+                do {
+                    try await inspect(attachment, policy: channelPolicy, sniffer: sniffer, context: context)
+                } catch {
+                    firstError = firstError ?? error
+                }
+            }
+            if let firstError { throw firstError }
         }
         return bot
     }

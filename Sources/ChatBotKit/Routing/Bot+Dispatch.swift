@@ -30,6 +30,13 @@ extension Bot {
         for handler in routes.deletions { await run(context, routes) { try await handler(deletion, context) } }
     }
 
+    /// Runs every edit handler for one edited message (`context.message`). A handler that
+    /// throws is logged and reported to `onError`; the others still run.
+    public func handleUpdate(context: BotContext) async {
+        let routes = self.routes.withLock { $0 }
+        for handler in routes.updates { await run(context, routes) { try await handler(context) } }
+    }
+
     private func route(_ message: Message, context: BotContext, routes: Routes) async {
         for attachment in message.attachments {
             let matching = routes.attachments.filter { $0.type == attachment.type }

@@ -13,7 +13,7 @@ import Logging
 /// bot.command("stats") { _, context in try await context.reply(text: "…") }
 /// ```
 /// A message with several attachments reaches every matching route, once per matching
-/// attachment. The bot never handles its own messages, nor their deletion.
+/// attachment. The bot never handles its own messages, nor their edits or deletion.
 public final class Bot: Sendable {
     typealias AttachmentHandler = @Sendable (AnyChatMessageAttachment, (any AttachmentPayload)?, BotContext) async throws -> Void
 
@@ -30,6 +30,7 @@ public final class Bot: Sendable {
         var predicates: [(@Sendable (Message) -> Bool, @Sendable (BotContext) async throws -> Void)] = []
         var messages: [@Sendable (BotContext) async throws -> Void] = []
         var deletions: [@Sendable (MessageDeletion, BotContext) async throws -> Void] = []
+        var updates: [@Sendable (BotContext) async throws -> Void] = []
         var unknownAttachments: [@Sendable (AnyChatMessageAttachment, BotContext) async throws -> Void] = []
         var decodingFailures: [@Sendable (AttachmentDecodingFailure, BotContext) async throws -> Void] = []
         var errors: [@Sendable (BotError, BotContext?) async -> Void] = []
@@ -96,6 +97,16 @@ public final class Bot: Sendable {
     /// is the deleted message; middleware does not run around deletions.
     public func onMessageDeleted(_ handler: @escaping @Sendable (MessageDeletion, BotContext) async throws -> Void) {
         routes.withLock { $0.deletions.append(handler) }
+    }
+
+    /// Handles each edit of a message someone else posted in the bot's channels (text,
+    /// attachments or custom fields changed); `context.message` is the message as edited.
+    /// Attachment routes do not run again for an edit: a bot that judges files judges the
+    /// edited message's attachments here, or an edit could add what a new message may not.
+    /// Edits are handled in order with the channel's other messages; middleware does not run
+    /// around them.
+    public func onMessageUpdated(_ handler: @escaping @Sendable (BotContext) async throws -> Void) {
+        routes.withLock { $0.updates.append(handler) }
     }
 
     /// Handles attachments that no route and no registered payload type knows.

@@ -45,6 +45,13 @@ public struct BotContext: Sendable {
         self.init(message: deletion.message, channel: channel, bot: bot, logger: logger, replyKey: "\(deletion.message.id)\ndeleted")
     }
 
+    /// A context for an edit of `message` in `channel`; its replies get ids of their own for
+    /// each edit (told apart by `updatedAt`).
+    public init(update message: Message, channel: ChatChannel, bot: Bot, logger: Logger) {
+        let edit = message.updatedAt.map { RFC3339.string(from: $0) } ?? ""
+        self.init(message: message, channel: channel, bot: bot, logger: logger, replyKey: "\(message.id)\nupdated \(edit)")
+    }
+
     private init(message: Message, channel: ChatChannel, bot: Bot, logger: Logger, replyKey: String) {
         self.message = message
         self.channel = channel

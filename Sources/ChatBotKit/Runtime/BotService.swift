@@ -6,15 +6,14 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 
-/// Runs one bot: its user's event connection, its channels, and the handling of new and
-/// deleted messages.
+/// Runs one bot: its user's event connection, its channels, and the handling of new, edited
+/// and deleted messages.
 ///
-/// Messages and deletions of one channel are handled in order; channels are handled
-/// concurrently, at most `maximumConcurrentChannels` at a time. A message, and its deletion,
-/// is handled once even when it arrives twice (a reconnect, `/sync`, or both `message.new` and
-/// `notification.message_new`). On a
-/// graceful shutdown it stops taking messages, lets running handlers finish within
-/// `drainDeadline`, and returns.
+/// Messages, edits and deletions of one channel are handled in order; channels are handled
+/// concurrently, at most `maximumConcurrentChannels` at a time. A message, each of its edits
+/// and its deletion are handled once, even when they arrive twice (a reconnect, `/sync`, or
+/// both `message.new` and `notification.message_new`). On a graceful shutdown it stops taking
+/// messages, lets running handlers finish within `drainDeadline`, and returns.
 public final class BotService: Service, Sendable {
     /// Limits and timing.
     public struct Configuration: Sendable {
@@ -50,6 +49,7 @@ public final class BotService: Service, Sendable {
     public let logger: Logger
     private let handled = Locked(HandledMessages())
     private let handledDeletions = Locked(HandledMessages())
+    private let handledUpdates = Locked(HandledMessages())
     private let mailboxes = ChannelMailboxes()
     private let readiness = Locked(Readiness.starting([]))
     private let inFlight = Atomic<Int>(0)
@@ -154,17 +154,26 @@ public final class BotService: Service, Sendable {
         }
     }
 
-    /// A new message from someone else, or the deletion of one, not handled before; nil for
-    /// anything else.
+    /// A new message from someone else, an edit or the deletion of one, not handled before;
+    /// nil for anything else.
     private func accept(_ event: Event) -> (Delivery, ChannelId)? {
         let isDeletion = event.type == .messageDeleted
-        guard event.type.carriesNewMessage || isDeletion, let message = event.message, let cid = event.cid ?? message.cid else { return nil }
+        let isUpdate = event.type == .messageUpdated
+        guard event.type.carriesNewMessage || isDeletion || isUpdate, let message = event.message, let cid = event.cid ?? message.cid else {
+            return nil
+        }
         guard message.user?.id != bot.user.id else { return nil }
         if isDeletion {
             guard handledDeletions.withLock({ $0.admit(message.id) }) else { return nil }
             return (.deletion(MessageDeletion(message: message, isHardDelete: event.hardDelete ?? false)), cid)
         }
         guard message.type != .deleted, message.type != .ephemeral else { return nil }
+        if isUpdate {
+            // Each edit once: a redelivered edit has the same `updated_at`.
+            let edit = "\(message.id) \(message.updatedAt?.timeIntervalSince1970 ?? 0)"
+            guard handledUpdates.withLock({ $0.admit(edit) }) else { return nil }
+            return (.update(message), cid)
+        }
         guard handled.withLock({ $0.admit(message.id) }) else {
             logger.debug("Message delivered again; not handled twice", metadata: ["message_id": "\(message.id)"])
             return nil
@@ -178,6 +187,8 @@ public final class BotService: Service, Sendable {
             switch delivery {
             case .message(let message):
                 await bot.handle(message, context: BotContext(message: message, channel: client.channel(cid), bot: bot, logger: logger))
+            case .update(let message):
+                await bot.handleUpdate(context: BotContext(update: message, channel: client.channel(cid), bot: bot, logger: logger))
             case .deletion(let deletion):
                 await bot.handle(deletion, context: BotContext(deletion: deletion, channel: client.channel(cid), bot: bot, logger: logger))
             }

@@ -1,9 +1,10 @@
 import ChatLocking
 import ChatModels
 
-/// What a bot handles: a new message, or the deletion of one.
+/// What a bot handles: a new message, an edit of one, or the deletion of one.
 enum Delivery: Sendable {
     case message(Message)
+    case update(Message)
     case deletion(MessageDeletion)
 }
 
