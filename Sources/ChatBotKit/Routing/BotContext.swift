@@ -27,8 +27,7 @@ public struct BotContext: Sendable {
     }
     let baseLogger: Logger
     let replyCounter: ReplyCounter
-    /// What reply ids are derived from: the message id, or for a deletion the message id and
-    /// `deleted`, so that replies about a deletion never take the ids of replies to the message.
+    /// What reply ids are derived from (``Delivery/key``).
     let replyKey: String
 
     /// The client.
@@ -42,17 +41,19 @@ public struct BotContext: Sendable {
     /// A context for the deletion of `deletion.message` in `channel`; its replies get ids of
     /// their own, apart from those of the replies to the message.
     public init(deletion: MessageDeletion, channel: ChatChannel, bot: Bot, logger: Logger) {
-        self.init(message: deletion.message, channel: channel, bot: bot, logger: logger, replyKey: "\(deletion.message.id)\ndeleted")
+        self.init(
+            message: deletion.message, channel: channel, bot: bot, logger: logger,
+            replyKey: Delivery.key(.deletion(isHardDelete: deletion.isHardDelete), deletion.message))
     }
 
     /// A context for an edit of `message` in `channel`; its replies get ids of their own for
     /// each edit (told apart by `updatedAt`).
     public init(update message: Message, channel: ChatChannel, bot: Bot, logger: Logger) {
-        let edit = message.updatedAt.map { RFC3339.string(from: $0) } ?? ""
-        self.init(message: message, channel: channel, bot: bot, logger: logger, replyKey: "\(message.id)\nupdated \(edit)")
+        self.init(message: message, channel: channel, bot: bot, logger: logger, replyKey: Delivery.key(.update, message))
     }
 
-    private init(message: Message, channel: ChatChannel, bot: Bot, logger: Logger, replyKey: String) {
+    /// A context whose reply ids derive from `replyKey`.
+    init(message: Message, channel: ChatChannel, bot: Bot, logger: Logger, replyKey: String) {
         self.message = message
         self.channel = channel
         self.bot = bot

@@ -48,8 +48,6 @@ public final class BotService: Service, Sendable {
     /// The bot's logger (its metadata names the bot).
     public let logger: Logger
     private let handled = Locked(HandledMessages())
-    private let handledDeletions = Locked(HandledMessages())
-    private let handledUpdates = Locked(HandledMessages())
     private let mailboxes = ChannelMailboxes()
     private let readiness = Locked(Readiness.starting([]))
     private let inFlight = Atomic<Int>(0)
@@ -157,40 +155,31 @@ public final class BotService: Service, Sendable {
     /// A new message from someone else, an edit or the deletion of one, not handled before;
     /// nil for anything else.
     private func accept(_ event: Event) -> (Delivery, ChannelId)? {
-        let isDeletion = event.type == .messageDeleted
-        let isUpdate = event.type == .messageUpdated
-        guard event.type.carriesNewMessage || isDeletion || isUpdate, let message = event.message, let cid = event.cid ?? message.cid else {
+        let kind: Delivery.Kind
+        switch event.type {
+        case .messageNew, .notificationMessageNew: kind = .message
+        case .messageUpdated: kind = .update
+        case .messageDeleted: kind = .deletion(isHardDelete: event.hardDelete ?? false)
+        default: return nil
+        }
+        guard let message = event.message, let cid = event.cid ?? message.cid, message.user?.id != bot.user.id else { return nil }
+        guard kind.isDeletion || (message.type != .deleted && message.type != .ephemeral) else { return nil }
+        let delivery = Delivery(kind, message)
+        guard handled.withLock({ $0.admit(delivery.key) }) else {
+            logger.debug("Delivered again; not handled twice", metadata: ["message_id": "\(message.id)"])
             return nil
         }
-        guard message.user?.id != bot.user.id else { return nil }
-        if isDeletion {
-            guard handledDeletions.withLock({ $0.admit(message.id) }) else { return nil }
-            return (.deletion(MessageDeletion(message: message, isHardDelete: event.hardDelete ?? false)), cid)
-        }
-        guard message.type != .deleted, message.type != .ephemeral else { return nil }
-        if isUpdate {
-            // Each edit once: a redelivered edit has the same `updated_at`.
-            let edit = "\(message.id) \(message.updatedAt?.timeIntervalSince1970 ?? 0)"
-            guard handledUpdates.withLock({ $0.admit(edit) }) else { return nil }
-            return (.update(message), cid)
-        }
-        guard handled.withLock({ $0.admit(message.id) }) else {
-            logger.debug("Message delivered again; not handled twice", metadata: ["message_id": "\(message.id)"])
-            return nil
-        }
-        return (.message(message), cid)
+        return (delivery, cid)
     }
 
     private func drainMailbox(_ cid: ChannelId) async {
         while let delivery = mailboxes.next(in: cid) {
             inFlight.add(1, ordering: .relaxed)
-            switch delivery {
-            case .message(let message):
-                await bot.handle(message, context: BotContext(message: message, channel: client.channel(cid), bot: bot, logger: logger))
-            case .update(let message):
-                await bot.handleUpdate(context: BotContext(update: message, channel: client.channel(cid), bot: bot, logger: logger))
-            case .deletion(let deletion):
-                await bot.handle(deletion, context: BotContext(deletion: deletion, channel: client.channel(cid), bot: bot, logger: logger))
+            let context = BotContext(message: delivery.message, channel: client.channel(cid), bot: bot, logger: logger, replyKey: delivery.key)
+            switch delivery.kind {
+            case .message: await bot.handle(delivery.message, context: context)
+            case .update: await bot.handleUpdate(context: context)
+            case .deletion(let isHardDelete): await bot.handle(MessageDeletion(message: delivery.message, isHardDelete: isHardDelete), context: context)
             }
             inFlight.subtract(1, ordering: .relaxed)
         }

@@ -1,11 +1,39 @@
 import ChatLocking
 import ChatModels
 
-/// What a bot handles: a new message, an edit of one, or the deletion of one.
-enum Delivery: Sendable {
-    case message(Message)
-    case update(Message)
-    case deletion(MessageDeletion)
+/// What a bot handles: a new message, an edit of one, or the deletion of one, with the key that
+/// identifies it.
+struct Delivery: Sendable {
+    enum Kind: Sendable {
+        case message
+        case update
+        case deletion(isHardDelete: Bool)
+
+        var isDeletion: Bool {
+            if case .deletion = self { true } else { false }
+        }
+    }
+
+    let kind: Kind
+    let message: Message
+    /// What a redelivery shares and reply ids are derived from: the message id; for an edit
+    /// also its `updated_at`; for a deletion also `deleted`. So replies about an edit or a
+    /// deletion never take the ids of the replies to the message.
+    let key: String
+
+    init(_ kind: Kind, _ message: Message) {
+        self.kind = kind
+        self.message = message
+        key = Delivery.key(kind, message)
+    }
+
+    static func key(_ kind: Kind, _ message: Message) -> String {
+        switch kind {
+        case .message: message.id
+        case .update: "\(message.id)\nupdated \(message.updatedAt.map { RFC3339.string(from: $0) } ?? "")"
+        case .deletion: "\(message.id)\ndeleted"
+        }
+    }
 }
 
 /// One queue of deliveries per channel: those of a channel are handled one after the other, in
@@ -87,7 +115,7 @@ final class AsyncSlots: Sendable {
     }
 }
 
-/// Message ids already handled (the most recent ones), so redeliveries run no handler twice.
+/// Delivery keys already handled (the most recent ones), so redeliveries run no handler twice.
 struct HandledMessages: Sendable {
     private var seen: Set<String> = []
     private var order: [String] = []
