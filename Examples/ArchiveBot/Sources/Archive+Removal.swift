@@ -18,12 +18,7 @@ extension Archive {
             // The first remaining post of a content is now the one that stored it.
             var stored = Set<String>()
             for index in kept.indices { kept[index].duplicate = !stored.insert(kept[index].sha256).inserted }
-            var manifest = Data()
-            for entry in kept {
-                manifest.append(try JSONEncoder().encode(entry))
-                manifest.append(0x0A)
-            }
-            try manifest.write(to: manifestURL, options: .atomic)
+            try Data(try kept.flatMap { try $0.manifestLine() }).write(to: manifestURL, options: .atomic)
             let stillListed = Set(kept.map(\.path))
             for path in Set(removed.map(\.path)) where !stillListed.contains(path) {
                 try? FileManager.default.removeItem(at: folder.appendingPathComponent(path))

@@ -32,6 +32,13 @@ public final class Archive: Sendable {
             case sha256, name, size, cid, duplicate, path
             case messageId = "message_id", userId = "user_id", archivedAt = "archived_at"
         }
+
+        /// The entry as one manifest line, newline included.
+        func manifestLine() throws -> Data {
+            var line = try JSONEncoder().encode(self)
+            line.append(0x0A)
+            return line
+        }
     }
 
     /// The archive folder.
@@ -67,8 +74,7 @@ public final class Archive: Sendable {
             let entry = Entry(
                 sha256: digest, name: name, size: size, messageId: messageId, cid: cid.rawValue, userId: userId,
                 archivedAt: RFC3339.string(from: Date()), duplicate: duplicate, path: relative)
-            var line = try JSONEncoder().encode(entry)
-            line.append(0x0A)
+            let line = try entry.manifestLine()
             if let handle = try? FileHandle(forWritingTo: manifestURL) {
                 defer { try? handle.close() }
                 try handle.seekToEnd()
