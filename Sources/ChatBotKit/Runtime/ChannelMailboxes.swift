@@ -114,24 +114,3 @@ final class AsyncSlots: Sendable {
         waiter?.resume()
     }
 }
-
-/// Delivery keys already handled (the most recent ones), so redeliveries run no handler twice.
-struct HandledMessages: Sendable {
-    private var seen: Set<String> = []
-    private var order: [String] = []
-    let capacity: Int
-
-    init(capacity: Int = 50_000) { self.capacity = capacity }
-
-    /// True the first time an id is seen.
-    mutating func admit(_ id: String) -> Bool {
-        guard seen.insert(id).inserted else { return false }
-        order.append(id)
-        if order.count > capacity {
-            let evicted = order.count - capacity
-            for old in order.prefix(evicted) { seen.remove(old) }
-            order.removeFirst(evicted)
-        }
-        return true
-    }
-}
