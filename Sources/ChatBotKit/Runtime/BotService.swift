@@ -47,7 +47,7 @@ public final class BotService: Service, Sendable {
     public let connection: EventConnection
     /// The bot's logger (its metadata names the bot).
     public let logger: Logger
-    private let handled = Locked(HandledMessages())
+    private let handled = Locked(RecentKeys(capacity: 50_000))
     private let mailboxes = ChannelMailboxes()
     private let readiness = Locked(Readiness.starting([]))
     private let inFlight = Atomic<Int>(0)
@@ -165,7 +165,7 @@ public final class BotService: Service, Sendable {
         guard let message = event.message, let cid = event.cid ?? message.cid, message.user?.id != bot.user.id else { return nil }
         guard kind.isDeletion || (message.type != .deleted && message.type != .ephemeral) else { return nil }
         let delivery = Delivery(kind, message)
-        guard handled.withLock({ $0.admit(delivery.key) }) else {
+        guard handled.withLock({ $0.insert(delivery.key) }) else {
             logger.debug("Delivered again; not handled twice", metadata: ["message_id": "\(message.id)"])
             return nil
         }
