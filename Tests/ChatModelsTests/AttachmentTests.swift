@@ -222,6 +222,23 @@ struct AttachmentTests {
         } throws: { ($0 as? AttachmentFileError)?.code == .unsupportedUploadType }
     }
 
+    @Test("the file link: image_url first for images, asset_url first otherwise, thumb_url last; none for a giphy or a bad link")
+    func fileLink() {
+        func attachment(_ json: JSONObject) -> AnyChatMessageAttachment {
+            AnyChatMessageAttachment(id: AttachmentId(cid: nil, messageId: "m1", index: 0), json: json)
+        }
+        let image = attachment(["type": "image", "asset_url": "https://cdn/a.png", "image_url": "https://cdn/i.png", "thumb_url": "https://cdn/t.png"])
+        #expect(image.fileLinkField == "image_url" && image.fileLink?.absoluteString == "https://cdn/i.png")
+        let file = attachment(["type": "file", "image_url": "https://cdn/i.png", "asset_url": "https://cdn/f.pdf"])
+        #expect(file.fileLinkField == "asset_url" && file.fileLink?.absoluteString == "https://cdn/f.pdf")
+        let video = attachment(["type": "video", "thumb_url": "https://cdn/t.png"])
+        #expect(video.fileLinkField == "thumb_url")
+        let broken = attachment(["type": "file", "asset_url": "", "thumb_url": "https://cdn/t.png"])
+        #expect(broken.fileLinkField == "thumb_url", "an empty asset_url is no link")
+        #expect(attachment(["type": "giphy", "giphy": ["fixed_height": ["url": "https://giphy/x.gif"]]]).fileLink == nil)
+        #expect(attachment(["type": "file", "asset_url": 42]).fileLink == nil)
+    }
+
     @Test("AnyAttachmentUpdater changes the typed fields and keeps unmodelled ones")
     func updater() throws {
         var attachment = AnyChatMessageAttachment(

@@ -30,4 +30,17 @@ struct SignedLinkTests {
         #expect(!SignedLink(try #require(URL(string: "https://example.com/a.png"))).isExpired(at: .distantFuture))
         #expect(SignedLink(try #require(URL(string: "https://example.com/a.png?Policy=@@@&Signature=x"))).expiresAt == nil)
     }
+
+    @Test("the unsigned link drops exactly the signing query items, so every signing of a file gives the same one")
+    func unsigned() throws {
+        let canned = try #require(URL(string: "https://cdn.example/1/a%20b.png?Key-Pair-Id=K&Expires=1602666347&Signature=s&w=100"))
+        let again = try #require(URL(string: "https://cdn.example/1/a%20b.png?Expires=1700000000&w=100&Signature=t&Key-Pair-Id=K"))
+        #expect(SignedLink(canned).unsignedURL.absoluteString == "https://cdn.example/1/a%20b.png?w=100")
+        #expect(SignedLink(canned).unsignedURL == SignedLink(again).unsignedURL)
+        let policy = try #require(URL(string: "https://cdn.example/2/f.pdf?Policy=eyJ9&Signature=s&Key-Pair-Id=K"))
+        #expect(SignedLink(policy).unsignedURL.absoluteString == "https://cdn.example/2/f.pdf")
+        let plain = try #require(URL(string: "https://example.com/a.png?size=2"))
+        #expect(SignedLink(plain).unsignedURL == plain, "a link without a signature is unchanged")
+        #expect(SignedLink(policy).unsignedURL != SignedLink(try #require(URL(string: "https://cdn.example/2/g.pdf?Signature=s"))).unsignedURL)
+    }
 }

@@ -1,3 +1,4 @@
+import ChatModels
 import Foundation
 
 /// Turns a file link into the request that fetches it: rewrite the URL, add headers (a
@@ -65,9 +66,6 @@ public struct StreamCDNRequester: CDNRequester {
 
     /// The link without its signature, so the key survives re-signing.
     static func cachingKey(_ url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
-        components.queryItems = components.queryItems?.filter { !["Expires", "Signature", "Key-Pair-Id", "Policy"].contains($0.name) }
-        if components.queryItems?.isEmpty == true { components.queryItems = nil }
-        return components.string ?? url.absoluteString
+        SignedLink(url).unsignedURL.absoluteString
     }
 }

@@ -112,8 +112,6 @@ extension ChatClient {
 
     /// The field holding an attachment's file link.
     static func linkField(of attachment: AnyChatMessageAttachment) -> String? {
-        let json = attachment.rawJSON
-        let order = attachment.type == .image ? ["image_url", "image", "asset_url", "thumb_url"] : ["asset_url", "image_url", "thumb_url"]
-        return order.first { json[$0]?.stringValue != nil }
+        attachment.fileLinkField
     }
 }

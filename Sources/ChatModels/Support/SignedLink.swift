@@ -28,6 +28,19 @@ public struct SignedLink: Hashable, Sendable, CustomStringConvertible {
         URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.contains { $0.name == "Signature" } ?? false
     }
 
+    /// The query items a CDN signs a link with (canned and custom CloudFront policies).
+    static let signingQueryItems: Set<String> = ["Expires", "Signature", "Key-Pair-Id", "Policy"]
+
+    /// The link without its signature: the same for every signing of one file, so it
+    /// identifies the file across re-reads of its message (which sign it again).
+    public var unsignedURL: URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), let items = components.queryItems else { return url }
+        let kept = items.filter { !SignedLink.signingQueryItems.contains($0.name) }
+        guard kept.count != items.count else { return url }
+        components.queryItems = kept.isEmpty ? nil : kept
+        return components.url ?? url
+    }
+
     /// The link and its expiry.
     public var description: String {
         "\(url.absoluteString) (expires \(expiresAt.map(RFC3339.string(from:)) ?? "never"))"
