@@ -100,6 +100,53 @@ struct ModerationBotTests {
         }
     }
 
+    @Test("an edit judges only the files it adds: editing the text repeats no notice, an added file gets its own")
+    func judgesOnlyAddedFiles() async throws {
+        let files = try FixtureFiles()
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let entry = try botEntry(
+                """
+                name: moderator
+                kind: moderation
+                channels: [messaging:general]
+                policy: { blocked_file_extensions: [.sh], action: notify }
+                """)
+            let bot = try ModerationBot.makeBot(entry, environment: try FixtureFiles().environment)
+            try await server.withBot(bot, channels: ["messaging:general"]) { _ in
+                let channel = ann.client.channel(ann.channel)
+                func script(_ name: String) async throws -> AnyAttachmentPayload {
+                    let uploaded = try await channel.uploadAttachment(localFileURL: try files.text("echo hi", named: name), type: .file)
+                    return AnyAttachmentPayload(payload: FileAttachmentPayload(title: name, assetURL: uploaded.fileURL))
+                }
+                func notices() async throws -> [String] {
+                    try await ann.client.queryChannel("messaging:general").messages.filter { $0.user?.id == "moderator" }.map(\.text)
+                }
+                let setup = try await script("setup.sh")
+                let sent = try await ann.send(text: "scripts", attachments: [setup])
+                // A loop with `where` would go on querying after the condition holds.
+                func waitForNotices(_ count: Int) async throws {
+                    for _ in 0..<300 {
+                        if try await notices().count >= count { return }
+                        try await Task.sleep(for: .milliseconds(20))
+                    }
+                }
+                try await waitForNotices(1)
+                try await ann.client.updateMessage(sent.id, text: "scripts, renamed", attachments: [setup])
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(try await notices().count == 1, "an edit of the text alone is not judged again")
+                try await ann.client.updateMessage(sent.id, text: "scripts, two", attachments: [setup, try await script("deploy.sh")])
+                try await waitForNotices(2)
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(
+                    try await notices() == [
+                        "@Ann: setup.sh breaks this channel's file policy: .sh files are not allowed here.",
+                        "@Ann: deploy.sh breaks this channel's file policy: .sh files are not allowed here.",
+                    ])
+            }
+        }
+    }
+
     @Test("per-channel policies: flag in one channel, notify in another")
     func flagAndNotify() async throws {
         let files = try FixtureFiles()

@@ -4,11 +4,12 @@ import ChatModels
 import FileSniffing
 import Foundation
 import Logging
+import Synchronization
 
 /// The file moderator: every uploaded file in its channels is checked against the channel's
 /// policy (extensions, MIME types, size, and with `sniff_content` the real type read from the
-/// bytes), and a file that breaks it is deleted with a notice, flagged, or noticed. Edited
-/// messages are judged again, so an edit cannot add what a new message may not carry.
+/// bytes), and a file that breaks it is deleted with a notice, flagged, or noticed. The files an
+/// edit adds are judged too, so an edit cannot add what a new message may not carry.
 public enum ModerationBot: BotKind {
     /// `kind: moderation`.
     public static let name = "moderation"
@@ -36,21 +37,29 @@ public enum ModerationBot: BotKind {
         let sniffer = try FileTypeSniffer()
         let bot = Bot(name: name, user: user)
         let judged: [AttachmentType] = [.file, .image, .video, .audio, .voiceRecording]
+        // The files judged, per message, by their unsigned link (a re-read message signs its
+        // links again): an edit judges only the files it added, so an edit of the text neither
+        // downloads the files again nor repeats a notice or a flag. A file that could not be
+        // judged is not recorded, and the next edit tries it again.
+        let judgedFiles = Mutex(RecentKeys(capacity: 20_000))
         for type in judged {
             bot.on(type) { attachment, context in
                 let channelPolicy = channelPolicies[context.channel.cid] ?? policy
                 try await inspect(attachment, policy: channelPolicy, sniffer: sniffer, context: context)
+                if let key = judgedKey(attachment, of: context.message) { judgedFiles.withLock { _ = $0.insert(key) } }
             }
         }
-        // An edit can add a file to a message that passed: the edited message's files are all
-        // judged again (the bot keeps no record of what it passed). One that cannot be judged
-        // does not stop the others from being judged.
+        // An edit can add a file to a message that passed. One file that cannot be judged does
+        // not stop the others from being judged.
         bot.onMessageUpdated { context in
             let channelPolicy = channelPolicies[context.channel.cid] ?? policy
             var firstError: (any Error)?
             for attachment in context.message.attachments where judged.contains(attachment.type) {
+                let key = judgedKey(attachment, of: context.message)
+                if let key, judgedFiles.withLock({ $0.contains(key) }) { continue }
                 do {
                     try await inspect(attachment, policy: channelPolicy, sniffer: sniffer, context: context)
+                    if let key { judgedFiles.withLock { _ = $0.insert(key) } }
                 } catch {
                     firstError = firstError ?? error
                 }
@@ -60,12 +69,17 @@ public enum ModerationBot: BotKind {
         return bot
     }
 
+    /// What identifies a judged file: its message and its link without the signature.
+    static func judgedKey(_ attachment: AnyChatMessageAttachment, of message: Message) -> String? {
+        attachment.fileLink.map { "\(message.id)\n\(SignedLink($0).unsignedURL.absoluteString)" }
+    }
+
     /// Checks one attachment and acts on a violation.
     static func inspect(_ attachment: AnyChatMessageAttachment, policy: ModerationPolicy, sniffer: FileTypeSniffer, context: BotContext)
         async throws
     {
         let json = attachment.rawJSON
-        guard let link = (json["asset_url"] ?? json["image_url"])?.stringValue.flatMap(URL.init(string:)) else { return }
+        guard let link = attachment.fileLink else { return }
         let name = json["title"]?.stringValue ?? json["fallback"]?.stringValue ?? link.lastPathComponent
         let declared = json["mime_type"]?.stringValue
         let declaredSize = json["file_size"]?.intValue.map(Int64.init)
