@@ -125,6 +125,39 @@ struct ArchiveBotTests {
         #expect(try Self.storedFiles(in: archive) == [kept.path])
     }
 
+    @Test("an edit's added files are archived, the files it takes out leave, and files it keeps are not archived again")
+    func followsEdits() async throws {
+        let files = try FixtureFiles()
+        let data = try FixtureFiles()
+        let archive = try Archive(folder: data.folder)
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            try await server.withBot(ArchiveBot.make(name: "archive", user: User(id: "archive-bot"), archive: archive), channels: ["messaging:general"]) { _ in
+                let channel = ann.client.channel(ann.channel)
+                let plan = try await channel.uploadAttachment(localFileURL: try files.pdf(named: "plan.pdf"), type: .file)
+                let notes = try await channel.uploadAttachment(localFileURL: try files.text("see you at 8", named: "notes.txt"), type: .file)
+                let planFile = AnyAttachmentPayload(payload: FileAttachmentPayload(title: "plan.pdf", assetURL: plan.fileURL))
+                let notesFile = AnyAttachmentPayload(payload: FileAttachmentPayload(title: "notes.txt", assetURL: notes.fileURL))
+                let sent = try await ann.send(text: "trip", attachments: [planFile])
+                for _ in 0..<300 where try archive.entries().isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+
+                try await ann.client.updateMessage(sent.id, text: "trip, and notes", attachments: [planFile, notesFile])
+                for _ in 0..<300 where try archive.entries().count < 2 { try await Task.sleep(for: .milliseconds(20)) }
+                #expect(try archive.entries().map(\.name) == ["plan.pdf", "notes.txt"], "the kept plan is not archived a second time")
+                #expect(try archive.entries().allSatisfy { $0.link?.contains("Signature") == false }, "links are kept without signature")
+
+                try await ann.client.updateMessage(sent.id, text: "just notes", attachments: [notesFile])
+                for _ in 0..<300 where try archive.entries().count > 1 { try await Task.sleep(for: .milliseconds(20)) }
+                #expect(try archive.entries().map(\.name) == ["notes.txt"])
+                try await ann.client.updateMessage(sent.id, text: "just the notes", attachments: [notesFile])
+                try await Task.sleep(for: .milliseconds(300))
+            }
+        }
+        let entries = try archive.entries()
+        #expect(entries.map(\.name) == ["notes.txt"], "an edit of the text alone changes nothing")
+        #expect(try Self.storedFiles(in: archive) == entries.map(\.path), "the plan's stored file is gone")
+    }
+
     @Test("a file the moderator deletes after the archive stored it does not stay in the archive")
     func moderatedFilesLeaveTheArchive() async throws {
         /// Lets the moderator judge a message only once the archive has stored its files, so the

@@ -146,8 +146,8 @@ def test_the_three_bots_answer_the_official_sdk_and_stop_cleanly(bots, tmp_path)
     report = tmp_path / "report.csv"
     report.write_text("date,km\n2026-11-01,5\n")
     link = channel.send_file(str(report), "report.csv", {"id": "alice"}, content_type="text/csv")["file"]
-    channel.send_message({"text": "numbers", "attachments": [
-        {"type": "file", "asset_url": link, "title": "report.csv", "mime_type": "text/csv"}]}, "alice")
+    report_attachment = {"type": "file", "asset_url": link, "title": "report.csv", "mime_type": "text/csv"}
+    numbers = channel.send_message({"text": "numbers", "attachments": [report_attachment]}, "alice")["message"]
     archived = wait_for(lambda: list((tmp_path / "archive" / "files").rglob("*.csv")))
     assert archived[0].read_text() == "date,km\n2026-11-01,5\n"
 
@@ -157,6 +157,24 @@ def test_the_three_bots_answer_the_official_sdk_and_stop_cleanly(bots, tmp_path)
     names = wait_for(lambda: manifest.exists() and [json.loads(line)["name"] for line in manifest.read_text().splitlines()])
     assert names == ["report.csv"]
     assert [path for path in (tmp_path / "archive" / "files").rglob("*") if path.is_file()] == archived
+
+    # Edits through the SDK: a file an edit adds is archived (the kept one is not archived
+    # again), and a file an edit takes out leaves the archive.
+    def manifest_names():
+        return [json.loads(line)["name"] for line in manifest.read_text().splitlines()]
+
+    week = tmp_path / "week.csv"
+    week.write_text("date,km\n2026-11-02,7\n")
+    week_link = channel.send_file(str(week), "week.csv", {"id": "alice"}, content_type="text/csv")["file"]
+    week_attachment = {"type": "file", "asset_url": week_link, "title": "week.csv", "mime_type": "text/csv"}
+    client.update_message({"id": numbers["id"], "text": "numbers, and the week", "user_id": "alice",
+                           "attachments": [report_attachment, week_attachment]})
+    assert wait_for(lambda: len(manifest_names()) >= 2) and manifest_names() == ["report.csv", "week.csv"]
+    client.update_message({"id": numbers["id"], "text": "just the week", "user_id": "alice",
+                           "attachments": [week_attachment]})
+    assert wait_for(lambda: manifest_names() == ["week.csv"])
+    stored = [path for path in (tmp_path / "archive" / "files").rglob("*") if path.is_file()]
+    assert [path.read_text() for path in stored] == ["date,km\n2026-11-02,7\n"]
 
     # SIGTERM: the bots drain, the server stops, exit 0.
     assert bots.terminate() == 0, "".join(bots.output)

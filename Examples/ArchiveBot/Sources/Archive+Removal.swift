@@ -10,11 +10,23 @@ extension Archive {
     /// removal leaves at worst a stored file nothing lists, never an entry without its file.
     @discardableResult
     public func remove(messageId: String) throws -> [Entry] {
+        try remove { $0.messageId == messageId }
+    }
+
+    /// Forgets the files of message `messageId` whose links (without signature) are among
+    /// `links`: the files an edit took out of the message. Entries without a link are kept.
+    @discardableResult
+    public func remove(messageId: String, links: Set<String>) throws -> [Entry] {
+        try remove { entry in entry.messageId == messageId && entry.link.map(links.contains) == true }
+    }
+
+    /// Forgets the entries `isRemoved` picks, and each stored file no remaining entry points at.
+    private func remove(where isRemoved: (Entry) -> Bool) throws -> [Entry] {
         try lock.withLock { _ in
             let all = try entries()
-            let removed = all.filter { $0.messageId == messageId }
+            let removed = all.filter(isRemoved)
             guard !removed.isEmpty else { return [] }
-            var kept = all.filter { $0.messageId != messageId }
+            var kept = all.filter { !isRemoved($0) }
             // The first remaining post of a content is now the one that stored it.
             var stored = Set<String>()
             for index in kept.indices { kept[index].duplicate = !stored.insert(kept[index].sha256).inserted }

@@ -4,8 +4,8 @@ import Foundation
 import Synchronization
 
 /// A folder of files kept by content: each distinct file once, named by its SHA-256, and a
-/// manifest (JSON lines) of every file posted, duplicates included. Files of a deleted message
-/// are forgotten again (``remove(messageId:)``).
+/// manifest (JSON lines) of every file posted, duplicates included. Files of a deleted message,
+/// or taken out of a message by an edit, are forgotten again (``remove(messageId:links:)``).
 public final class Archive: Sendable {
     /// One manifest line.
     public struct Entry: Sendable, Hashable, Codable {
@@ -27,9 +27,12 @@ public final class Archive: Sendable {
         public var duplicate: Bool
         /// Where the content is, relative to the archive folder.
         public var path: String
+        /// The attachment's link without its signature, which tells its files apart when the
+        /// message is edited (absent in entries written before links were recorded).
+        public var link: String?
 
         enum CodingKeys: String, CodingKey {
-            case sha256, name, size, cid, duplicate, path
+            case sha256, name, size, cid, duplicate, path, link
             case messageId = "message_id", userId = "user_id", archivedAt = "archived_at"
         }
 
@@ -55,9 +58,9 @@ public final class Archive: Sendable {
     var manifestURL: URL { folder.appendingPathComponent("manifest.jsonl") }
 
     /// Moves a downloaded file into the archive (or drops it when the content is already there)
-    /// and records it in the manifest.
+    /// and records it in the manifest, with the attachment's `link` (its signature is dropped).
     @discardableResult
-    public func store(_ downloaded: URL, name: String, messageId: String, cid: ChannelId, userId: String) throws -> Entry {
+    public func store(_ downloaded: URL, name: String, messageId: String, cid: ChannelId, userId: String, link: URL? = nil) throws -> Entry {
         let digest = try Archive.sha256(of: downloaded)
         let size = (try FileManager.default.attributesOfItem(atPath: downloaded.path)[.size] as? NSNumber)?.int64Value ?? 0
         let fileExtension = URL(fileURLWithPath: name).pathExtension.lowercased().filter { $0.isLetter || $0.isNumber }.prefix(10)
@@ -73,7 +76,8 @@ public final class Archive: Sendable {
             }
             let entry = Entry(
                 sha256: digest, name: name, size: size, messageId: messageId, cid: cid.rawValue, userId: userId,
-                archivedAt: RFC3339.string(from: Date()), duplicate: duplicate, path: relative)
+                archivedAt: RFC3339.string(from: Date()), duplicate: duplicate, path: relative,
+                link: link.map { SignedLink($0).unsignedURL.absoluteString })
             let line = try entry.manifestLine()
             if let handle = try? FileHandle(forWritingTo: manifestURL) {
                 defer { try? handle.close() }

@@ -5,9 +5,9 @@ import Foundation
 import Logging
 
 /// The automation example: every file and image posted in its channels is downloaded (through
-/// the link refresh, so old links still work) into a folder, deduplicated by SHA-256; when a
-/// message is deleted (by its author or a moderator) its files leave the archive again;
-/// `/archive` answers with the manifest.
+/// the link refresh, so old links still work) into a folder, deduplicated by SHA-256; an edit's
+/// added files are archived and the files it takes out leave the archive, as do all the files
+/// of a deleted message (by its author or a moderator); `/archive` answers with the manifest.
 public enum ArchiveBot: BotKind {
     /// `kind: archive`.
     public static let name = "archive"
@@ -22,17 +22,32 @@ public enum ArchiveBot: BotKind {
     /// The bot with its handlers, filing into `archive`.
     public static func make(name: String, user: User, archive: Archive) -> Bot {
         let bot = Bot(name: name, user: user)
-        for type in [AttachmentType.file, .image, .video, .audio, .voiceRecording] {
-            bot.on(type) { attachment, context in
-                let json = attachment.rawJSON
-                let fileName = json["title"]?.stringValue ?? json["fallback"]?.stringValue ?? "file"
-                let downloaded = try await context.download(attachment)
-                let entry = try archive.store(
-                    downloaded, name: fileName, messageId: context.message.id, cid: context.channel.cid,
-                    userId: context.message.user?.id ?? "unknown")
-                context.logger.info(
-                    "Archived \(fileName)", metadata: ["sha256": "\(entry.sha256)", "duplicate": "\(entry.duplicate)"])
+        let archived: [AttachmentType] = [.file, .image, .video, .audio, .voiceRecording]
+        for type in archived {
+            bot.on(type) { attachment, context in try await file(attachment, of: context, into: archive) }
+        }
+        // An edit may add files (archived now) and take files out (forgotten, as a deleted
+        // message's are). The manifest says which files of the message are archived, by link.
+        bot.onMessageUpdated { context in
+            let message = context.message
+            let files = message.attachments.filter { archived.contains($0.type) }.compactMap { attachment in
+                attachment.fileLink.map { (attachment, SignedLink($0).unsignedURL.absoluteString) }
             }
+            let stored = Set(try archive.entries().filter { $0.messageId == message.id }.compactMap(\.link))
+            var firstError: (any Error)?
+            for (attachment, link) in files where !stored.contains(link) {
+                do {
+                    try await file(attachment, of: context, into: archive)
+                } catch {
+                    firstError = firstError ?? error
+                }
+            }
+            let gone = stored.subtracting(files.map(\.1))
+            if !gone.isEmpty {
+                let removed = try archive.remove(messageId: message.id, links: gone)
+                context.logger.info("Removed the files an edit took out", metadata: ["files": "\(removed.map(\.name))"])
+            }
+            if let firstError { throw firstError }
         }
         // A moderator may delete a file this bot has just archived: the deletion is handled
         // after the message's own handlers, so the archived copy is there to remove.
@@ -56,5 +71,16 @@ public enum ArchiveBot: BotKind {
                 attachments: [try AnyAttachmentPayload(localFileURL: manifest, attachmentType: .file)])
         }
         return bot
+    }
+
+    /// Downloads one attachment of the message being handled into the archive.
+    static func file(_ attachment: AnyChatMessageAttachment, of context: BotContext, into archive: Archive) async throws {
+        let json = attachment.rawJSON
+        let fileName = json["title"]?.stringValue ?? json["fallback"]?.stringValue ?? "file"
+        let downloaded = try await context.download(attachment)
+        let entry = try archive.store(
+            downloaded, name: fileName, messageId: context.message.id, cid: context.channel.cid,
+            userId: context.message.user?.id ?? "unknown", link: attachment.fileLink)
+        context.logger.info("Archived \(fileName)", metadata: ["sha256": "\(entry.sha256)", "duplicate": "\(entry.duplicate)"])
     }
 }
