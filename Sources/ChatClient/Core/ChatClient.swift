@@ -23,7 +23,7 @@ public final class ChatClient: Sendable {
     private let registryStorage = Locked(AttachmentPayloadRegistry())
     private let settingsCache = Locked<(settings: AppSettings, fetchedAt: ContinuousClock.Instant)?>(nil)
     let refreshes = SingleFlight<String, Message>()
-    let refreshedMessages = Locked<[String: (message: Message, until: Date)]>([:])
+    let refreshedMessages = Locked(RefreshedMessages())
     /// Where files are uploaded (the chat API's own CDN by default).
     public let cdnStorage: any CDNStorage
     /// How file links are turned into requests (unchanged by default).

@@ -80,10 +80,7 @@ extension ChatClient {
     func refreshedLink(for attachment: AnyChatMessageAttachment, field: String, after stale: URL) async throws -> URL {
         let messageId = attachment.id.messageId
         let margin = configuration.linkRefreshMargin.timeInterval
-        let cached = refreshedMessages.withLock { cache -> Message? in
-            guard let entry = cache[messageId], entry.until > Date() else { return nil }
-            return entry.message
-        }
+        let cached = refreshedMessages.withLock { $0.message(messageId) }
         let message: Message
         if let cached {
             message = cached
@@ -94,7 +91,7 @@ extension ChatClient {
                     ChatClient.linkField(of: candidate).flatMap { candidate.rawJSON[$0]?.stringValue }
                 }
                 let until = links.compactMap { URL(string: $0).flatMap { SignedLink($0).expiresAt } }.min() ?? Date.distantFuture
-                refreshedMessages.withLock { $0[messageId] = (fresh, until.addingTimeInterval(-margin)) }
+                refreshedMessages.withLock { $0.store(fresh, as: messageId, until: until.addingTimeInterval(-margin)) }
                 return fresh
             }
         }
