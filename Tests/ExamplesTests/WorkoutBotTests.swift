@@ -38,6 +38,47 @@ struct WorkoutBotTests {
         #expect(stored.map(\.type) == ["run", "ride"])
     }
 
+    @Test("an edit that fixes a workout replaces the stored one, a deleted workout leaves the totals; each gets the new summary")
+    func editsAndDeletions() async throws {
+        let data = try FixtureFiles()
+        let store = try WorkoutStore(url: data.folder.appendingPathComponent("workouts.sqlite"))
+        let bot = WorkoutBot.make(name: "workout", user: User(id: "workout-bot"), store: store)
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            try await server.withBot(bot, channels: ["messaging:general"]) { _ in
+                let run = try await ann.send(Self.run, text: "morning run")
+                _ = try await ann.replies(to: run, from: "workout-bot")
+                let ride = try await ann.send(Self.ride)
+                _ = try await ann.replies(to: run, from: "workout-bot", count: 2)
+
+                var measured = Self.run
+                measured.workoutDistanceMeters = 6000
+                try await ann.client.updateMessage(run.id, text: "morning run, measured", attachments: [AnyAttachmentPayload(payload: measured)])
+                let updated = try #require(try await ann.replies(to: run, from: "workout-bot", count: 3).last)
+                #expect(updated.text == "Workout updated. This week: 2 workouts, 27.0 km, 1h 21m, 1110 kcal.")
+                #expect(updated.attachments(payloadType: WorkoutSummaryPayload.self).first?.distanceMeters == 27000)
+                // The text alone changes: nothing stored changes, so no reply.
+                try await ann.client.updateMessage(run.id, text: "morning run!", attachments: [AnyAttachmentPayload(payload: measured)])
+
+                try await ann.client.deleteMessage(ride.id)
+                let removed = try #require(try await ann.replies(to: run, from: "workout-bot", count: 4).last)
+                #expect(removed.text == "Workout removed. This week: 1 workout, 6.0 km, 0h 31m, 410 kcal.")
+
+                // An edit that breaks the workout is told which field, and the workout leaves the totals.
+                try await ann.client.updateMessage(
+                    run.id, text: "oops", attachments: [AnyAttachmentPayload(json: AttachmentFixtures.custom("workout", ["workout-energy-cal": "lots"]))])
+                let last = try await ann.replies(to: run, from: "workout-bot", count: 6)
+                #expect(last.dropFirst(4).map(\.text) == [
+                    "Your edited workout could not be saved: field \"workout-energy-cal\" is wrong (expected an integer, found string \"lots\").",
+                    "Workout updated. This week: 0 workouts, 0.0 km, 0h 00m, 0 kcal.",
+                ])
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(try await ann.replies(to: run, from: "workout-bot", count: 6).count == 6, "the text-only edit got no reply")
+            }
+        }
+        #expect(try store.workouts(of: "ann").isEmpty)
+    }
+
     @Test("a malformed workout gets a reply naming the wrong field, and nothing is stored", arguments: [
         (["workout-type": "run", "workout-energy-cal": "lots"] as JSONObject, "workout-energy-cal"),
         (["workout-type": "run", "workout-distance-meters": 12.5] as JSONObject, "workout-distance-meters"),

@@ -125,6 +125,13 @@ def test_the_three_bots_answer_the_official_sdk_and_stop_cleanly(bots, tmp_path)
     assert (summary["count"], summary["distance_meters"], summary["energy_cal"]) == (1, 5000, 400)
     assert replies[0]["text"] == "This week: 1 workout, 5.0 km, 0h 25m, 400 kcal."
 
+    # Fixing the workout's distance with an edit (through the SDK) updates the week's totals.
+    client.update_message({"id": sent["id"], "text": "morning run, measured", "user_id": "alice",
+                           "attachments": [{**workout, "workout-distance-meters": 6000}]})
+    updated = wait_for(lambda: [m for m in bot_messages(channel, "workout-bot", sent["id"]) if m["text"].startswith("Workout updated.")])
+    assert updated[0]["text"] == "Workout updated. This week: 1 workout, 6.0 km, 0h 25m, 400 kcal."
+    assert updated[0]["attachments"][0]["distance_meters"] == 6000
+
     # A malformed workout is answered with the field that is wrong.
     bad = channel.send_message({"text": "", "attachments": [{**workout, "workout-energy-cal": "lots"}]}, "alice")["message"]
     complaint = wait_for(lambda: bot_messages(channel, "workout-bot", bad["id"]))

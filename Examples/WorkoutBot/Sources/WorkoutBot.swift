@@ -6,7 +6,8 @@ import Logging
 
 /// The workout-tracking bot: it keeps every `workout` attachment per user, answers each with a
 /// `workout-summary` of the user's week, tells the sender which field of a malformed workout is
-/// wrong, and answers `/workouts` with a CSV export and an SVG chart.
+/// wrong, follows edits and deletions of workouts, and answers `/workouts` with a CSV export and
+/// an SVG chart.
 public enum WorkoutBot: BotKind {
     /// `kind: workout`.
     public static let name = "workout"
@@ -32,31 +33,77 @@ public enum WorkoutBot: BotKind {
         bot.command("workouts") { _, context in
             try await export(context: context, store: store)
         }
+        // A workout fixed by an edit replaces what was stored for the message, and a deleted
+        // workout leaves the totals; either way the sender gets the week's new summary.
+        bot.onMessageUpdated { context in
+            try await recordEdit(context: context, store: store)
+        }
+        bot.onMessageDeleted { deletion, context in
+            guard let userId = deletion.message.user?.id, try store.remove(messageId: deletion.message.id) > 0 else { return }
+            try await replySummary(of: userId, weekOf: deletion.message.createdAt ?? Date(), prefix: "Workout removed. ", context: context, store: store)
+        }
         return bot
     }
 
     static func record(_ workout: ChatMessageAttachment<WorkoutAttachmentPayload>, context: BotContext, store: WorkoutStore) async throws {
         guard let userId = context.message.user?.id else { return }
-        for (field, value) in [
-            ("workout-distance-meters", workout.workoutDistanceMeters), ("workout-duration-seconds", workout.workoutDurationSeconds),
-            ("workout-energy-cal", workout.workoutEnergyCal),
-        ] where (value ?? 0) < 0 {
-            try await context.reply(text: "Your workout could not be saved: field \"\(field)\" is wrong (it cannot be negative).")
+        if let (field, reason) = invalidField(workout.payload) {
+            try await context.reply(text: "Your workout could not be saved: field \"\(field)\" is wrong (\(reason)).")
             return
         }
-        let date = context.message.createdAt ?? Date()
-        try store.record(
-            WorkoutStore.Record(
-                messageId: context.message.id, userId: userId, type: workout.workoutType ?? "workout",
-                distanceMeters: workout.workoutDistanceMeters ?? 0, durationSeconds: workout.workoutDurationSeconds ?? 0,
-                energyCal: workout.workoutEnergyCal ?? 0, date: date),
-            position: workout.id.index)
+        try store.record(storedRecord(workout.payload, of: context.message, userId: userId), position: workout.id.index)
+        try await replySummary(of: userId, weekOf: context.message.createdAt ?? Date(), context: context, store: store)
+    }
+
+    /// An edited message: its workouts replace the stored ones; a malformed one is named again.
+    static func recordEdit(context: BotContext, store: WorkoutStore) async throws {
+        let message = context.message
+        guard let userId = message.user?.id else { return }
+        var records: [(record: WorkoutStore.Record, position: Int)] = []
+        var complaints: [String] = []
+        for result in message.decodeAttachments(payloadType: WorkoutAttachmentPayload.self) {
+            switch result {
+            case .success(let workout):
+                if let (field, reason) = invalidField(workout.payload) {
+                    complaints.append("Your edited workout could not be saved: field \"\(field)\" is wrong (\(reason)).")
+                } else {
+                    records.append((storedRecord(workout.payload, of: message, userId: userId), workout.id.index))
+                }
+            case .failure(let failure):
+                complaints.append("Your edited workout could not be saved: field \"\(failure.fieldPath)\" is wrong (\(failure.reason)).")
+            }
+        }
+        let changed = try store.replace(messageId: message.id, with: records)
+        for complaint in complaints { try await context.reply(text: complaint) }
+        if changed {
+            try await replySummary(of: userId, weekOf: message.createdAt ?? Date(), prefix: "Workout updated. ", context: context, store: store)
+        }
+    }
+
+    /// The field of a workout that cannot be stored, and why.
+    static func invalidField(_ workout: WorkoutAttachmentPayload) -> (field: String, reason: String)? {
+        let fields = [
+            ("workout-distance-meters", workout.workoutDistanceMeters), ("workout-duration-seconds", workout.workoutDurationSeconds),
+            ("workout-energy-cal", workout.workoutEnergyCal),
+        ]
+        return fields.first { ($0.1 ?? 0) < 0 }.map { ($0.0, "it cannot be negative") }
+    }
+
+    /// The row stored for a workout posted in `message`.
+    static func storedRecord(_ workout: WorkoutAttachmentPayload, of message: Message, userId: String) -> WorkoutStore.Record {
+        WorkoutStore.Record(
+            messageId: message.id, userId: userId, type: workout.workoutType ?? "workout", distanceMeters: workout.workoutDistanceMeters ?? 0,
+            durationSeconds: workout.workoutDurationSeconds ?? 0, energyCal: workout.workoutEnergyCal ?? 0, date: message.createdAt ?? Date())
+    }
+
+    /// Replies with the user's totals for the week of `date`, as text and a `workout-summary`.
+    static func replySummary(of userId: String, weekOf date: Date, prefix: String = "", context: BotContext, store: WorkoutStore) async throws {
         let weekStart = WorkoutReports.weekStart(of: date)
         let week = try store.workouts(of: userId, since: weekStart)
         let summary = WorkoutSummaryPayload(
             userId: userId, weekStart: WorkoutReports.day(weekStart), distanceMeters: week.reduce(0) { $0 + $1.distanceMeters },
             durationSeconds: week.reduce(0) { $0 + $1.durationSeconds }, energyCal: week.reduce(0) { $0 + $1.energyCal }, count: week.count)
-        try await context.reply(text: describe(summary), attachments: [AnyAttachmentPayload(payload: summary)])
+        try await context.reply(text: prefix + describe(summary), attachments: [AnyAttachmentPayload(payload: summary)])
     }
 
     /// `This week: 3 workouts, 12.4 km, 1h 05m, 2,310 kcal.`

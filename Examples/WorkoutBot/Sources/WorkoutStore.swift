@@ -53,17 +53,46 @@ public final class WorkoutStore: Sendable {
 
     /// Stores a workout (position: the attachment's index in its message).
     public func record(_ record: Record, position: Int) throws {
+        try queue.write { db in try Self.insert(record, position: position, db) }
+    }
+
+    /// Inserts one workout; a workout already stored at that message and position is kept.
+    private static func insert(_ record: Record, position: Int, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO workouts (message_id, position, user_id, type, distance_meters, duration_seconds, energy_cal, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                record.messageId, position, record.userId, record.type, record.distanceMeters, record.durationSeconds, record.energyCal,
+                record.date.timeIntervalSince1970,
+            ])
+    }
+
+    /// Replaces the workouts of message `messageId` with `records` (each with its attachment's
+    /// position), in one transaction; true when that changed what is stored.
+    @discardableResult
+    public func replace(messageId: String, with records: [(record: Record, position: Int)]) throws -> Bool {
         try queue.write { db in
-            try db.execute(
-                sql: """
-                    INSERT OR IGNORE INTO workouts (message_id, position, user_id, type, distance_meters, duration_seconds, energy_cal, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    record.messageId, position, record.userId, record.type, record.distanceMeters, record.durationSeconds, record.energyCal,
-                    record.date.timeIntervalSince1970,
-                ])
+            let before = try Self.rows(of: messageId, db)
+            try db.execute(sql: "DELETE FROM workouts WHERE message_id = ?", arguments: [messageId])
+            for (record, position) in records { try Self.insert(record, position: position, db) }
+            return try Self.rows(of: messageId, db) != before
         }
+    }
+
+    /// Forgets the workouts of message `messageId`; returns how many there were.
+    @discardableResult
+    public func remove(messageId: String) throws -> Int {
+        try queue.write { db in
+            try db.execute(sql: "DELETE FROM workouts WHERE message_id = ?", arguments: [messageId])
+            return db.changesCount
+        }
+    }
+
+    /// The stored rows of a message, in position order, for comparing before and after.
+    private static func rows(of messageId: String, _ db: Database) throws -> [Row] {
+        try Row.fetchAll(db, sql: "SELECT * FROM workouts WHERE message_id = ? ORDER BY position", arguments: [messageId])
     }
 
     /// A user's workouts from `start` on (all of them by default), oldest first.
