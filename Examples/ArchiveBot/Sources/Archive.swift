@@ -57,6 +57,10 @@ public final class Archive: Sendable {
 
     var manifestURL: URL { folder.appendingPathComponent("manifest.jsonl") }
 
+    /// How an entry records its attachment's link: without the signature, which changes each
+    /// time the message is read.
+    public static func linkKey(_ link: URL) -> String { SignedLink(link).unsignedURL.absoluteString }
+
     /// Moves a downloaded file into the archive (or drops it when the content is already there)
     /// and records it in the manifest, with the attachment's `link` (its signature is dropped).
     @discardableResult
@@ -77,7 +81,7 @@ public final class Archive: Sendable {
             let entry = Entry(
                 sha256: digest, name: name, size: size, messageId: messageId, cid: cid.rawValue, userId: userId,
                 archivedAt: RFC3339.string(from: Date()), duplicate: duplicate, path: relative,
-                link: link.map { SignedLink($0).unsignedURL.absoluteString })
+                link: link.map(Archive.linkKey))
             let line = try entry.manifestLine()
             if let handle = try? FileHandle(forWritingTo: manifestURL) {
                 defer { try? handle.close() }

@@ -24,20 +24,20 @@ public enum ArchiveBot: BotKind {
         let bot = Bot(name: name, user: user)
         let archived: [AttachmentType] = [.file, .image, .video, .audio, .voiceRecording]
         for type in archived {
-            bot.on(type) { attachment, context in try await file(attachment, of: context, into: archive) }
+            bot.on(type) { attachment, context in try await archiveFile(attachment, of: context, into: archive) }
         }
         // An edit may add files (archived now) and take files out (forgotten, as a deleted
         // message's are). The manifest says which files of the message are archived, by link.
         bot.onMessageUpdated { context in
             let message = context.message
             let files = message.attachments.filter { archived.contains($0.type) }.compactMap { attachment in
-                attachment.fileLink.map { (attachment, SignedLink($0).unsignedURL.absoluteString) }
+                attachment.fileLink.map { (attachment, Archive.linkKey($0)) }
             }
             let stored = Set(try archive.entries().filter { $0.messageId == message.id }.compactMap(\.link))
             var firstError: (any Error)?
             for (attachment, link) in files where !stored.contains(link) {
                 do {
-                    try await file(attachment, of: context, into: archive)
+                    try await archiveFile(attachment, of: context, into: archive)
                 } catch {
                     firstError = firstError ?? error
                 }
@@ -74,7 +74,7 @@ public enum ArchiveBot: BotKind {
     }
 
     /// Downloads one attachment of the message being handled into the archive.
-    static func file(_ attachment: AnyChatMessageAttachment, of context: BotContext, into archive: Archive) async throws {
+    static func archiveFile(_ attachment: AnyChatMessageAttachment, of context: BotContext, into archive: Archive) async throws {
         let json = attachment.rawJSON
         let fileName = json["title"]?.stringValue ?? json["fallback"]?.stringValue ?? "file"
         let downloaded = try await context.download(attachment)
