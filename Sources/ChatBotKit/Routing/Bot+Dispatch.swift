@@ -9,9 +9,39 @@ extension Bot {
     /// throws is logged and reported to `onError`; the other handlers still run.
     public func handle(_ message: Message, context: BotContext) async {
         let routes = self.routes.withLock { $0 }
-        let chain = routes.middleware.reversed().reduce({ @Sendable (message: Message, context: BotContext) async throws in
+        await throughMiddleware(message, context, routes) { message, context in
             await self.route(message, context: context, routes: routes)
-        }) { next, middleware in
+        }
+    }
+
+    /// Runs the middleware chain and every deletion handler for one deleted message. A handler
+    /// that throws is logged and reported to `onError`; the others still run.
+    public func handle(_ deletion: MessageDeletion, context: BotContext) async {
+        let routes = self.routes.withLock { $0 }
+        guard !routes.deletions.isEmpty else { return }
+        await throughMiddleware(deletion.message, context, routes) { _, context in
+            for handler in routes.deletions { await self.run(context, routes) { try await handler(deletion, context) } }
+        }
+    }
+
+    /// Runs the middleware chain and every edit handler for one edited message
+    /// (`context.message`). A handler that throws is logged and reported to `onError`; the
+    /// others still run.
+    public func handleUpdate(context: BotContext) async {
+        let routes = self.routes.withLock { $0 }
+        guard !routes.updates.isEmpty else { return }
+        await throughMiddleware(context.message, context, routes) { _, context in
+            for handler in routes.updates { await self.run(context, routes) { try await handler(context) } }
+        }
+    }
+
+    /// Runs `handlers` inside the middleware, the first added outermost; a middleware that
+    /// throws is reported to `onError`.
+    private func throughMiddleware(
+        _ message: Message, _ context: BotContext, _ routes: Routes, _ handlers: @escaping @Sendable (Message, BotContext) async -> Void
+    ) async {
+        let innermost: @Sendable (Message, BotContext) async throws -> Void = handlers
+        let chain = routes.middleware.reversed().reduce(innermost) { next, middleware in
             { @Sendable (message: Message, context: BotContext) async throws in
                 try await middleware.handle(message, context: context, next: next)
             }
@@ -21,20 +51,6 @@ extension Bot {
         } catch {
             await report(error, context: context, routes: routes)
         }
-    }
-
-    /// Runs every deletion handler for one deleted message. A handler that throws is logged and
-    /// reported to `onError`; the others still run.
-    public func handle(_ deletion: MessageDeletion, context: BotContext) async {
-        let routes = self.routes.withLock { $0 }
-        for handler in routes.deletions { await run(context, routes) { try await handler(deletion, context) } }
-    }
-
-    /// Runs every edit handler for one edited message (`context.message`). A handler that
-    /// throws is logged and reported to `onError`; the others still run.
-    public func handleUpdate(context: BotContext) async {
-        let routes = self.routes.withLock { $0 }
-        for handler in routes.updates { await run(context, routes) { try await handler(context) } }
     }
 
     private func route(_ message: Message, context: BotContext, routes: Routes) async {

@@ -94,7 +94,8 @@ public final class Bot: Sendable {
     /// Handles the deletion of a message someone else posted in the bot's channels, soft or
     /// hard. It runs after every handler of that message has finished (a channel's events are
     /// handled in order), so what those handlers stored can be removed here. `context.message`
-    /// is the deleted message; middleware does not run around deletions.
+    /// is the deleted message. Middleware runs around deletion handlers too
+    /// (`context.trigger` is `.deletion`).
     public func onMessageDeleted(_ handler: @escaping @Sendable (MessageDeletion, BotContext) async throws -> Void) {
         routes.withLock { $0.deletions.append(handler) }
     }
@@ -103,8 +104,9 @@ public final class Bot: Sendable {
     /// attachments or custom fields changed); `context.message` is the message as edited.
     /// Attachment routes do not run again for an edit: a bot that judges files judges the
     /// edited message's attachments here, or an edit could add what a new message may not.
-    /// Edits are handled in order with the channel's other messages; middleware does not run
-    /// around them.
+    /// Edits are handled in order with the channel's other messages. Middleware runs around
+    /// edit handlers too (`context.trigger` is `.edit`), so a filter that keeps some users'
+    /// messages from the bot keeps their edits away as well.
     public func onMessageUpdated(_ handler: @escaping @Sendable (BotContext) async throws -> Void) {
         routes.withLock { $0.updates.append(handler) }
     }
@@ -124,7 +126,8 @@ public final class Bot: Sendable {
         routes.withLock { $0.errors.append(handler) }
     }
 
-    /// Adds middleware around the handling of every message; the first added runs outermost.
+    /// Adds middleware around the handling of every message, edit and deletion; the first
+    /// added runs outermost.
     public func use(_ middleware: some BotMiddleware) {
         routes.withLock { $0.middleware.append(middleware) }
     }

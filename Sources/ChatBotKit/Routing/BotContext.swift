@@ -10,8 +10,20 @@ import Logging
 /// Replies get a deterministic id derived from the bot, the message and the reply's position,
 /// so a reply that is sent twice (a retry, a redelivered message) is stored once.
 public struct BotContext: Sendable {
+    /// What a bot is handling: a new message, an edit of one, or the deletion of one.
+    public enum Trigger: Sendable, Hashable {
+        /// A new message.
+        case newMessage
+        /// An edit; `message` is the message as edited.
+        case edit
+        /// A deletion; `message` is the deleted message.
+        case deletion(isHardDelete: Bool)
+    }
+
     /// The message being handled.
     public let message: Message
+    /// Whether the message is new, edited or deleted (so middleware can tell them apart).
+    public let trigger: Trigger
     /// Its channel.
     public let channel: ChatChannel
     /// The bot handling it.
@@ -35,26 +47,27 @@ public struct BotContext: Sendable {
 
     /// A context for `message` in `channel`.
     public init(message: Message, channel: ChatChannel, bot: Bot, logger: Logger) {
-        self.init(message: message, channel: channel, bot: bot, logger: logger, replyKey: message.id)
+        self.init(message: message, trigger: .newMessage, channel: channel, bot: bot, logger: logger, replyKey: message.id)
     }
 
     /// A context for the deletion of `deletion.message` in `channel`; its replies get ids of
     /// their own, apart from those of the replies to the message.
     public init(deletion: MessageDeletion, channel: ChatChannel, bot: Bot, logger: Logger) {
         self.init(
-            message: deletion.message, channel: channel, bot: bot, logger: logger,
+            message: deletion.message, trigger: .deletion(isHardDelete: deletion.isHardDelete), channel: channel, bot: bot, logger: logger,
             replyKey: Delivery.key(.deletion(isHardDelete: deletion.isHardDelete), deletion.message))
     }
 
     /// A context for an edit of `message` in `channel`; its replies get ids of their own for
     /// each edit (told apart by `updatedAt`).
     public init(update message: Message, channel: ChatChannel, bot: Bot, logger: Logger) {
-        self.init(message: message, channel: channel, bot: bot, logger: logger, replyKey: Delivery.key(.update, message))
+        self.init(message: message, trigger: .edit, channel: channel, bot: bot, logger: logger, replyKey: Delivery.key(.update, message))
     }
 
     /// A context whose reply ids derive from `replyKey`.
-    init(message: Message, channel: ChatChannel, bot: Bot, logger: Logger, replyKey: String) {
+    init(message: Message, trigger: Trigger, channel: ChatChannel, bot: Bot, logger: Logger, replyKey: String) {
         self.message = message
+        self.trigger = trigger
         self.channel = channel
         self.bot = bot
         baseLogger = logger

@@ -175,7 +175,9 @@ public final class BotService: Service, Sendable {
     private func drainMailbox(_ cid: ChannelId) async {
         while let delivery = mailboxes.next(in: cid) {
             inFlight.add(1, ordering: .relaxed)
-            let context = BotContext(message: delivery.message, channel: client.channel(cid), bot: bot, logger: logger, replyKey: delivery.key)
+            let context = BotContext(
+                message: delivery.message, trigger: delivery.kind.trigger, channel: client.channel(cid), bot: bot, logger: logger,
+                replyKey: delivery.key)
             switch delivery.kind {
             case .message: await bot.handle(delivery.message, context: context)
             case .update: await bot.handleUpdate(context: context)

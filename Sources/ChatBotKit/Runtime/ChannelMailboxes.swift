@@ -12,6 +12,15 @@ struct Delivery: Sendable {
         var isDeletion: Bool {
             if case .deletion = self { true } else { false }
         }
+
+        /// The same, as handlers see it.
+        var trigger: BotContext.Trigger {
+            switch self {
+            case .message: .newMessage
+            case .update: .edit
+            case .deletion(let isHardDelete): .deletion(isHardDelete: isHardDelete)
+            }
+        }
     }
 
     let kind: Kind
