@@ -9,6 +9,7 @@ extension Bot {
     /// throws is logged and reported to `onError`; the other handlers still run.
     public func handle(_ message: Message, context: BotContext) async {
         let routes = self.routes.withLock { $0 }
+        guard !routes.middleware.isEmpty else { return await route(message, context: context, routes: routes) }
         await throughMiddleware(message, context, routes) { message, context in
             await self.route(message, context: context, routes: routes)
         }
@@ -36,12 +37,12 @@ extension Bot {
     }
 
     /// Runs `handlers` inside the middleware, the first added outermost; a middleware that
-    /// throws is reported to `onError`.
+    /// throws is reported to `onError`. (A new message is routed directly when there is no
+    /// middleware: the chain's closures showed as a few percent in the dispatch benchmark.)
     private func throughMiddleware(
-        _ message: Message, _ context: BotContext, _ routes: Routes, _ handlers: @escaping @Sendable (Message, BotContext) async -> Void
+        _ message: Message, _ context: BotContext, _ routes: Routes, _ handlers: @escaping @Sendable (Message, BotContext) async throws -> Void
     ) async {
-        let innermost: @Sendable (Message, BotContext) async throws -> Void = handlers
-        let chain = routes.middleware.reversed().reduce(innermost) { next, middleware in
+        let chain = routes.middleware.reversed().reduce(handlers) { next, middleware in
             { @Sendable (message: Message, context: BotContext) async throws in
                 try await middleware.handle(message, context: context, next: next)
             }
