@@ -1,4 +1,4 @@
-import ChatBotKit
+import ChatClient
 import Testing
 
 @Suite("RecentKeys: the most recent keys are remembered, the oldest forgotten first")

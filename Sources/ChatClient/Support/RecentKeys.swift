@@ -1,6 +1,6 @@
 /// The most recent `capacity` keys seen, for remembering what was already handled without
-/// growing for ever: the bot service keeps the messages, edits and deletions it handled here so
-/// that redeliveries run no handler twice, and a bot can keep the files it has judged.
+/// growing for ever: the event connection keeps the events it delivered here, the bot service
+/// the messages, edits and deletions it handled, and a bot can keep the files it has judged.
 ///
 /// The keys are kept in a ring: once it is full, each new key replaces the oldest in constant
 /// time. (An array trimmed from the front shifted all 50,000 keys on every delivery once full:
