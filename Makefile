@@ -35,14 +35,17 @@ test-python:
 	    CHATBOTKIT_BOTS_BINARY=$$($(SWIFT) build --show-bin-path)/bots $(VENV)/bin/python -m pytest -q Tests/python; \
 	fi
 
-# The C glue (libcurl, libwebsockets) and the client that drives it, under both sanitizers;
-# the JSON index and readers (pointer code, fed randomly mutated events) under AddressSanitizer.
-# Shared state is guarded by pthread locks everywhere (ThreadSanitizer does not see a contended
+# The C glue (libcurl, libwebsockets), the client that drives it and the bot runtime
+# (mailboxes, slots, shutdown) under both sanitizers; the JSON index and readers (pointer code,
+# fed randomly mutated events) and the example bots (libmagic, SQLite, files) under
+# AddressSanitizer. The examples use Synchronization.Mutex, as a bot author would, which
+# ThreadSanitizer cannot follow (below), so they stay out of the ThreadSanitizer run.
+# The package's own shared state is guarded by pthread locks (ThreadSanitizer does not see a contended
 # Synchronization.Mutex hand-off on Linux; see Sources/ChatLocking/Locked.swift). Leak
 # reports from Foundation's Process, OpenSSL, NIO's thread pool and XCTest are suppressed
 # (scripts/lsan-suppressions.txt): they are process-lifetime allocations.
-TSAN_TESTS ?= ChatTransportTests|ChatClientTests
-ASAN_TESTS ?= ChatTransportTests|ChatClientTests|ChatModelsTests
+TSAN_TESTS ?= ChatTransportTests|ChatClientTests|ChatBotKitTests
+ASAN_TESTS ?= ChatTransportTests|ChatClientTests|ChatModelsTests|ChatBotKitTests|ExamplesTests
 
 test-sanitizers:
 	@set -e; for pair in "thread:$(TSAN_TESTS)" "address:$(ASAN_TESTS)"; do \
