@@ -48,7 +48,9 @@ struct ChatClientResilienceTests {
                 for index in 1...3 { try await alice.channel("messaging:restart").sendMessage(text: "while away \(index)", id: "r-\(index)") }
                 try await collector.wait { $0.filter { $0.type == .messageNew }.count >= 4 }
                 try await Task.sleep(for: .milliseconds(300))
-                #expect(collector.newMessageIds == ["r-0", "r-1", "r-2", "r-3"])
+                #expect(
+                    collector.newMessageIds == ["r-0", "r-1", "r-2", "r-3"],
+                    "events: \(collector.events.map { "\($0.type.rawValue) \($0.message?.id ?? "-") \($0.createdAt.map { RFC3339.string(from: $0) } ?? "no time")" })")
             }
         }
     }
