@@ -35,9 +35,10 @@ extension ChatClient {
     public func download(
         _ attachment: AnyChatMessageAttachment, to destination: URL? = nil, progress: (@Sendable (Int64, Int64) -> Void)? = nil
     ) async throws -> URL {
-        guard let field = ChatClient.linkField(of: attachment), var link = attachment.rawJSON[field]?.stringValue.flatMap(URL.init(string:)) else {
+        guard let (field, signedLink) = attachment.linkedFile else {
             throw ChatClientError(code: .downloadFailed, message: "attachment \(attachment.id) has no file link")
         }
+        var link = signedLink
         let target = destination ?? FileManager.default.temporaryDirectory.appendingPathComponent("chatbotkit-\(UUID().uuidString)")
         if SignedLink(link).isExpired(at: Date(), margin: configuration.linkRefreshMargin.timeInterval) {
             link = try await refreshedLink(for: attachment, field: field, after: link)
@@ -87,10 +88,7 @@ extension ChatClient {
         } else {
             message = try await refreshes.run(messageId) { [self] in
                 let fresh = try await getMessage(messageId)
-                let links = fresh.attachments.compactMap { candidate in
-                    ChatClient.linkField(of: candidate).flatMap { candidate.rawJSON[$0]?.stringValue }
-                }
-                let until = links.compactMap { URL(string: $0).flatMap { SignedLink($0).expiresAt } }.min() ?? Date.distantFuture
+                let until = fresh.attachments.compactMap { $0.fileLink.flatMap { SignedLink($0).expiresAt } }.min() ?? Date.distantFuture
                 refreshedMessages.withLock { $0.store(fresh, as: messageId, until: until.addingTimeInterval(-margin)) }
                 return fresh
             }
@@ -105,10 +103,5 @@ extension ChatClient {
             throw ChatClientError(code: .downloadFailed, message: "getMessage returned the same expired link for \(attachment.id)")
         }
         return link
-    }
-
-    /// The field holding an attachment's file link.
-    static func linkField(of attachment: AnyChatMessageAttachment) -> String? {
-        attachment.fileLinkField
     }
 }
