@@ -8,7 +8,7 @@ struct ChannelMailboxesTests {
     static let other = ChannelId(type: .messaging, id: "other")
 
     static func delivery(_ index: Int) -> Delivery {
-        Delivery(.message, Message(id: "m\(index)", text: "\(index)"))
+        Delivery(.newMessage, Message(id: "m\(index)", text: "\(index)"))
     }
 
     @Test("the first delivery of an idle channel asks for a worker; an empty channel becomes idle and is forgotten")

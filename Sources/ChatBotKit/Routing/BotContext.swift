@@ -61,7 +61,7 @@ public struct BotContext: Sendable {
     /// A context for an edit of `message` in `channel`; its replies get ids of their own for
     /// each edit (told apart by `updatedAt`).
     public init(update message: Message, channel: ChatChannel, bot: Bot, logger: Logger) {
-        self.init(message: message, trigger: .edit, channel: channel, bot: bot, logger: logger, replyKey: Delivery.key(.update, message))
+        self.init(message: message, trigger: .edit, channel: channel, bot: bot, logger: logger, replyKey: Delivery.key(.edit, message))
     }
 
     /// A context whose reply ids derive from `replyKey`.

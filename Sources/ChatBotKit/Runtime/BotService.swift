@@ -155,16 +155,19 @@ public final class BotService: Service, Sendable {
     /// A new message from someone else, an edit or the deletion of one, not handled before;
     /// nil for anything else.
     private func accept(_ event: Event) -> (Delivery, ChannelId)? {
-        let kind: Delivery.Kind
+        let trigger: BotContext.Trigger
         switch event.type {
-        case .messageNew, .notificationMessageNew: kind = .message
-        case .messageUpdated: kind = .update
-        case .messageDeleted: kind = .deletion(isHardDelete: event.hardDelete ?? false)
+        case .messageNew, .notificationMessageNew: trigger = .newMessage
+        case .messageUpdated: trigger = .edit
+        case .messageDeleted: trigger = .deletion(isHardDelete: event.hardDelete ?? false)
         default: return nil
         }
         guard let message = event.message, let cid = event.cid ?? message.cid, message.user?.id != bot.user.id else { return nil }
-        guard kind.isDeletion || (message.type != .deleted && message.type != .ephemeral) else { return nil }
-        let delivery = Delivery(kind, message)
+        switch trigger {
+        case .deletion: break
+        case .newMessage, .edit: guard message.type != .deleted, message.type != .ephemeral else { return nil }
+        }
+        let delivery = Delivery(trigger, message)
         guard handled.withLock({ $0.insert(delivery.key) }) else {
             logger.debug("Delivered again; not handled twice", metadata: ["message_id": "\(message.id)"])
             return nil
@@ -176,11 +179,11 @@ public final class BotService: Service, Sendable {
         while let delivery = mailboxes.next(in: cid) {
             inFlight.add(1, ordering: .relaxed)
             let context = BotContext(
-                message: delivery.message, trigger: delivery.kind.trigger, channel: client.channel(cid), bot: bot, logger: logger,
+                message: delivery.message, trigger: delivery.trigger, channel: client.channel(cid), bot: bot, logger: logger,
                 replyKey: delivery.key)
-            switch delivery.kind {
-            case .message: await bot.handle(delivery.message, context: context)
-            case .update: await bot.handleUpdate(context: context)
+            switch delivery.trigger {
+            case .newMessage: await bot.handle(delivery.message, context: context)
+            case .edit: await bot.handleUpdate(context: context)
             case .deletion(let isHardDelete): await bot.handle(MessageDeletion(message: delivery.message, isHardDelete: isHardDelete), context: context)
             }
             inFlight.subtract(1, ordering: .relaxed)

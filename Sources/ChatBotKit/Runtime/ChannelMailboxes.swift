@@ -4,42 +4,23 @@ import ChatModels
 /// What a bot handles: a new message, an edit of one, or the deletion of one, with the key that
 /// identifies it.
 struct Delivery: Sendable {
-    enum Kind: Sendable {
-        case message
-        case update
-        case deletion(isHardDelete: Bool)
-
-        var isDeletion: Bool {
-            if case .deletion = self { true } else { false }
-        }
-
-        /// The same, as handlers see it.
-        var trigger: BotContext.Trigger {
-            switch self {
-            case .message: .newMessage
-            case .update: .edit
-            case .deletion(let isHardDelete): .deletion(isHardDelete: isHardDelete)
-            }
-        }
-    }
-
-    let kind: Kind
+    let trigger: BotContext.Trigger
     let message: Message
     /// What a redelivery shares and reply ids are derived from: the message id; for an edit
     /// also its `updated_at`; for a deletion also `deleted`. So replies about an edit or a
     /// deletion never take the ids of the replies to the message.
     let key: String
 
-    init(_ kind: Kind, _ message: Message) {
-        self.kind = kind
+    init(_ trigger: BotContext.Trigger, _ message: Message) {
+        self.trigger = trigger
         self.message = message
-        key = Delivery.key(kind, message)
+        key = Delivery.key(trigger, message)
     }
 
-    static func key(_ kind: Kind, _ message: Message) -> String {
-        switch kind {
-        case .message: message.id
-        case .update: "\(message.id)\nupdated \(message.updatedAt.map { RFC3339.string(from: $0) } ?? "")"
+    static func key(_ trigger: BotContext.Trigger, _ message: Message) -> String {
+        switch trigger {
+        case .newMessage: message.id
+        case .edit: "\(message.id)\nupdated \(message.updatedAt.map { RFC3339.string(from: $0) } ?? "")"
         case .deletion: "\(message.id)\ndeleted"
         }
     }
