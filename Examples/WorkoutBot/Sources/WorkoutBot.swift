@@ -28,7 +28,7 @@ public enum WorkoutBot: BotKind {
         bot.onDecodingFailure { failure, context in
             guard failure.type == .workout else { return }
             try await context.reply(
-                text: "Your workout could not be saved: field \"\(failure.fieldPath)\" is wrong (\(failure.reason)). Nothing was recorded.")
+                text: complaint(field: failure.fieldPath, reason: failure.reason) + " Nothing was recorded.")
         }
         bot.command("workouts") { _, context in
             try await export(context: context, store: store)
@@ -48,7 +48,7 @@ public enum WorkoutBot: BotKind {
     static func record(_ workout: ChatMessageAttachment<WorkoutAttachmentPayload>, context: BotContext, store: WorkoutStore) async throws {
         guard let userId = context.message.user?.id else { return }
         if let (field, reason) = invalidField(workout.payload) {
-            try await context.reply(text: "Your workout could not be saved: field \"\(field)\" is wrong (\(reason)).")
+            try await context.reply(text: complaint(field: field, reason: reason))
             return
         }
         try store.record(storedRecord(workout.payload, of: context.message, userId: userId), position: workout.id.index)
@@ -65,12 +65,12 @@ public enum WorkoutBot: BotKind {
             switch result {
             case .success(let workout):
                 if let (field, reason) = invalidField(workout.payload) {
-                    complaints.append("Your edited workout could not be saved: field \"\(field)\" is wrong (\(reason)).")
+                    complaints.append(complaint(field: field, reason: reason, edited: true))
                 } else {
                     records.append((storedRecord(workout.payload, of: message, userId: userId), workout.id.index))
                 }
             case .failure(let failure):
-                complaints.append("Your edited workout could not be saved: field \"\(failure.fieldPath)\" is wrong (\(failure.reason)).")
+                complaints.append(complaint(field: failure.fieldPath, reason: failure.reason, edited: true))
             }
         }
         let changed = try store.replace(messageId: message.id, with: records)
@@ -78,6 +78,11 @@ public enum WorkoutBot: BotKind {
         if changed {
             try await replySummary(of: userId, weekOf: message.createdAt ?? Date(), prefix: "Workout updated. ", context: context, store: store)
         }
+    }
+
+    /// What the sender is told about a workout that was not stored.
+    static func complaint(field: String, reason: String, edited: Bool = false) -> String {
+        "Your \(edited ? "edited " : "")workout could not be saved: field \"\(field)\" is wrong (\(reason))."
     }
 
     /// The field of a workout that cannot be stored, and why.

@@ -75,7 +75,7 @@ public final class WorkoutStore: Sendable {
     public func replace(messageId: String, with records: [(record: Record, position: Int)]) throws -> Bool {
         try queue.write { db in
             let before = try Self.rows(of: messageId, db)
-            try db.execute(sql: "DELETE FROM workouts WHERE message_id = ?", arguments: [messageId])
+            try Self.delete(messageId: messageId, db)
             for (record, position) in records { try Self.insert(record, position: position, db) }
             return try Self.rows(of: messageId, db) != before
         }
@@ -85,9 +85,14 @@ public final class WorkoutStore: Sendable {
     @discardableResult
     public func remove(messageId: String) throws -> Int {
         try queue.write { db in
-            try db.execute(sql: "DELETE FROM workouts WHERE message_id = ?", arguments: [messageId])
+            try Self.delete(messageId: messageId, db)
             return db.changesCount
         }
+    }
+
+    /// Deletes the workouts of a message, inside the caller's transaction.
+    private static func delete(messageId: String, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM workouts WHERE message_id = ?", arguments: [messageId])
     }
 
     /// The stored rows of a message, in position order, for comparing before and after.
