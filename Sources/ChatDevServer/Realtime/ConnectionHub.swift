@@ -42,7 +42,7 @@ actor ConnectionHub {
     /// Starts delivering `cid`'s events to connection `id`; false if there is no such connection
     /// or it belongs to someone other than `userId`.
     func watch(connectionId id: String, cid: ChannelId, userId: String?) -> Bool {
-        guard let connection = connections[id], userId == nil || connection.userId == userId else { return false }
+        guard let owner = connections[id]?.userId, userId == nil || owner == userId else { return false }
         connections[id]?.watching.insert(cid)
         return true
     }
