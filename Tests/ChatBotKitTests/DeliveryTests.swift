@@ -158,6 +158,34 @@ struct DeliveryTests {
         }
     }
 
+    @Test("a bot with no handler running stops at once: the drain deadline is not waited out")
+    func idleShutdown() async throws {
+        try await TestChatServer.withServer { server in
+            let recorder = Recorder()
+            var configuration = TestChatServer.testBotConfiguration
+            configuration.drainDeadline = .seconds(30)
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let clock = ContinuousClock()
+            // Never sent anything: no worker was ever started.
+            let idle = Bot(name: "idle")
+            idle.onMessage { _ in recorder.record("idle handled") }
+            try await server.withBot(idle, channels: ["messaging:general"], configuration: configuration) { running in
+                let elapsed = try await clock.measure { try await running.stop() }
+                #expect(elapsed < .seconds(5), "an idle bot stopped after \(elapsed)")
+            }
+            // Handled a message, then idle again.
+            let done = Bot(name: "done")
+            done.onMessage { context in recorder.record("handled:\(context.message.text)") }
+            try await server.withBot(done, channels: ["messaging:general"], configuration: configuration) { running in
+                try await ann.send(text: "one")
+                try await recorder.wait { $0.contains("handled:one") }
+                let elapsed = try await clock.measure { try await running.stop() }
+                #expect(elapsed < .seconds(5), "a bot whose handlers had finished stopped after \(elapsed)")
+            }
+            #expect(recorder.all == ["handled:one"])
+        }
+    }
+
     @Test("one channel's messages are handled in order while other channels go on concurrently")
     func orderingAndConcurrency() async throws {
         try await TestChatServer.withServer { server in

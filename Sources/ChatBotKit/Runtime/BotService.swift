@@ -122,10 +122,12 @@ public final class BotService: Service, Sendable {
                 settle(.success(()))
                 logger.info("Bot \(bot.name) is ready", metadata: ["channels": "\(channels.map(\.rawValue))"])
             }
-            // The consumer stops when the connection's events end (shutdown), then the group
-            // waits for the channel workers to drain their queues.
+            // The consumer stops when the connection's events end (shutdown), then waits for the
+            // channel workers to drain their queues. A discarding group: a plain task group keeps
+            // every finished worker until it is awaited, one per burst of messages in a channel,
+            // for the life of the bot.
             group.addTask { [self] in
-                try await withThrowingTaskGroup(of: Void.self) { workers in
+                try await withThrowingDiscardingTaskGroup { workers in
                     for await event in connection.events {
                         guard let (delivery, cid) = accept(event) else { continue }
                         if mailboxes.enqueue(delivery, in: cid) {
@@ -136,7 +138,7 @@ public final class BotService: Service, Sendable {
                             }
                         }
                     }
-                    try await drain(&workers)
+                    await drain(&workers)
                 }
             }
         }
@@ -190,27 +192,21 @@ public final class BotService: Service, Sendable {
         }
     }
 
-    /// Waits for running workers, cancelling them after the drain deadline.
-    private func drain(_ workers: inout ThrowingTaskGroup<Void, any Error>) async throws {
-        let deadline = configuration.drainDeadline
-        let logger = self.logger
-        workers.addTask {
-            try await Task.sleep(for: deadline)
-            throw CancellationError()
-        }
-        while let result = await workers.nextResult() {
-            if case .failure = result {
-                // The deadline passed: the handlers still running are cancelled.
-                logger.warning("Handlers did not finish within \(deadline); cancelling them")
+    /// Waits until every queued delivery is handled, cancelling the handlers still running at
+    /// the drain deadline. An idle bot returns at once: the deadline is only for work in hand
+    /// (it used to be waited out in full whenever no handler was running).
+    private func drain(_ workers: inout ThrowingDiscardingTaskGroup<any Error>) async {
+        let deadline = ContinuousClock.now + configuration.drainDeadline
+        // A channel leaves the mailboxes when its worker finds its queue empty, so none left
+        // means no handler running and nothing queued.
+        while mailboxes.pendingChannels > 0, !Task.isCancelled {
+            guard ContinuousClock.now < deadline else {
+                logger.warning("Handlers did not finish within \(configuration.drainDeadline); cancelling them")
                 workers.cancelAll()
-                break
+                return
             }
-            if workers.isEmpty { break }
-            // Only the deadline timer left: everything finished in time.
-            if mailboxes.pendingChannels == 0, inFlight.load(ordering: .relaxed) == 0 {
-                workers.cancelAll()
-                break
-            }
+            // Only while shutting down; polled, as handlers signal nothing when they finish.
+            try? await Task.sleep(for: .milliseconds(5))
         }
     }
 
