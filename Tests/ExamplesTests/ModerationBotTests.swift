@@ -183,6 +183,43 @@ struct ModerationBotTests {
         }
     }
 
+    @Test("files from trusted users (the other bots) are not judged; the same file from a member is")
+    func trustedUsers() async throws {
+        let files = try FixtureFiles()
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let reporter = try await TestUser.join(server, id: "report-bot", channel: "messaging:general")
+            let entry = try botEntry(
+                """
+                name: moderator
+                kind: moderation
+                channels: [messaging:general]
+                policy: { allowed_mime_types: [image/*], sniff_content: true }
+                trusted_users: [report-bot]
+                """)
+            let bot = try ModerationBot.makeBot(entry, environment: try FixtureFiles().environment)
+            try await server.withBot(bot, channels: ["messaging:general"]) { _ in
+                let report = try await reporter.sendFile(try files.text("{\"total\": 3}", named: "report.json"))
+                let copy = try await ann.sendFile(try files.text("{\"total\": 3}", named: "report.json"))
+                let notice = try #require(try await ann.replies(to: copy, from: "moderator").first)
+                #expect(notice.text.hasPrefix("@Ann: report.json was removed because"), "\(notice.text)")
+                #expect(try await ann.current(copy) == nil)
+                // A channel's messages are judged in order, so the report was passed over before.
+                #expect(try await ann.current(report)?.attachments.count == 1)
+                // So is a file the trusted user's edit adds; ann's next file shows the edit was handled.
+                let more = try await reporter.client.channel(reporter.channel).uploadAttachment(
+                    localFileURL: try files.text("{}", named: "more.json"), type: .file)
+                try await reporter.client.updateMessage(
+                    report.id, text: "reports", attachments: [AnyAttachmentPayload(payload: FileAttachmentPayload(title: "more.json", assetURL: more.fileURL))])
+                let second = try await ann.sendFile(try files.text("{}", named: "again.json"))
+                _ = try #require(try await ann.replies(to: second, from: "moderator").first)
+                #expect(try await ann.current(report)?.attachments.first?.rawJSON["title"]?.stringValue == "more.json")
+                let notices = try await ann.client.queryChannel("messaging:general").messages.filter { $0.user?.id == "moderator" }.map(\.text)
+                #expect(notices.count == 2 && notices.allSatisfy { $0.hasPrefix("@Ann: ") }, "\(notices)")
+            }
+        }
+    }
+
     @Test("policy options in bots.yaml are checked, with line and column", arguments: [
         ("policy: { action: explode }", "action \"explode\" is not one of delete_and_notify, flag, notify", 6, 23),
         ("policy: { blocked_file_extensions: [exe] }", "extensions start with a dot", 6, 40),
@@ -190,6 +227,7 @@ struct ModerationBotTests {
         ("policy: { max_file_size: huge }", "huge", 6, 30),
         ("policy: { sniff: true }", "unknown key \"sniff\"", 6, 15),
         ("channel_policies: { general: {} }", "\"general\" is not a channel id", 6, 34),
+        ("trusted_users: { archive-bot: yes }", "must be a list, found a mapping", 6, 20),
     ])
     func badPolicies(_ yaml: String, _ message: String, _ line: Int, _ column: Int) throws {
         let entry = try botEntry("name: moderator\nkind: moderation\nchannels: [messaging:general]\n\(yaml)")

@@ -2,6 +2,7 @@
 port 0 and the three example bots; the official Python SDK plays the user."""
 
 import json
+import os
 import re
 import shutil
 import signal
@@ -55,10 +56,10 @@ bots:
 class BotsRun:
     """One `bots run` process; stopped (SIGTERM, then SIGKILL) when the test ends."""
 
-    def __init__(self, config: Path):
+    def __init__(self, config: Path, env=None):
         self.process = subprocess.Popen(
             [bots_binary(), "run", "--config", str(config), "--log-level", "warning"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=config.parent)
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=config.parent, env=env)
         self.output = []
         self.base_url = None
         deadline = time.time() + 60
@@ -186,6 +187,53 @@ def test_the_three_bots_answer_the_official_sdk_and_stop_cleanly(bots, tmp_path)
     # SIGTERM: the bots drain, the server stops, exit 0.
     assert bots.terminate() == 0, "".join(bots.output)
     assert "Bots stopped." in "".join(bots.output)
+
+
+def test_the_repository_bots_yaml_lets_the_bots_answer_with_files_past_the_moderator(tmp_path):
+    # The shipped configuration, as `make run` uses it, on port 0 and with its relative folders
+    # under tmp_path. Its moderator used to delete the archive bot's `/archive` answer (a JSON
+    # manifest, a type its policy refuses from members).
+    text = (ROOT / "bots.yaml").read_text()
+    assert "port: 8787" in text and ".bots/" in text, "the test expects the shipped bots.yaml's port and folders"
+    config = tmp_path / "bots.yaml"
+    config.write_text(text.replace("port: 8787", "port: 0"))
+    env = {key: value for key, value in os.environ.items() if key not in ("CHAT_API_KEY", "CHAT_API_SECRET")}
+    run = BotsRun(config, env=env)
+    try:
+        client = StreamChat("dev-key", "a-dev-secret-of-at-least-32-bytes", base_url=run.base_url + "/", timeout=10.0)
+        client.upsert_user({"id": "alice", "name": "Alice"})
+        channel = client.channel("messaging", "general")
+        channel.add_members(["alice"])
+        workout = {"type": "workout", "workout-type": "run", "workout-distance-meters": 5000,
+                   "workout-duration-seconds": 1500, "workout-energy-cal": 400}
+        sent = channel.send_message({"text": "run", "attachments": [workout]}, "alice")["message"]
+        wait_for(lambda: bot_messages(channel, "workout-bot", sent["id"]))
+
+        asked = channel.send_message({"text": "/workouts"}, "alice")["message"]
+        export = wait_for(lambda: bot_messages(channel, "workout-bot", asked["id"]))[0]
+        assert [a["title"] for a in export["attachments"]] == ["workouts-alice.csv", "weekly-distance-alice.svg"]
+        manifest_request = channel.send_message({"text": "/archive"}, "alice")["message"]
+        manifest = wait_for(lambda: bot_messages(channel, "archive-bot", manifest_request["id"]))[0]
+        assert [a["title"] for a in manifest["attachments"]] == ["archive-manifest.json"]
+
+        # The moderator still judges members: an executable renamed .png goes.
+        program = tmp_path / "holiday.png"
+        shutil.copy(shutil.which("true"), program)
+        uploaded = channel.send_file(str(program), "holiday.png", {"id": "alice"}, content_type="image/png")["file"]
+        disguised = channel.send_message(
+            {"text": "my holiday", "attachments": [{"type": "file", "asset_url": uploaded, "title": "holiday.png",
+                                                     "mime_type": "image/png"}]}, "alice")["message"]
+        notices = wait_for(lambda: bot_messages(channel, "moderator"))
+        assert wait_for(lambda: _is_gone(client, disguised["id"]))
+
+        # Its events are handled in order, so by now it has judged (and left) both bots' answers.
+        assert [notice["text"].split(" was removed")[0] for notice in notices] == ["@Alice: holiday.png"]
+        for answer in (export, manifest):
+            kept = client.get_message(answer["id"])["message"]
+            assert len(kept["attachments"]) == len(answer["attachments"]), kept
+        assert run.terminate() == 0, "".join(run.output)
+    finally:
+        run.kill()
 
 
 def _is_gone(client, message_id):

@@ -9,15 +9,19 @@ import Synchronization
 /// The file moderator: every uploaded file in its channels is checked against the channel's
 /// policy (extensions, MIME types, size, and with `sniff_content` the real type read from the
 /// bytes), and a file that breaks it is deleted with a notice, flagged, or noticed. The files an
-/// edit adds are judged too, so an edit cannot add what a new message may not carry.
+/// edit adds are judged too, so an edit cannot add what a new message may not carry. Files from
+/// `trusted_users` (the other bots of a bots.yaml, whose reports are JSON, CSV or SVG) and from
+/// the moderator itself are not judged.
 public enum ModerationBot: BotKind {
     /// `kind: moderation`.
     public static let name = "moderation"
 
-    /// Builds the bot from its entry: `policy:` for all its channels, `channel_policies:` per channel.
+    /// Builds the bot from its entry: `policy:` for all its channels, `channel_policies:` per
+    /// channel, `trusted_users:` whose files are not judged.
     public static func makeBot(_ entry: BotsConfiguration.BotEntry, environment: BotKindEnvironment) throws -> Bot {
-        try entry.node.allowOnly(BotsConfiguration.commonBotKeys + ["policy", "channel_policies"])
+        try entry.node.allowOnly(BotsConfiguration.commonBotKeys + ["policy", "channel_policies", "trusted_users"])
         let policy = try entry.node["policy"].map(ModerationPolicy.init(node:)) ?? ModerationPolicy()
+        let trustedUsers = try entry.node["trusted_users"].map { try Set($0.strings()) } ?? []
         var overrides: [ChannelId: ModerationPolicy] = [:]
         if let perChannel = entry.node["channel_policies"] {
             for (key, node) in try perChannel.mapping() {
@@ -27,15 +31,20 @@ public enum ModerationBot: BotKind {
                 overrides[cid] = try ModerationPolicy(node: node)
             }
         }
-        return try make(name: entry.name, user: User(id: entry.user, name: "Moderator"), policy: policy, channelPolicies: overrides)
+        return try make(
+            name: entry.name, user: User(id: entry.user, name: "Moderator"), policy: policy, channelPolicies: overrides,
+            trustedUsers: trustedUsers)
     }
 
-    /// The bot with its handlers.
-    public static func make(name: String, user: User, policy: ModerationPolicy, channelPolicies: [ChannelId: ModerationPolicy] = [:]) throws
-        -> Bot
-    {
+    /// The bot with its handlers; files posted by `trustedUsers` or by `user` are not judged.
+    public static func make(
+        name: String, user: User, policy: ModerationPolicy, channelPolicies: [ChannelId: ModerationPolicy] = [:], trustedUsers: Set<String> = []
+    ) throws -> Bot {
         let sniffer = try FileTypeSniffer()
         let bot = Bot(name: name, user: user)
+        // Without this, the default bots.yaml deleted the archive bot's `/archive` answer: its
+        // manifest is JSON, which the channel's policy does not allow from members.
+        let trusted = trustedUsers.union([user.id])
         let judged: [AttachmentType] = [.file, .image, .video, .audio, .voiceRecording]
         // The files judged, per message, by their unsigned link (a re-read message signs its
         // links again): an edit judges only the files it added, so an edit of the text neither
@@ -44,6 +53,7 @@ public enum ModerationBot: BotKind {
         let judgedFiles = Mutex(RecentKeys(capacity: 20_000))
         for type in judged {
             bot.on(type) { attachment, context in
+                if isPosted(context.message, byOneOf: trusted) { return }
                 let channelPolicy = channelPolicies[context.channel.cid] ?? policy
                 try await inspect(attachment, policy: channelPolicy, sniffer: sniffer, context: context)
                 if let key = judgedKey(attachment, of: context.message) { judgedFiles.withLock { _ = $0.insert(key) } }
@@ -52,6 +62,7 @@ public enum ModerationBot: BotKind {
         // An edit can add a file to a message that passed. One file that cannot be judged does
         // not stop the others from being judged.
         bot.onMessageUpdated { context in
+            if isPosted(context.message, byOneOf: trusted) { return }
             let channelPolicy = channelPolicies[context.channel.cid] ?? policy
             var firstError: (any Error)?
             for attachment in context.message.attachments where judged.contains(attachment.type) {
@@ -67,6 +78,11 @@ public enum ModerationBot: BotKind {
             if let firstError { throw firstError }
         }
         return bot
+    }
+
+    /// Whether the message's author is one of `users`.
+    static func isPosted(_ message: Message, byOneOf users: Set<String>) -> Bool {
+        message.user.map { users.contains($0.id) } ?? false
     }
 
     /// What identifies a judged file: its message and its link without the signature.
