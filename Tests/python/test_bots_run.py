@@ -209,12 +209,17 @@ def test_the_repository_bots_yaml_lets_the_bots_answer_with_files_past_the_moder
         sent = channel.send_message({"text": "run", "attachments": [workout]}, "alice")["message"]
         wait_for(lambda: bot_messages(channel, "workout-bot", sent["id"]))
 
+        report = tmp_path / "report.csv"
+        report.write_text("date,km\n2026-11-01,5\n")
+        link = channel.send_file(str(report), "report.csv", {"id": "alice"}, content_type="text/csv")["file"]
+        channel.send_message({"text": "numbers", "attachments": [{"type": "file", "asset_url": link, "title": "report.csv"}]}, "alice")
+        manifest_request = channel.send_message({"text": "/archive"}, "alice")["message"]
+        manifest = wait_for(lambda: bot_messages(channel, "archive-bot", manifest_request["id"]))[0]
+        assert manifest["text"] == "1 file archived (1 distinct)."
+        assert [a["title"] for a in manifest["attachments"]] == ["archive-manifest.json"]
         asked = channel.send_message({"text": "/workouts"}, "alice")["message"]
         export = wait_for(lambda: bot_messages(channel, "workout-bot", asked["id"]))[0]
         assert [a["title"] for a in export["attachments"]] == ["workouts-alice.csv", "weekly-distance-alice.svg"]
-        manifest_request = channel.send_message({"text": "/archive"}, "alice")["message"]
-        manifest = wait_for(lambda: bot_messages(channel, "archive-bot", manifest_request["id"]))[0]
-        assert [a["title"] for a in manifest["attachments"]] == ["archive-manifest.json"]
 
         # The moderator still judges members: an executable renamed .png goes.
         program = tmp_path / "holiday.png"

@@ -67,7 +67,7 @@ public enum ArchiveBot: BotKind {
             try encoder.encode(entries).write(to: manifest)
             let distinct = Set(entries.map(\.sha256)).count
             try await context.reply(
-                text: "\(entries.count) files archived (\(distinct) distinct).",
+                text: "\(entries.count) \(entries.count == 1 ? "file" : "files") archived (\(distinct) distinct).",
                 attachments: [try AnyAttachmentPayload(localFileURL: manifest, attachmentType: .file)])
         }
         return bot
