@@ -101,6 +101,46 @@ struct ChatClientTests {
         }
     }
 
+    @Test("a link that expires within the refresh margin but still works is used when getMessage has nothing fresher")
+    func linkInsideTheMargin() async throws {
+        // Links live 20 s here and the client refreshes those with under 30 s left, so every
+        // link is due for a refresh on arrival. getMessage in the same second signs the same
+        // link again; that used to fail as "the same expired link" although it was valid.
+        try await TestChatServer.withServer(configure: { $0.linkLifetime = .seconds(20) }) { server in
+            let recorder = RecordingHTTPTransport()
+            let client = server.client(as: "alice", http: recorder)
+            try await client.queryChannel("messaging:margin", members: ["alice"])
+            let scratch = try Scratch()
+            for index in 0..<3 {
+                let sent = try await client.channel("messaging:margin").sendMessage(
+                    attachments: [try AnyAttachmentPayload(localFileURL: try scratch.file("notes-\(index).txt", bytes: 300), attachmentType: .file)])
+                let link = try #require(sent.attachments[0].fileLink)
+                #expect(SignedLink(link).isExpired(margin: 30) && !SignedLink(link).isExpired())
+                let copy = try await client.download(sent.attachments[0], to: scratch.url.appendingPathComponent("copy-\(index).txt"))
+                #expect(try Data(contentsOf: copy).count == 300)
+            }
+            #expect(recorder.count("GET", "/messages/") == 3, "each download still asked for a fresher link first")
+        }
+    }
+
+    @Test("a link that is really expired and that getMessage cannot refresh (another host's) is a clear error, with no file left")
+    func unrefreshableLink() async throws {
+        try await TestChatServer.withServer { server in
+            let client = server.client(as: "alice")
+            try await client.queryChannel("messaging:stale", members: ["alice"])
+            let expired = try #require(URL(string: "https://cdn.example.invalid/report.pdf?Expires=1000&Signature=abc&Key-Pair-Id=k"))
+            let sent = try await client.channel("messaging:stale").sendMessage(
+                attachments: [AnyAttachmentPayload(payload: FileAttachmentPayload(title: "report.pdf", assetURL: expired))])
+            let target = try Scratch().url.appendingPathComponent("report.pdf")
+            await #expect {
+                _ = try await client.download(sent.attachments[0], to: target)
+            } throws: { error in
+                (error as? ChatClientError)?.code == .downloadFailed && "\(error)".contains("getMessage returned the same expired link")
+            }
+            #expect(!FileManager.default.fileExists(atPath: target.path))
+        }
+    }
+
     @Test("a 403 from the file host also refreshes the link once")
     func refreshOnForbidden() async throws {
         try await TestChatServer.withServer { server in
