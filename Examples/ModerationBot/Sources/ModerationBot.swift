@@ -36,15 +36,17 @@ public enum ModerationBot: BotKind {
             trustedUsers: trustedUsers)
     }
 
-    /// The bot with its handlers; files posted by `trustedUsers` or by `user` are not judged.
+    /// The bot with its handlers; files posted by `trustedUsers` are not judged (nor the bot's
+    /// own, as no bot handles its own messages).
     public static func make(
         name: String, user: User, policy: ModerationPolicy, channelPolicies: [ChannelId: ModerationPolicy] = [:], trustedUsers: Set<String> = []
     ) throws -> Bot {
         let sniffer = try FileTypeSniffer()
         let bot = Bot(name: name, user: user)
         // Without this, the default bots.yaml deleted the archive bot's `/archive` answer: its
-        // manifest is JSON, which the channel's policy does not allow from members.
-        let trusted = trustedUsers.union([user.id])
+        // manifest is JSON, which the channel's policy does not allow from members. Only when
+        // needed: a bot without middleware routes each message directly.
+        if !trustedUsers.isEmpty { bot.use(TrustedUsers(ids: trustedUsers)) }
         let judged: [AttachmentType] = [.file, .image, .video, .audio, .voiceRecording]
         // The files judged, per message, by their unsigned link (a re-read message signs its
         // links again): an edit judges only the files it added, so an edit of the text neither
@@ -53,7 +55,6 @@ public enum ModerationBot: BotKind {
         let judgedFiles = Mutex(RecentKeys(capacity: 20_000))
         for type in judged {
             bot.on(type) { attachment, context in
-                if isPosted(context.message, byOneOf: trusted) { return }
                 let channelPolicy = channelPolicies[context.channel.cid] ?? policy
                 try await inspect(attachment, policy: channelPolicy, sniffer: sniffer, context: context)
                 if let key = judgedKey(attachment, of: context.message) { judgedFiles.withLock { _ = $0.insert(key) } }
@@ -62,7 +63,6 @@ public enum ModerationBot: BotKind {
         // An edit can add a file to a message that passed. One file that cannot be judged does
         // not stop the others from being judged.
         bot.onMessageUpdated { context in
-            if isPosted(context.message, byOneOf: trusted) { return }
             let channelPolicy = channelPolicies[context.channel.cid] ?? policy
             var firstError: (any Error)?
             for attachment in context.message.attachments where judged.contains(attachment.type) {
@@ -78,11 +78,6 @@ public enum ModerationBot: BotKind {
             if let firstError { throw firstError }
         }
         return bot
-    }
-
-    /// Whether the message's author is one of `users`.
-    static func isPosted(_ message: Message, byOneOf users: Set<String>) -> Bool {
-        message.user.map { users.contains($0.id) } ?? false
     }
 
     /// What identifies a judged file: its message and its link without the signature.
