@@ -89,7 +89,7 @@ public final class TestChatServer: Sendable {
         let group = ServiceGroup(configuration: .init(services: [server], gracefulShutdownSignals: [], logger: logger))
         let task = Task { try await group.run() }
         running.withLock { $0 = (server, group, task) }
-        let bound = await server.port()
+        let bound = try await server.port()
         boundPort.withLock { $0 = bound }
     }
 

@@ -63,21 +63,34 @@ public final class DevServer: Service, Sendable {
     /// Serves until the task is cancelled or a graceful shutdown is triggered; then closes every
     /// WebSocket (code 1001) and finishes in-flight requests.
     public func run() async throws {
-        try await withGracefulShutdownHandler {
-            try await application.run()
-        } onGracefulShutdown: { [state] in
-            Task { _ = await state.hub.disconnect(userId: nil, code: 1001, reason: "server shutting down") }
+        do {
+            try await withGracefulShutdownHandler {
+                try await application.run()
+            } onGracefulShutdown: { [state] in
+                Task { _ = await state.hub.disconnect(userId: nil, code: 1001, reason: "server shutting down") }
+            }
+        } catch is CancellationError {
+            listening.failed(DevServerError(code: .stopped, message: "the dev server was cancelled before it was listening"))
+            throw CancellationError()
+        } catch {
+            guard !listening.isBound else { throw error }
+            // Hummingbird throws the bind error; the callers waiting for the port get it too.
+            let failure = DevServerError.cannotListen(host: configuration.host, port: configuration.port, because: error)
+            listening.failed(failure)
+            throw failure
         }
+        listening.failed(DevServerError(code: .stopped, message: "the dev server stopped before it was listening"))
     }
 
-    /// The port the server listens on, once it does (waits until then).
-    public func port() async -> Int {
-        await listening.port()
+    /// The port the server listens on, once it does (waits until then). Throws the reason when
+    /// it cannot listen (``DevServerError``), or `CancellationError` when the task is cancelled.
+    public func port() async throws -> Int {
+        try await listening.port()
     }
 
-    /// `http://host:port` once listening.
-    public func baseURL() async -> URL {
-        URL(string: "http://\(configuration.host):\(await port())")!
+    /// `http://host:port` once listening (see ``port()``).
+    public func baseURL() async throws -> URL {
+        URL(string: "http://\(configuration.host):\(try await port())")!
     }
 
     /// Runs a server for the duration of `body`, then shuts it down and waits for it to stop.
@@ -89,7 +102,7 @@ public final class DevServer: Service, Sendable {
         let group = ServiceGroup(configuration: .init(services: [server], gracefulShutdownSignals: [], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
-            _ = await server.port()
+            _ = try await server.port()
             do {
                 let result = try await body(server)
                 await group.triggerGracefulShutdown()
@@ -131,35 +144,5 @@ public final class DevServer: Service, Sendable {
     /// them open, as a hung server or a half-open connection would; `false` resumes.
     public func silence(_ userId: String, _ isSilenced: Bool = true) async {
         await state.hub.setSilenced(userId, isSilenced)
-    }
-}
-
-/// The bound port, and the callers waiting to learn it.
-final class ListeningPort: Sendable {
-    private struct State {
-        var port: Int?
-        var waiters: [CheckedContinuation<Int, Never>] = []
-    }
-
-    private let state = Locked(State())
-
-    func bound(to port: Int) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Int, Never>] in
-            state.port = port
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume(returning: port) }
-    }
-
-    func port() async -> Int {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> Int? in
-                if let port = state.port { return port }
-                state.waiters.append(continuation)
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
     }
 }

@@ -28,8 +28,12 @@ final class DevServerState: Sendable {
     init(configuration: DevServerConfiguration, logger: Logger) async throws {
         self.configuration = configuration
         self.logger = logger
-        store = try DevStore(directory: configuration.dataDirectory)
-        files = try FileStore(dataDirectory: configuration.dataDirectory)
+        do {
+            store = try DevStore(directory: configuration.dataDirectory)
+            files = try FileStore(dataDirectory: configuration.dataDirectory)
+        } catch {
+            throw DevServerError.dataFolder(configuration.dataDirectory, because: error)
+        }
         signer = LinkSigner(secret: configuration.apiSecret, lifetime: configuration.linkLifetime)
         verifier = await TokenVerifier(
             apiKey: configuration.apiKey, apiSecret: configuration.apiSecret, acceptsDevTokens: configuration.acceptsDevTokens)

@@ -21,6 +21,17 @@ struct ConfigOptions: ParsableArguments {
         }
     }
 
+    /// Runs `body`, the first call to the server at `base`: when nothing listens there, says so
+    /// and how to start one, instead of curl's "Couldn't connect to server".
+    func reaching<T>(_ base: URL, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as ChatClientError where error.isServerUnreachable {
+            let origin: ServerUnreachable.Origin = server != nil ? .option : (try? load().server.url) != nil ? .configuration : .embedded
+            throw ServerUnreachable(base: base, origin: origin, underlying: error)
+        }
+    }
+
     /// A client acting as `userId` on the configured server.
     func client(as userId: String) throws -> (ChatClient, BotsConfiguration) {
         let configuration = try load()
@@ -40,5 +51,28 @@ extension ChannelId: ExpressibleByArgument {
     public init?(argument: String) {
         guard let cid = try? ChannelId(cid: argument) else { return nil }
         self = cid
+    }
+}
+
+/// No server answered at the address a command talks to.
+struct ServerUnreachable: Error, CustomStringConvertible {
+    /// Where the address came from, which says what to fix.
+    enum Origin {
+        case option, configuration, embedded
+    }
+
+    static let code = "bots.server_unreachable"
+    let base: URL
+    let origin: Origin
+    let underlying: ChatClientError
+
+    var description: String {
+        let hint =
+            switch origin {
+            case .option: "check --server"
+            case .configuration: "check server.url in the configuration, or pass --server"
+            case .embedded: "start it with `make run` (or `bots run` / `bots serve`) in another terminal, or pass --server"
+            }
+        return "[\(Self.code)] no chat server answers at \(base.absoluteString); \(hint) (\(underlying))"
     }
 }

@@ -20,7 +20,7 @@ struct EventsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (client, _) = try options.client(as: user)
-        try await client.upsertUsers([User(id: user, name: user.capitalized)])
+        try await options.reaching(client.configuration.baseURL) { try await client.upsertUsers([User(id: user, name: user.capitalized)]) }
         try await client.join(channel, as: user)
         let connection = EventConnection(client: client, user: User(id: user))
         try await withThrowingTaskGroup(of: Void.self) { group in

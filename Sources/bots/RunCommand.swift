@@ -79,7 +79,7 @@ struct RunCommand: AsyncParsableCommand {
             } catch let error as ConfigurationError {
                 throw error
             } catch {
-                throw entry.node.error(.badValue, "bot \(entry.name) could not be set up: \(error)")
+                throw entry.node.error(.badValue, "bot \(entry.name) could not be set up: \(FileErrorText.describe(error))")
             }
         }
         return bots
@@ -137,7 +137,7 @@ struct BotsAfterServer: Service {
     func run() async throws {
         let url: URL
         if let server {
-            url = await server.baseURL()
+            url = try await server.baseURL()
         } else if let serverURL {
             url = serverURL
         } else {

@@ -73,7 +73,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration: .init(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
-            let url = await server.baseURL()
+            let url = try await server.baseURL()
             say("Dev server listening on \(url.absoluteString)")
             say("API key: \(configuration.apiKey)")
             say("Data: \(configuration.dataDirectory.path)  Link lifetime: \(DurationText.format(linkLifetime))")

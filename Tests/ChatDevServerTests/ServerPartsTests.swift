@@ -84,9 +84,25 @@ struct ServerPartsTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("devserver-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let port = try await DevServer.withRunning(DevServerConfiguration(dataDirectory: folder)) { server in
-            await server.port()
+            try await server.port()
         }
         #expect(port > 0)
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("chat.sqlite").path))
+    }
+
+    @Test("a data folder that cannot be made is refused with the path and the system's reason, not Foundation's error dump")
+    func unusableDataFolder() async throws {
+        let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("blocker-\(UUID().uuidString)")
+        try Data("a file".utf8).write(to: blocker)
+        defer { try? FileManager.default.removeItem(at: blocker) }
+        let folder = blocker.appendingPathComponent("data")
+        let failure = await #expect(throws: DevServerError.self) {
+            _ = try await DevServer(configuration: DevServerConfiguration(dataDirectory: folder))
+        }
+        #expect(failure?.code == .dataFolder)
+        #expect(
+            failure?.message == "cannot use the data folder \(folder.path): Not a directory; choose a folder this user can write"
+                + " (embedded.data in bots.yaml, --data for bots serve)")
+        #expect(try Data(contentsOf: blocker) == Data("a file".utf8))
     }
 }

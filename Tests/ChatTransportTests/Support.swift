@@ -13,7 +13,7 @@ func withDevServer<T: Sendable>(
     let configuration = DevServerConfiguration(
         dataDirectory: folder, acceptsDevTokens: true, linkLifetime: linkLifetime, healthCheckInterval: healthCheckInterval)
     return try await DevServer.withRunning(configuration) { server in
-        try await body(server, await server.baseURL())
+        try await body(server, try await server.baseURL())
     }
 }
 

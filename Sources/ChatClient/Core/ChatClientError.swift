@@ -50,6 +50,10 @@ public struct ChatClientError: Error, Sendable, CustomStringConvertible {
         self.transportError = transportError
     }
 
+    /// Whether no connection to the server could be made at all (nothing listening, unknown
+    /// host), as opposed to a connection that broke or an answer that refused the call.
+    public var isServerUnreachable: Bool { transportError?.code == .connectionFailed }
+
     /// `[chat.api] code 4 (HTTP 400): message`.
     public var description: String {
         var text = "[\(code)] "
