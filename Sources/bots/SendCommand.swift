@@ -76,21 +76,3 @@ struct SendCommand: AsyncParsableCommand {
         }
     }
 }
-
-/// A one-line progress bar on standard error.
-final class ProgressBar: Sendable {
-    let enabled: Bool
-    init(enabled: Bool) { self.enabled = enabled }
-
-    func show(_ fraction: Double) {
-        guard enabled else { return }
-        let width = 30
-        let filled = Int(fraction * Double(width))
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        FileHandle.standardError.write(Data("\rUploading [\(bar)] \(Int(fraction * 100))%".utf8))
-    }
-
-    func finish() {
-        if enabled { FileHandle.standardError.write(Data("\n".utf8)) }
-    }
-}

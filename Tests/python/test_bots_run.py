@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,7 @@ bots:
       blocked_file_extensions: [.exe]
       sniff_content: true
       action: delete_and_notify
+    trusted_users: [workout-bot, archive-bot]  # as in the repository's bots.yaml
   - name: archive
     kind: archive
     user: archive-bot
@@ -240,6 +242,37 @@ def test_the_repository_bots_yaml_lets_the_bots_answer_with_files_past_the_moder
         assert run.terminate() == 0, "".join(run.output)
     finally:
         run.kill()
+
+
+def test_bots_send_uploads_a_file_with_progress_and_shows_the_bots_answers(bots, tmp_path):
+    # A CSV the moderator allows; the archive bot keeps it and counts it on /archive.
+    report = tmp_path / "splits.csv"
+    report.write_bytes(b"km,seconds\n" + b"".join(b"%d,%d\n" % (k, 290 + k % 7) for k in range(1, 20_000)))
+    send = [bots_binary(), "send", "--config", str(tmp_path / "bots.yaml"), "--server", bots.base_url, "--user", "bea"]
+    result = subprocess.run([*send, "--text", "my splits", "--file", str(report)],
+                            capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    sent_id = re.search(r"Sent (\S+) to messaging:general as bea", result.stdout).group(1)
+    # Not a terminal here: a line per quarter reached (how many depends on how curl reports a
+    # fast upload), each once, in order, ending at 100%, and no carriage returns.
+    lines = result.stderr.splitlines()
+    quarters = ["Uploading: 0%", "Uploading: 25%", "Uploading: 50%", "Uploading: 75%", "Uploading: 100%"]
+    assert lines and lines[-1] == "Uploading: 100%" and "\r" not in result.stderr, result.stderr
+    assert lines == [line for line in quarters if line in lines], result.stderr
+
+    client = StreamChat(API_KEY, API_SECRET, base_url=bots.base_url + "/", timeout=10.0)
+    message = client.get_message(sent_id)["message"]
+    attachment = message["attachments"][0]
+    assert (message["text"], attachment["type"], attachment["title"]) == ("my splits", "file", "splits.csv")
+    assert attachment["file_size"] == report.stat().st_size
+    with urllib.request.urlopen(attachment["asset_url"], timeout=10) as response:
+        assert response.read() == report.read_bytes()
+
+    answer = wait_for(lambda: (lambda r: r if "1 file archived" in r.stdout else None)(
+        subprocess.run([*send, "--text", "/archive"], capture_output=True, text=True, timeout=60, cwd=tmp_path)))
+    assert answer.returncode == 0 and answer.stderr == ""
+    assert "archive-bot: 1 file archived (1 distinct).  [file]" in answer.stdout, answer.stdout
+    assert "moderator" not in answer.stdout
 
 
 def _is_gone(client, message_id):
