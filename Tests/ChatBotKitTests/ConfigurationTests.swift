@@ -84,6 +84,16 @@ struct ConfigurationTests {
                 "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - {name: a, kind: echo, channels: [messaging:x]}\n  - {name: a, kind: echo, channels: [messaging:y]}\n",
                 .badValue, 6, 12, "unique"
             ),
+            (
+                "upload limit above the hosted service's 100MB (it used to be cut to 100MB without a word)",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nembedded:\n  uploads: {size_limit: 2GB}\nbots: []\n",
+                .badValue, 5, 25, "at most 100MB, the hosted service's limit, found \"2GB\""
+            ),
+            (
+                "upload limit of nothing",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nembedded:\n  uploads: {size_limit: 0}\nbots: []\n",
+                .badValue, 5, 25, "must be more than 0"
+            ),
             ("missing bots list", "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\n", .missingKey, 1, 1, "bots"),
             ("short secret", "server:\n  api_key: k\n  api_secret: short\nbots: []\n", .badValue, 3, 15, "too short"),
             ("YAML syntax", "server:\n  api_key: [unclosed\nbots: []\n", .syntax, 3, 5, "invalid YAML"),

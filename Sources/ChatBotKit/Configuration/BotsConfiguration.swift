@@ -160,7 +160,15 @@ public struct BotsConfiguration: Sendable {
             try uploads.allowOnly([
                 "size_limit", "blocked_file_extensions", "allowed_file_extensions", "blocked_mime_types", "allowed_mime_types",
             ])
-            if let size = uploads["size_limit"] { embedded.uploadSizeLimit = try size.byteSize() }
+            if let size = uploads["size_limit"] {
+                // The hosted service takes nothing larger, so a dev server allowing more would
+                // pass uploads that fail in production.
+                let limit = try size.byteSize()
+                guard (1...100 * 1024 * 1024).contains(limit) else {
+                    throw size.error(.badValue, "\(size.path) must be more than 0 and at most 100MB, the hosted service's limit, found \(size.describe)")
+                }
+                embedded.uploadSizeLimit = limit
+            }
             for key in ["blocked_file_extensions", "allowed_file_extensions"] {
                 guard let list = uploads[key] else { continue }
                 let extensions = try list.strings()
