@@ -47,8 +47,8 @@ public enum WorkoutBot: BotKind {
 
     static func record(_ workout: ChatMessageAttachment<WorkoutAttachmentPayload>, context: BotContext, store: WorkoutStore) async throws {
         guard let userId = context.message.user?.id else { return }
-        if let (field, reason) = invalidField(workout.payload) {
-            try await context.reply(text: complaint(field: field, reason: reason))
+        if let problem = problem(workout.payload) {
+            try await context.reply(text: complaint(problem))
             return
         }
         try store.record(storedRecord(workout.payload, of: context.message, userId: userId), position: workout.id.index)
@@ -64,8 +64,8 @@ public enum WorkoutBot: BotKind {
         for result in message.decodeAttachments(payloadType: WorkoutAttachmentPayload.self) {
             switch result {
             case .success(let workout):
-                if let (field, reason) = invalidField(workout.payload) {
-                    complaints.append(complaint(field: field, reason: reason, edited: true))
+                if let problem = problem(workout.payload) {
+                    complaints.append(complaint(problem, edited: true))
                 } else {
                     records.append((storedRecord(workout.payload, of: message, userId: userId), workout.id.index))
                 }
@@ -81,8 +81,24 @@ public enum WorkoutBot: BotKind {
     }
 
     /// What the sender is told about a workout that was not stored.
+    static func complaint(_ problem: String, edited: Bool = false) -> String {
+        "Your \(edited ? "edited " : "")workout could not be saved: \(problem)."
+    }
+
+    /// The complaint about a field that is wrong.
     static func complaint(field: String, reason: String, edited: Bool = false) -> String {
-        "Your \(edited ? "edited " : "")workout could not be saved: field \"\(field)\" is wrong (\(reason))."
+        complaint("field \"\(field)\" is wrong (\(reason))", edited: edited)
+    }
+
+    /// Why a workout that decoded cannot be stored: a wrong field, or nothing measured at all
+    /// (every field of the seed's payload is optional, and an empty one used to count as a
+    /// workout of 0 km).
+    static func problem(_ workout: WorkoutAttachmentPayload) -> String? {
+        if let (field, reason) = invalidField(workout) { return "field \"\(field)\" is wrong (\(reason))" }
+        guard workout.workoutDistanceMeters != nil || workout.workoutDurationSeconds != nil || workout.workoutEnergyCal != nil else {
+            return "it has no workout-distance-meters, workout-duration-seconds or workout-energy-cal"
+        }
+        return nil
     }
 
     /// The field of a workout that cannot be stored, and why.
