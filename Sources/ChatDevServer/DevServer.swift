@@ -14,7 +14,7 @@ import ServiceLifecycle
 /// ``withRunning(_:logger:_:)`` in tests:
 /// ```swift
 /// try await DevServer.withRunning(DevServerConfiguration(dataDirectory: folder)) { server in
-///     print(server.baseURL)
+///     print(try await server.baseURL())
 /// }
 /// ```
 public final class DevServer: Service, Sendable {

@@ -38,6 +38,33 @@ struct WorkoutBotTests {
         #expect(stored.map(\.type) == ["run", "ride"])
     }
 
+    @Test("a message with several workouts gets one summary counting them all, after the last one that can be stored")
+    func severalWorkoutsInOneMessage() async throws {
+        let data = try FixtureFiles()
+        let store = try WorkoutStore(url: data.folder.appendingPathComponent("workouts.sqlite"))
+        let bot = WorkoutBot.make(name: "workout", user: User(id: "workout-bot"), store: store)
+        let empty = WorkoutAttachmentPayload(workoutType: "walk")
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            try await server.withBot(bot, channels: ["messaging:general"]) { _ in
+                let both = try await ann.send(
+                    text: "double day",
+                    attachments: [AnyAttachmentPayload(payload: Self.run), AnyAttachmentPayload(payload: Self.ride), AnyAttachmentPayload(payload: empty)])
+                // The bot handles a channel's messages in order: once the next one is answered,
+                // every answer to the first has been sent.
+                let next = try await ann.send(text: "/workouts")
+                _ = try await ann.replies(to: next, from: "workout-bot")
+                let answers = try await ann.replies(to: both, from: "workout-bot", count: 3)
+                #expect(answers.map(\.text) == [
+                    "This week: 2 workouts, 26.2 km, 1h 21m, 1110 kcal.",
+                    "Your workout could not be saved: it has no workout-distance-meters, workout-duration-seconds or workout-energy-cal.",
+                    "Your 2 workouts, and your weekly distance.",
+                ])
+            }
+        }
+        #expect(try store.workouts(of: "ann").map(\.type) == ["run", "ride"])
+    }
+
     @Test("an edit that fixes a workout replaces the stored one, a deleted workout leaves the totals; each gets the new summary")
     func editsAndDeletions() async throws {
         let data = try FixtureFiles()

@@ -52,7 +52,18 @@ public enum WorkoutBot: BotKind {
             return
         }
         try store.record(storedRecord(workout.payload, of: context.message, userId: userId), position: workout.id.index)
+        // One summary per message: the router hands over a message's attachments in order, so
+        // the last workout that can be stored answers for all of them.
+        guard !hasStorableWorkout(after: workout.id.index, in: context.message) else { return }
         try await replySummary(of: userId, weekOf: context.message.createdAt ?? Date(), context: context, store: store)
+    }
+
+    /// Whether `message` has a workout after position `index` that decodes and can be stored.
+    static func hasStorableWorkout(after index: Int, in message: Message) -> Bool {
+        message.decodeAttachments(payloadType: WorkoutAttachmentPayload.self).contains { result in
+            guard case .success(let later) = result else { return false }
+            return later.id.index > index && problem(later.payload) == nil
+        }
     }
 
     /// An edited message: its workouts replace the stored ones; a malformed one is named again.
