@@ -21,27 +21,32 @@ struct ConfigOptions: ParsableArguments {
         }
     }
 
-    /// Runs `body`, the first call to the server at `base`: when nothing listens there, says so
-    /// and how to start one, instead of curl's "Couldn't connect to server".
-    func reaching<T>(_ base: URL, _ body: () async throws -> T) async throws -> T {
+    /// Runs `body`, the first call to the server `configuration` points at: when nothing
+    /// listens there, says so and how to start one, instead of curl's "Couldn't connect to server".
+    func reaching<T>(_ configuration: BotsConfiguration, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as ChatClientError where error.isServerUnreachable {
-            let origin: ServerUnreachable.Origin = server != nil ? .option : (try? load().server.url) != nil ? .configuration : .embedded
+            let (base, origin) = address(configuration)
             throw ServerUnreachable(base: base, origin: origin, underlying: error)
         }
+    }
+
+    /// The server's base URL and where it came from: `--server`, else `server.url`, else the
+    /// embedded server's address.
+    func address(_ configuration: BotsConfiguration) -> (url: URL, origin: ServerUnreachable.Origin) {
+        if let url = server.flatMap(URL.init(string:)) { return (url, .option) }
+        if let url = configuration.server.url { return (url, .configuration) }
+        return (URL(string: "http://\(configuration.embedded.host):\(configuration.embedded.port)")!, .embedded)
     }
 
     /// A client acting as `userId` on the configured server.
     func client(as userId: String) throws -> (ChatClient, BotsConfiguration) {
         let configuration = try load()
-        let base =
-            server.flatMap(URL.init(string:)) ?? configuration.server.url
-            ?? URL(string: "http://\(configuration.embedded.host):\(configuration.embedded.port)")!
         let client = ChatClient(
             configuration: ChatClientConfiguration(
-                apiKey: configuration.server.apiKey, baseURL: base, credentials: .apiSecret(configuration.server.apiSecret.value),
-                userId: userId))
+                apiKey: configuration.server.apiKey, baseURL: address(configuration).url,
+                credentials: .apiSecret(configuration.server.apiSecret.value), userId: userId))
         return (client, configuration)
     }
 }

@@ -19,8 +19,8 @@ struct EventsCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let (client, _) = try options.client(as: user)
-        try await options.reaching(client.configuration.baseURL) { try await client.upsertUsers([User(id: user, name: user.capitalized)]) }
+        let (client, configuration) = try options.client(as: user)
+        try await options.reaching(configuration) { try await client.upsertUsers([User(id: user, name: user.capitalized)]) }
         try await client.join(channel, as: user)
         let connection = EventConnection(client: client, user: User(id: user))
         try await withThrowingTaskGroup(of: Void.self) { group in

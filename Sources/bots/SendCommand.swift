@@ -55,8 +55,8 @@ struct SendCommand: AsyncParsableCommand {
             }
         }
         guard !text.isEmpty || !payloads.isEmpty else { throw ValidationError("give --text, --file or --attachment") }
-        let (client, _) = try options.client(as: user)
-        try await options.reaching(client.configuration.baseURL) { try await client.upsertUsers([User(id: user, name: user.capitalized)]) }
+        let (client, configuration) = try options.client(as: user)
+        try await options.reaching(configuration) { try await client.upsertUsers([User(id: user, name: user.capitalized)]) }
         try await client.join(channel, as: user)
         let progressBar = ProgressBar(enabled: !file.isEmpty)
         let sent = try await client.channel(channel).sendMessage(text: text, attachments: payloads, progress: { progressBar.show($0) })
