@@ -59,10 +59,11 @@ public enum WorkoutBot: BotKind {
     }
 
     /// Whether `message` has a workout after position `index` that decodes and can be stored.
+    /// Only the later attachments are decoded: a message with one workout decodes nothing here.
     static func hasStorableWorkout(after index: Int, in message: Message) -> Bool {
-        message.decodeAttachments(payloadType: WorkoutAttachmentPayload.self).contains { result in
-            guard case .success(let later) = result else { return false }
-            return later.id.index > index && problem(later.payload) == nil
+        message.attachments.contains { attachment in
+            guard attachment.id.index > index, case .success(let later) = attachment.decode(WorkoutAttachmentPayload.self) else { return false }
+            return problem(later.payload) == nil
         }
     }
 
@@ -98,14 +99,17 @@ public enum WorkoutBot: BotKind {
 
     /// The complaint about a field that is wrong.
     static func complaint(field: String, reason: String, edited: Bool = false) -> String {
-        complaint("field \"\(field)\" is wrong (\(reason))", edited: edited)
+        complaint(wrongField(field, reason), edited: edited)
     }
+
+    /// The problem of a field that is wrong, as complaints say it.
+    static func wrongField(_ field: String, _ reason: String) -> String { "field \"\(field)\" is wrong (\(reason))" }
 
     /// Why a workout that decoded cannot be stored: a wrong field, or nothing measured at all
     /// (every field of the seed's payload is optional, and an empty one used to count as a
     /// workout of 0 km).
     static func problem(_ workout: WorkoutAttachmentPayload) -> String? {
-        if let (field, reason) = invalidField(workout) { return "field \"\(field)\" is wrong (\(reason))" }
+        if let (field, reason) = invalidField(workout) { return wrongField(field, reason) }
         guard workout.workoutDistanceMeters != nil || workout.workoutDurationSeconds != nil || workout.workoutEnergyCal != nil else {
             return "it has no workout-distance-meters, workout-duration-seconds or workout-energy-cal"
         }
