@@ -41,6 +41,17 @@ struct ConfigurationTests {
         #expect(fromEnvironment.bots.first?.concurrency == 8)
     }
 
+    @Test("one user may act for two bots whose channels do not meet")
+    func oneUserInSeparateChannels() throws {
+        let yaml = """
+            server: {api_key: k, api_secret: s-0123456789abcdef}
+            bots:
+              - {name: a, kind: echo, user: helper, channels: [messaging:x]}
+              - {name: b, kind: echo, user: helper, channels: [messaging:y]}
+            """
+        #expect(try BotsConfiguration.parse(yaml).bots.map(\.user) == ["helper", "helper"])
+    }
+
     @Test("secrets never show in descriptions or logs")
     func secretsHidden() throws {
         let configuration = try BotsConfiguration.parse(Self.minimal)
@@ -83,6 +94,11 @@ struct ConfigurationTests {
                 "two bots with one name",
                 "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - {name: a, kind: echo, channels: [messaging:x]}\n  - {name: a, kind: echo, channels: [messaging:y]}\n",
                 .badValue, 6, 12, "unique"
+            ),
+            (
+                "two bots acting as one user in a channel (each skipped the other's messages as its own)",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - {name: a, kind: echo, channels: [messaging:x]}\n  - {name: b, kind: echo, user: a, channels: [messaging:y, messaging:x]}\n",
+                .badValue, 6, 33, "bots a and b both act as user \"a\" in messaging:x"
             ),
             (
                 "upload limit above the hosted service's 100MB (it used to be cut to 100MB without a word)",

@@ -187,7 +187,7 @@ struct ChatClientResilienceTests {
                 try await channel.sendMessage(attachments: [try AnyAttachmentPayload(localFileURL: try scratch.file("big.txt", bytes: 5000), attachmentType: .file)])
             } throws: { error in
                 guard let error = error as? ChatClientError else { return false }
-                return error.code == .uploadRejected && error.message.contains("over the 1000 byte upload limit")
+                return error.code == .uploadRejected && error.message.contains("big.txt is 4.9 KB (5000 bytes), over the upload limit of 1000 bytes; nothing was uploaded")
             }
             await #expect {
                 try await channel.sendMessage(attachments: [try AnyAttachmentPayload(localFileURL: try scratch.file("setup.exe", bytes: 10), attachmentType: .file)])

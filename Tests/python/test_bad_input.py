@@ -97,12 +97,11 @@ def test_oversize_upload_is_refused_and_leaves_no_file(tmp_path, server, client,
     big = tmp_path / "big.bin"
     big.write_bytes(b"x" * 5000)
     with open(big, "rb") as handle:
-        response = post(server, client, "/channels/messaging/general/file", data=None, headers={},
-                        ) if False else requests.post(
+        response = requests.post(
             server.url(f"/channels/messaging/general/file?api_key={API_KEY}"),
             files={"file": ("big.bin", handle, "application/octet-stream")},
             headers={"Authorization": client.create_token("bot-1"), "stream-auth-type": "jwt"})
-    assert_envelope(response, 413, 22, "larger than the 1000 byte upload limit")
+    assert_envelope(response, 413, 22, "larger than the upload limit of 1000 bytes")
     leftovers = [path for path in (server.data_dir / "files").rglob("*") if path.is_file()]
     assert leftovers == []
 
@@ -120,7 +119,7 @@ def test_streaming_limit_holds_even_when_the_length_is_not_declared(tmp_path, se
     response = requests.post(server.url(f"/channels/messaging/general/file?api_key={API_KEY}"), data=body(),
                              headers={"Authorization": client.create_token("bot-1"), "stream-auth-type": "jwt",
                                       "Content-Type": "multipart/form-data; boundary=XyZ"})
-    assert_envelope(response, 413, 22, "upload limit")
+    assert_envelope(response, 413, 22, "larger than the upload limit of 195.3 KB")
     assert [path for path in (server.data_dir / "files").rglob("*") if path.is_file()] == []
 
 

@@ -290,6 +290,11 @@ def _is_gone(client, message_id):
      "bots.yaml:3:15: error: environment variable MISSING_SECRET_FOR_TEST is not set"),
     ("server: {api_key: k, api_secret: a-secret-of-32-bytes-or-more-yes}\nbots:\n  - {name: a, kind: robot, channels: [messaging:x]}\n",
      "unknown bot kind \"robot\""),
+    # Each bot skips its own user's messages, so both would skip each other's replies.
+    ("server: {api_key: k, api_secret: a-secret-of-32-bytes-or-more-yes}\nbots:\n"
+     "  - {name: w, kind: workout, user: helper, channels: [messaging:x]}\n"
+     "  - {name: m, kind: moderation, user: helper, channels: [messaging:x]}\n",
+     "bots.yaml:4:39: error: bots w and m both act as user \"helper\" in messaging:x"),
     # A bot's files go next to embedded.data; here that is under a file, so the folder cannot be made.
     ("server: {api_key: k, api_secret: a-secret-of-32-bytes-or-more-yes}\nembedded: {data: bots.yaml/data}\n"
      "bots:\n  - {name: w, kind: workout, channels: [messaging:x]}\n",

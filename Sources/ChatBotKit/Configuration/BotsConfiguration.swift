@@ -117,6 +117,19 @@ public struct BotsConfiguration: Sendable {
             if bots.contains(where: { $0.name == entry.name }) {
                 throw try node.required("name").error(.badValue, "two bots are named \"\(entry.name)\"; names must be unique")
             }
+            // A bot skips its own user's messages, so two bots acting as one user in a channel
+            // would each take the other's replies for their own and never see them.
+            if let other = bots.first(where: { $0.user == entry.user }),
+                let shared = entry.channels.first(where: other.channels.contains)
+            {
+                // At `user:`, or at the name when the user is the bot's name by default.
+                let place: ConfigNode
+                if let userNode = node["user"] { place = userNode } else { place = try node.required("name") }
+                throw place.error(
+                    .badValue,
+                    "bots \(other.name) and \(entry.name) both act as user \"\(entry.user)\" in \(shared); each would take the "
+                        + "other's messages for its own and skip them; give one of them its own user:")
+            }
             bots.append(entry)
         }
         return BotsConfiguration(server: server, embedded: embedded, bots: bots)

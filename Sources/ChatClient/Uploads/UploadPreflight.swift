@@ -22,7 +22,8 @@ struct UploadPreflight: Sendable {
         guard state.fileSize <= limit else {
             throw ChatClientError(
                 code: .uploadRejected,
-                message: "\(name) is \(state.fileSize) bytes, over the \(limit) byte upload limit; nothing was uploaded")
+                message: "\(name) is \(ByteSizeText.format(state.fileSize)) (\(state.fileSize) bytes), over the upload limit of "
+                    + "\(ByteSizeText.format(limit)); nothing was uploaded")
         }
         let fileExtension = file.pathExtension.isEmpty ? "" : "." + file.pathExtension.lowercased()
         let mime = MIMEType.essence(of: mimeType ?? state.mimeType)

@@ -92,6 +92,9 @@ struct UploadPolicy: Sendable {
     var sizeLimit: Int64 { rules.sizeLimit > 0 ? rules.sizeLimit : defaultSizeLimit }
     var operation: String { isImage ? "UploadImage" : "UploadFile" }
 
+    /// The refusal of a file over ``sizeLimit``.
+    var tooLarge: APIError { APIError.tooLarge(operation, "file is larger than the upload limit of \(ByteSizeText.format(sizeLimit))") }
+
     /// Why a file named `filename` with MIME type `mimeType` is refused, or nil.
     func problem(filename: String, mimeType: String) -> String? {
         let fileExtension = UploadPolicy.fileExtension(filename)

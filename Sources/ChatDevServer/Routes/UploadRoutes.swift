@@ -33,7 +33,7 @@ struct UploadRoutes {
         }
         let overhead: Int64 = 64 * 1024
         if let declared = request.headers[.contentLength].flatMap(Int64.init), declared > policy.sizeLimit + overhead {
-            throw APIError.tooLarge(operation, "file is larger than the \(policy.sizeLimit) byte upload limit")
+            throw policy.tooLarge
         }
         try await state.store.read { db in
             _ = try DevServerState.requireChannel(db, cid, operation: operation)
@@ -46,7 +46,7 @@ struct UploadRoutes {
         for try await chunk in request.body {
             consumed += Int64(chunk.readableBytes)
             if consumed > policy.sizeLimit + overhead {
-                throw receiver.failure ?? APIError.tooLarge(operation, "file is larger than the \(policy.sizeLimit) byte upload limit")
+                throw receiver.failure ?? policy.tooLarge
             }
             do {
                 for event in try parser.feed(chunk.readableBytesView) { try receiver.handle(event) }
@@ -181,7 +181,7 @@ struct UploadReceiver {
                 guard let handle, failure == nil else { return }
                 written += Int64(bytes.count)
                 if written > policy.sizeLimit {
-                    failure = APIError.tooLarge(operation, "file is larger than the \(policy.sizeLimit) byte upload limit")
+                    failure = policy.tooLarge
                     discard()
                     return
                 }

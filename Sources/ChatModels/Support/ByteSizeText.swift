@@ -1,11 +1,11 @@
 /// Sizes written the way people write them in configuration: `25MB`, `100MB`, `512KB`, `1GB`,
-/// `1048576`. Units are powers of 1024 (`MB` = MiB), as upload limits usually are.
+/// `1048576`, `512 bytes`. Units are powers of 1024 (`MB` = MiB), as upload limits usually are.
 public enum ByteSizeText {
     /// Parses a size; `nil` for anything that is not a non-negative number with an optional unit.
     public static func parse(_ text: String) -> Int64? {
         let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
         let units: [(String, Double)] = [
-            ("KIB", 1024), ("MIB", 1_048_576), ("GIB", 1_073_741_824), ("KB", 1024), ("MB", 1_048_576), ("GB", 1_073_741_824),
+            ("BYTES", 1), ("BYTE", 1), ("KIB", 1024), ("MIB", 1_048_576), ("GIB", 1_073_741_824), ("KB", 1024), ("MB", 1_048_576), ("GB", 1_073_741_824),
             ("K", 1024), ("M", 1_048_576), ("G", 1_073_741_824), ("B", 1),
         ]
         for (suffix, size) in units where trimmed.hasSuffix(suffix) {
@@ -16,6 +16,18 @@ public enum ByteSizeText {
         }
         guard let value = Int64(trimmed), value >= 0 else { return nil }
         return value
+    }
+
+    /// A size the way ``parse(_:)`` reads it back, rounded to one decimal in the largest unit
+    /// it reaches: `512 bytes`, `1.5 KB`, `100 MB`. For messages that people read.
+    public static func format(_ bytes: Int64) -> String {
+        let units: [(String, Double)] = [("GB", 1_073_741_824), ("MB", 1_048_576), ("KB", 1024)]
+        for (unit, size) in units where Double(bytes) >= size {
+            let value = (Double(bytes) / size * 10).rounded() / 10
+            let text = value == value.rounded() ? String(Int64(value)) : String(value)
+            return "\(text) \(unit)"
+        }
+        return bytes == 1 ? "1 byte" : "\(bytes) bytes"
     }
 }
 
