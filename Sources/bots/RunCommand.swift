@@ -48,7 +48,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         let devServer: DevServer? =
             if configuration.server.url == nil {
-                try await DevServer(configuration: RunCommand.devServerConfiguration(configuration), logger: Logger(label: "bots.devserver"))
+                try await DevServer(configuration: DevServerConfiguration(configuration), logger: Logger(label: "bots.devserver"))
             } else {
                 nil
             }
@@ -94,19 +94,6 @@ struct RunCommand: AsyncParsableCommand {
                 logger: Logger(label: "bots.\(entry.name)"))
         }
         return BotRunner(services: services, logger: logger)
-    }
-
-    static func devServerConfiguration(_ configuration: BotsConfiguration) -> DevServerConfiguration {
-        let embedded = configuration.embedded
-        let rules = UploadRules(
-            allowedFileExtensions: embedded.allowedFileExtensions, blockedFileExtensions: embedded.blockedFileExtensions,
-            allowedMimeTypes: embedded.allowedMimeTypes, blockedMimeTypes: embedded.blockedMimeTypes,
-            sizeLimit: min(embedded.uploadSizeLimit ?? 0, 104_857_600))
-        return DevServerConfiguration(
-            host: embedded.host, port: embedded.port, dataDirectory: URL(fileURLWithPath: embedded.dataDirectory, isDirectory: true),
-            apiKey: configuration.server.apiKey, apiSecret: configuration.server.apiSecret.value, acceptsDevTokens: embedded.acceptsDevTokens,
-            linkLifetime: embedded.linkLifetime, healthCheckInterval: embedded.healthCheckInterval,
-            initialFileUploadConfig: rules, initialImageUploadConfig: UploadRules(sizeLimit: rules.sizeLimit))
     }
 
     static func printWelcome(_ configuration: BotsConfiguration, bots: [BotsConfiguration.BotEntry], baseURL: URL, devServer: Bool, config: String) {

@@ -14,14 +14,17 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run the embedded Stream-compatible chat server (REST, WebSocket, SQLite, signed file links)."
     )
 
-    @Option(help: "Port to listen on (0 picks a free one).")
-    var port: Int = BotsConfiguration.Embedded().port
+    @Option(help: "Take the server's settings from this file's embedded: section, and its API key and secret from server: (the flags below override them).")
+    var config: String?
 
-    @Option(help: "Address to bind.")
-    var host: String = BotsConfiguration.Embedded().host
+    @Option(help: "Port to listen on (0 picks a free one; default: \(BotsConfiguration.Embedded().port)).")
+    var port: Int?
 
-    @Option(help: "Folder for the SQLite database and uploaded files.")
-    var data: String = BotsConfiguration.Embedded().dataDirectory
+    @Option(help: "Address to bind (default: \(BotsConfiguration.Embedded().host)).")
+    var host: String?
+
+    @Option(help: "Folder for the SQLite database and uploaded files (default: \(BotsConfiguration.Embedded().dataDirectory)).")
+    var data: String?
 
     @Option(help: "API key (default: $CHAT_API_KEY, then the dev key of bots.yaml).")
     var apiKey: String?
@@ -32,11 +35,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Also accept development tokens (signature \"devtoken\").")
     var dev = false
 
-    @Option(help: "Lifetime of signed file links, like 2s, 10m, 14d.", transform: ServeCommand.duration)
-    var linkLifetime: Duration = BotsConfiguration.Embedded().linkLifetime
+    @Option(help: "Lifetime of signed file links, like 2s, 10m, 14d (default: 14d).", transform: ServeCommand.duration)
+    var linkLifetime: Duration?
 
-    @Option(help: "Seconds between health checks on every WebSocket.", transform: ServeCommand.duration)
-    var healthCheckInterval: Duration = BotsConfiguration.Embedded().healthCheckInterval
+    @Option(help: "Time between health checks on every WebSocket, like 10s (default: 10s).", transform: ServeCommand.duration)
+    var healthCheckInterval: Duration?
 
     @Option(
         help: "Largest upload, like 100MB or 2GB (default: 100MB, as the hosted service). Larger values are for benchmarks.",
@@ -59,14 +62,44 @@ struct ServeCommand: AsyncParsableCommand {
         return duration
     }
 
+    /// The settings: those of `--config` (or the defaults), then each flag given.
+    func serverConfiguration() throws(ConfigurationError) -> DevServerConfiguration {
+        var configuration: DevServerConfiguration
+        if let config {
+            configuration = DevServerConfiguration(try BotsConfiguration.load(contentsOf: config))
+        } else {
+            let embedded = BotsConfiguration.Embedded()
+            configuration = DevServerConfiguration(
+                host: embedded.host, port: embedded.port, dataDirectory: URL(fileURLWithPath: embedded.dataDirectory, isDirectory: true),
+                apiKey: BotsConfiguration.Server.defaultAPIKey, apiSecret: BotsConfiguration.Server.defaultAPISecret,
+                linkLifetime: embedded.linkLifetime, healthCheckInterval: embedded.healthCheckInterval)
+        }
+        if let host { configuration.host = host }
+        if let port { configuration.port = port }
+        if let data { configuration.dataDirectory = URL(fileURLWithPath: data, isDirectory: true) }
+        if let apiKey { configuration.apiKey = apiKey }
+        if let apiSecret { configuration.apiSecret = apiSecret }
+        if dev { configuration.acceptsDevTokens = true }
+        if let linkLifetime { configuration.linkLifetime = linkLifetime }
+        if let healthCheckInterval { configuration.healthCheckInterval = healthCheckInterval }
+        if let uploadSizeLimit {
+            configuration.defaultUploadSizeLimit = uploadSizeLimit
+            configuration.initialFileUploadConfig.sizeLimit = uploadSizeLimit
+            configuration.initialImageUploadConfig.sizeLimit = uploadSizeLimit
+        }
+        return configuration
+    }
+
     func run() async throws {
         logging.bootstrap()
-        let configuration = DevServerConfiguration(
-            host: host, port: port, dataDirectory: URL(fileURLWithPath: data, isDirectory: true),
-            apiKey: apiKey ?? BotsConfiguration.Server.defaultAPIKey, apiSecret: apiSecret ?? BotsConfiguration.Server.defaultAPISecret,
-            acceptsDevTokens: dev, linkLifetime: linkLifetime, healthCheckInterval: healthCheckInterval,
-            defaultUploadSizeLimit: uploadSizeLimit ?? 100 * 1024 * 1024,
-            initialFileUploadConfig: UploadRules(sizeLimit: uploadSizeLimit ?? 0), initialImageUploadConfig: UploadRules(sizeLimit: uploadSizeLimit ?? 0))
+        let configuration: DevServerConfiguration
+        do {
+            configuration = try serverConfiguration()
+        } catch {
+            // As `bots run` does: located, for editors, and exit code 78 (a configuration error).
+            FileHandle.standardError.write(Data("\(error.description)\n".utf8))
+            throw ExitCode(78)
+        }
         let logger = Logger(label: "bots.serve")
         let server = try await DevServer(configuration: configuration, logger: logger)
         let group = ServiceGroup(
@@ -76,7 +109,7 @@ struct ServeCommand: AsyncParsableCommand {
             let url = try await server.baseURL()
             say("Dev server listening on \(url.absoluteString)")
             say("API key: \(configuration.apiKey)")
-            say("Data: \(configuration.dataDirectory.path)  Link lifetime: \(DurationText.format(linkLifetime))")
+            say("Data: \(configuration.dataDirectory.path)  Link lifetime: \(DurationText.format(configuration.linkLifetime))")
             try await tasks.waitForAll()
         }
         say("Dev server stopped")

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from stream_chat import StreamChat
+from stream_chat.base.exceptions import StreamAPIException
 
 from conftest import ROOT, bots_binary, wait_for
 
@@ -276,7 +277,6 @@ def test_bots_send_uploads_a_file_with_progress_and_shows_the_bots_answers(bots,
 
 
 def _is_gone(client, message_id):
-    from stream_chat.base.exceptions import StreamAPIException
     try:
         client.get_message(message_id)
         return False
@@ -389,3 +389,45 @@ def test_check_validates_the_repository_configuration():
                             text=True, timeout=60, cwd=ROOT)
     assert result.returncode == 0, result.stderr
     assert "3 bots, configuration is valid" in result.stdout
+
+
+def test_bots_serve_takes_its_settings_from_bots_yaml_and_its_flags_override_them(tmp_path):
+    config = tmp_path / "bots.yaml"
+    # Port 1 would need root: the server only starts if --port overrides it.
+    config.write_text("server: {api_key: yaml-key, api_secret: a-yaml-secret-of-at-least-32-bytes}\n"
+                      "embedded: {port: 1, data: yaml-data, link_lifetime: 5m,\n"
+                      "           uploads: {size_limit: 1KB, blocked_file_extensions: [.exe]}}\n"
+                      "bots:\n  - {name: w, kind: workout, channels: [messaging:x]}\n")
+    process = subprocess.Popen([bots_binary(), "serve", "--config", str(config), "--port", "0", "--log-level", "warning"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path)
+    try:
+        lines = [process.stdout.readline() for _ in range(3)]
+        match = re.search(r"listening on (http://127\.0\.0\.1:\d+)", lines[0])
+        assert match, "".join(lines)
+        assert lines[1].strip() == "API key: yaml-key"
+        assert lines[2].startswith(f"Data: {tmp_path}/yaml-data  Link lifetime: 5m"), lines[2]
+        assert (tmp_path / "yaml-data").is_dir()
+        client = StreamChat("yaml-key", "a-yaml-secret-of-at-least-32-bytes", base_url=match.group(1) + "/", timeout=10.0)
+        upload_config = client.get_app_settings()["app"]["file_upload_config"]
+        assert upload_config["size_limit"] == 1024 and upload_config["blocked_file_extensions"] == [".exe"]
+        client.upsert_user({"id": "alice"})
+        channel = client.channel("messaging", "x")
+        channel.create("alice")
+        (tmp_path / "setup.exe").write_bytes(b"MZ" + b"\0" * 100)
+        (tmp_path / "big.txt").write_text("x" * 2000)
+        for name, expected in [("setup.exe", "File extension .exe is blocked"),
+                               ("big.txt", "file is larger than the upload limit of 1 KB")]:
+            with pytest.raises(StreamAPIException) as refused:
+                channel.send_file(str(tmp_path / name), name, {"id": "alice"}, content_type="application/octet-stream")
+            assert expected in str(refused.value), str(refused.value)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=20) == 0
+        process.stdout.close()
+    # A bad file stops it before anything starts, located as for bots run (exit code 78).
+    config.write_text("server: {api_key: k, api_secret: a-secret-of-32-bytes-or-more-yes}\nembedded: {prot: 0}\nbots: []\n")
+    result = subprocess.run([bots_binary(), "serve", "--config", str(config), "--data", str(tmp_path / "unused")],
+                            capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert result.returncode == 78, result.stdout + result.stderr
+    assert f'{config}:2:12: error: unknown key "prot" in embedded (did you mean "port"?)' in result.stderr, result.stderr
+    assert not (tmp_path / "unused").exists()

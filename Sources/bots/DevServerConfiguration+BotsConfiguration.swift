@@ -1,0 +1,21 @@
+import ChatBotKit
+import ChatDevServer
+import Foundation
+
+extension DevServerConfiguration {
+    /// The embedded server `configuration` describes: its `embedded:` section, and the key and
+    /// secret of its `server:` section so that the bots' tokens are the server's.
+    init(_ configuration: BotsConfiguration) {
+        let embedded = configuration.embedded
+        // bots.yaml keeps size_limit within the hosted service's 100MB, so no clamp is needed here.
+        let rules = UploadRules(
+            allowedFileExtensions: embedded.allowedFileExtensions, blockedFileExtensions: embedded.blockedFileExtensions,
+            allowedMimeTypes: embedded.allowedMimeTypes, blockedMimeTypes: embedded.blockedMimeTypes,
+            sizeLimit: embedded.uploadSizeLimit ?? 0)
+        self.init(
+            host: embedded.host, port: embedded.port, dataDirectory: URL(fileURLWithPath: embedded.dataDirectory, isDirectory: true),
+            apiKey: configuration.server.apiKey, apiSecret: configuration.server.apiSecret.value, acceptsDevTokens: embedded.acceptsDevTokens,
+            linkLifetime: embedded.linkLifetime, healthCheckInterval: embedded.healthCheckInterval,
+            initialFileUploadConfig: rules, initialImageUploadConfig: UploadRules(sizeLimit: rules.sizeLimit))
+    }
+}
