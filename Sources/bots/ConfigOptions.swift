@@ -9,8 +9,17 @@ struct ConfigOptions: ParsableArguments {
     @Option(help: "The configuration file.")
     var config: String = "bots.yaml"
 
-    @Option(help: "The server's base URL (default: server.url, else the embedded server's address).")
-    var server: String?
+    @Option(help: "The server's base URL (default: server.url, else the embedded server's address).", transform: ConfigOptions.serverURL)
+    var server: URL?
+
+    /// `--server` as an http(s) URL with a host, as `server.url` must be; anything else used to
+    /// fall back to the configuration's server without a word.
+    static func serverURL(_ text: String) throws -> URL {
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+            throw ValidationError("use an http(s) URL with a host, such as http://127.0.0.1:8787")
+        }
+        return url
+    }
 
     /// The configuration, or a located error printed the way editors understand.
     func load() throws -> BotsConfiguration {
@@ -35,7 +44,7 @@ struct ConfigOptions: ParsableArguments {
     /// The server's base URL and where it came from: `--server`, else `server.url`, else the
     /// embedded server's address.
     func address(_ configuration: BotsConfiguration) -> (url: URL, origin: ServerUnreachable.Origin) {
-        if let url = server.flatMap(URL.init(string:)) { return (url, .option) }
+        if let server { return (server, .option) }
         if let url = configuration.server.url { return (url, .configuration) }
         return (URL(string: "http://\(configuration.embedded.host):\(configuration.embedded.port)")!, .embedded)
     }

@@ -384,6 +384,17 @@ def test_bots_send_and_events_without_a_server_say_how_to_start_one(tmp_path):
         assert f"[bots.server_unreachable] {expected}" in result.stderr, result.stderr
 
 
+@pytest.mark.parametrize("command", ["send", "events"])
+@pytest.mark.parametrize("server", ["localhost:8787", "127.0.0.1:8787", "ftp://example.com", "http://"])
+def test_a_server_option_that_is_not_an_http_url_is_refused_not_ignored(tmp_path, command, server):
+    # It used to fall back to the configuration's server without a word.
+    result = subprocess.run([bots_binary(), command, "--config", str(ROOT / "bots.yaml"), "--server", server],
+                            capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert result.returncode == 64, result.stdout + result.stderr
+    assert (f"The value '{server}' is invalid for '--server <server>': use an http(s) URL with a host, "
+            "such as http://127.0.0.1:8787") in result.stderr, result.stderr
+
+
 def test_check_validates_the_repository_configuration():
     result = subprocess.run([bots_binary(), "run", "--config", str(ROOT / "bots.yaml"), "--check"], capture_output=True,
                             text=True, timeout=60, cwd=ROOT)
