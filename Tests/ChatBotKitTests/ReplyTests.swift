@@ -45,6 +45,30 @@ struct ReplyTests {
         }
     }
 
+    @Test("a bot bans the sender from the channel: their next message is refused, and the ban is listed with the bot as its author")
+    func banSender() async throws {
+        try await TestChatServer.withServer { server in
+            let bot = Bot(name: "bouncer")
+            bot.onMessage { context in
+                if context.message.text.contains("spam") { try await context.banSender(reason: "spam", for: .seconds(60)) }
+            }
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            try await server.withBot(bot, channels: ["messaging:general"]) { _ in
+                _ = try await ann.send(text: "cheap spam here")
+                let admin = server.client(as: "admin")
+                var bans: [UserBan] = []
+                for _ in 0..<200 where bans.isEmpty {
+                    bans = try await admin.bannedUsers(in: "messaging:general")
+                    if bans.isEmpty { try await Task.sleep(for: .milliseconds(25)) }
+                }
+                #expect(bans.map { [$0.userId, $0.bannedBy, $0.reason] } == [["ann", "bouncer", "spam"]])
+                await #expect {
+                    try await ann.send(text: "let me back")
+                } throws: { ($0 as? ChatClientError)?.streamCode == 17 }
+            }
+        }
+    }
+
     @Test("a bot downloads a posted file, replies with an uploaded file and a custom payload (with progress), and reacts")
     func replyWithFilesAndPayloads() async throws {
         try await TestChatServer.withServer { server in

@@ -200,3 +200,68 @@ def test_rate_limit_headers_are_lower_case_and_read_by_the_sdk(client):
 def test_trailing_slash_base_url_is_served(server):
     assert requests.get(server.base_url + "//app?api_key=" + API_KEY,
                         headers=user_headers(server.client(), "u")).status_code == 200
+
+
+def refused(call, status, code, text):
+    """Runs `call`, which must fail with this status, Stream code and text in its message."""
+    with pytest.raises(StreamAPIException) as error:
+        call()
+    assert (error.value.status_code, error.value.error_code) == (status, code), str(error.value)
+    assert text in error.value.error_message, error.value.error_message
+    return error.value
+
+
+def test_channel_and_app_bans_stop_messages_reactions_and_uploads_until_lifted(tmp_path, server, client, channel):
+    channel.send_message({"id": "b-1", "text": "before the ban"}, "bot-1")
+    channel.ban_user("u2", user_id="bot-1", reason="spam files", timeout=60)
+    refused(lambda: channel.send_message({"text": "hi"}, "u2"), 403, 17, "user u2 is banned from channel messaging:general until ")
+    refused(lambda: channel.send_reaction("b-1", {"type": "like"}, "u2"), 403, 17, "banned from channel messaging:general")
+    photo = tmp_path / "photo.png"
+    photo.write_bytes(png_bytes())
+    refused(lambda: channel.send_image(str(photo), "photo.png", {"id": "u2"}, content_type="image/png"), 403, 17, "banned")
+    assert [path for path in (server.data_dir / "files").rglob("*") if path.is_file()] == [], "the refused upload is not kept"
+    members = {member["user_id"]: member["banned"] for member in channel.query()["members"]}
+    assert members == {"bot-1": False, "u2": True}
+    bans = client.query_banned_users({"filter_conditions": {"channel_cid": "messaging:general"}})["bans"]
+    assert [(ban["user"]["id"], ban["banned_by"]["id"], ban["reason"], ban["channel"]["cid"]) for ban in bans] == [
+        ("u2", "bot-1", "spam files", "messaging:general")]
+    assert ban_minutes(bans[0]) == pytest.approx(60, abs=1)
+    assert client.query_banned_users({"filter_conditions": {"user_id": "bot-1"}})["bans"] == []
+    channel.send_message({"text": "others still talk"}, "bot-1")
+
+    channel.unban_user("u2")
+    assert channel.send_message({"text": "back"}, "u2")["message"]["text"] == "back"
+    assert client.query_banned_users({"filter_conditions": {"channel_cid": "messaging:general"}})["bans"] == []
+
+    # App-wide: every channel, no end, the hosted service's words.
+    client.ban_user("u2", user_id="bot-1")
+    refused(lambda: channel.send_message({"text": "hi"}, "u2"), 403, 17, "Your account is currently suspended from chat")
+    assert "expires" not in client.query_banned_users({"filter_conditions": {"user_id": "u2"}})["bans"][0]
+    client.unban_user("u2")
+    channel.send_message({"text": "back again"}, "u2")
+
+
+def ban_minutes(ban):
+    from datetime import datetime
+    parse = lambda text: datetime.fromisoformat(text.replace("Z", "+00:00"))
+    return (parse(ban["expires"]) - parse(ban["created_at"])).total_seconds() / 60
+
+
+def test_bad_bans_are_refused_and_ban_no_one(server, client, channel):
+    refused(lambda: client.ban_user("", user_id="bot-1"), 400, 4, "target_user_id is a required field")
+    refused(lambda: client.ban_user("u2"), 400, 4, "either user or user_id must be provided when using server side auth")
+    refused(lambda: client.ban_user("nobody", user_id="bot-1"), 404, 16, "target user nobody does not exist")
+    refused(lambda: channel.ban_user("u2", user_id="bot-1", timeout="soon"), 400, 4, "timeout must be a positive whole number")
+    refused(lambda: channel.ban_user("u2", user_id="bot-1", timeout=0), 400, 4, "timeout must be a positive whole number")
+    refused(lambda: client.shadow_ban("u2", user_id="bot-1"), 400, 4, "shadow and IP bans are not supported by the dev server")
+    refused(lambda: client.ban_user("u2", user_id="bot-1", type="messaging"), 400, 4, "needs both type and id")
+    refused(lambda: client.ban_user("u2", user_id="bot-1", type="messaging", id="nowhere"), 404, 16,
+            "channel messaging:nowhere does not exist")
+    refused(lambda: client.query_banned_users({"filter_conditions": {"reason": "spam"}}), 400, 4,
+            "filter_conditions.reason is not supported by the dev server")
+    # A member's own token may not ban: only admins and the channel's moderators may.
+    response = requests.post(server.url(f"/moderation/ban?api_key={API_KEY}"), headers=user_headers(client, "u2"),
+                             json={"target_user_id": "bot-1", "type": "messaging", "id": "general"})
+    assert response.status_code == 403 and "user u2 may not ban or unban users in messaging:general" in response.json()["message"]
+    assert client.query_banned_users({})["bans"] == []
+    channel.send_message({"text": "nobody was banned"}, "u2")

@@ -147,6 +147,15 @@ public struct BotContext: Sendable {
         try await client.flagMessage(message.id, reason: reason, as: bot.user.id)
     }
 
+    /// Bans the message's sender from this channel for `timeout` (whole minutes, rounded up),
+    /// or for good: their messages, reactions and uploads there are refused until it ends.
+    public func banSender(reason: String? = nil, for timeout: Duration? = nil) async throws {
+        guard let sender = message.user?.id else {
+            throw BotError(code: .handlerFailed, message: "the message names no sender to ban", messageId: message.id)
+        }
+        try await client.banUser(sender, in: channel.cid, reason: reason, timeout: timeout, as: bot.user.id)
+    }
+
     /// Shows (or stops showing) the bot as typing in the channel.
     public func typing(_ isTyping: Bool = true) async throws {
         try await client.sendEvent(isTyping ? "typing.start" : "typing.stop", to: channel.cid, parentId: message.parentId, as: bot.user.id)

@@ -76,7 +76,7 @@ struct Renderer: Sendable {
             "user_id": .string(member.userId), "user": .object(user(id: member.userId, from: users)), "status": "member",
             "role": .string(member.channelRole == "channel_moderator" ? "moderator" : "member"),
             "channel_role": .string(member.channelRole), "created_at": .string(RFC3339.string(from: member.createdAt)),
-            "updated_at": .string(RFC3339.string(from: member.updatedAt)), "banned": false, "shadow_banned": false,
+            "updated_at": .string(RFC3339.string(from: member.updatedAt)), "banned": .bool(member.banned), "shadow_banned": false,
             "notifications_muted": false,
         ]
         for (key, value) in member.data where object[key] == nil { object[key] = value }

@@ -24,6 +24,9 @@ struct AppRoutes {
         router.post("/sync") { request, _ in try await sync(request) }
         router.post("/moderation/flag") { request, _ in try await flag(request) }
         router.get("/moderation/flags/message") { request, _ in try await queryMessageFlags(request) }
+        router.post("/moderation/ban") { request, _ in try await ban(request) }
+        router.delete("/moderation/ban") { request, _ in try await unban(request) }
+        router.get("/query_banned_users") { request, _ in try await queryBannedUsers(request) }
     }
 
     /// `POST /users` with `{"users": {"<id>": {...}}}`: creates or replaces users.

@@ -33,6 +33,7 @@ struct InteractionRoutes {
         let (object, events) = try await state.store.write { db -> (JSONObject, [PendingEvent]) in
             let message = try DevServerState.requireMessage(db, messageId, operation: operation)
             try DevServerState.requireAccess(db, message.cid, principal, operation: operation)
+            try DevServerState.requireNotBanned(db, message.cid, userId, at: now, operation: operation)
             try UsersTable.ensure(db, userId, now: now)
             let existing = try MessagesTable.reaction(db, messageId, userId, type)
             if body["enforce_unique"]?.flag == true {

@@ -46,6 +46,7 @@ struct MessageRoutes {
         let (rendered, events) = try await state.store.write { db -> (JSONObject, [PendingEvent]) in
             _ = try DevServerState.requireChannel(db, cid, operation: operation)
             try DevServerState.requireAccess(db, cid, principal, operation: operation)
+            try DevServerState.requireNotBanned(db, cid, author, at: now, operation: operation)
             if try MessagesTable.fetch(db, id) != nil {
                 throw APIError.input(operation, "a message with ID \(id) already exists")
             }

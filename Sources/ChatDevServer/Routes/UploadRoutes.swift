@@ -64,9 +64,14 @@ struct UploadRoutes {
             throw APIError.input(operation, "http: no such file; send the bytes in a part named \"file\"")
         }
         let uploader = principal.userId ?? receiver.userId
+        let now = state.clock.now()
+        if let uploader {
+            // Checked once the body names the uploader (server tokens name it in a form field);
+            // a refused file is still only in the receiver's temporary file, which is discarded.
+            try await state.store.read { db in try DevServerState.requireNotBanned(db, cid, uploader, at: now, operation: operation) }
+        }
         let id = UUID().uuidString.lowercased()
         try FileManager.default.moveItem(at: upload.path, to: state.files.path(for: id))
-        let now = state.clock.now()
         let file = StoredFile(
             id: id, cid: cid, kind: isImage ? "image" : "file", name: upload.filename, mimeType: upload.mimeType, size: upload.size,
             uploadedBy: uploader, createdAt: now)

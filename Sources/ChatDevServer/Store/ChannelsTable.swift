@@ -39,12 +39,17 @@ enum ChannelsTable {
     }
 
     static func members(_ db: Database, _ cid: ChannelId) throws -> [StoredMember] {
-        try Row.fetchAll(db, sql: "SELECT * FROM members WHERE cid = ? ORDER BY created_at", arguments: [cid.rawValue]).map(decodeMember)
+        try Row.fetchAll(
+            db, sql: "SELECT \(memberColumns) FROM members m WHERE cid = ? ORDER BY created_at",
+            arguments: [StoreCoding.micros(Date()), cid.rawValue]
+        ).map(decodeMember)
     }
 
     static func member(_ db: Database, _ cid: ChannelId, _ userId: String) throws -> StoredMember? {
-        try Row.fetchOne(db, sql: "SELECT * FROM members WHERE cid = ? AND user_id = ?", arguments: [cid.rawValue, userId])
-            .map(decodeMember)
+        try Row.fetchOne(
+            db, sql: "SELECT \(memberColumns) FROM members m WHERE cid = ? AND user_id = ?",
+            arguments: [StoreCoding.micros(Date()), cid.rawValue, userId]
+        ).map(decodeMember)
     }
 
     static func channelIds(ofMember userId: String, _ db: Database) throws -> [ChannelId] {
@@ -86,10 +91,13 @@ enum ChannelsTable {
             lastMessageAt: StoreCoding.date(row["last_message_at"]), frozen: row["frozen"])
     }
 
+    /// A member's columns and whether it is banned; the first argument is the time now in microseconds.
+    static let memberColumns = "m.*, \(BansTable.activeCondition(user: "m.user_id", cid: "m.cid")) AS banned"
+
     static func decodeMember(_ row: Row) -> StoredMember {
         StoredMember(
             cid: StoreCoding.channelId(row["cid"]), userId: row["user_id"], channelRole: row["channel_role"],
             data: StoreCoding.object(row["data"]), createdAt: StoreCoding.date(row["created_at"]) ?? Date(),
-            updatedAt: StoreCoding.date(row["updated_at"]) ?? Date())
+            updatedAt: StoreCoding.date(row["updated_at"]) ?? Date(), banned: row["banned"] ?? false)
     }
 }

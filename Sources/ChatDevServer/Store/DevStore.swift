@@ -66,6 +66,7 @@ final class DevStore: Sendable {
                         user_id TEXT, reason TEXT, data TEXT NOT NULL, created_at TEXT NOT NULL);
                     """)
         }
+        migrator.registerMigration("v2: bans") { db in try db.execute(sql: BansTable.migration) }
         return migrator
     }
 }

@@ -30,6 +30,8 @@ struct StoredMember: Sendable {
     var data: JSONObject
     var createdAt: Date
     var updatedAt: Date
+    /// Whether a ban (app-wide or of this channel) is in force for the member.
+    var banned = false
 }
 
 /// A message as stored: `data` is what the client sent (text, attachments, custom fields), with
