@@ -14,7 +14,8 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run the embedded Stream-compatible chat server (REST, WebSocket, SQLite, signed file links)."
     )
 
-    @Option(help: "Take the server's settings from this file's embedded: section, and its API key and secret from server: (the flags below override them).")
+    @Option(
+        help: "Take the server's settings from this file's embedded: section, and its API key and secret from server: (the flags below override them).")
     var config: String?
 
     @Option(help: "Port to listen on (0 picks a free one; default: \(BotsConfiguration.Embedded().port)).")

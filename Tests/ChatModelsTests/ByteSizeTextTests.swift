@@ -19,6 +19,7 @@ struct ByteSizeTextTests {
     @Test("writes sizes people read, which read back within the rounding", arguments: [
         (Int64(0), "0 bytes"), (1, "1 byte"), (1000, "1000 bytes"), (1024, "1 KB"), (1536, "1.5 KB"), (10_158, "9.9 KB"),
         (104_857_600, "100 MB"), (125_829_120, "120 MB"), (1_548_093, "1.5 MB"), (3_221_225_472, "3 GB"),
+        (1_048_570, "1 MB"), (1023, "1023 bytes"), (1_023_900, "999.9 KB"),
     ])
     func formats(bytes: Int64, text: String) throws {
         #expect(ByteSizeText.format(bytes) == text)

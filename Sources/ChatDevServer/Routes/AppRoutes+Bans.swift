@@ -13,8 +13,10 @@ extension AppRoutes {
         let body = try await state.jsonBody(request, operation: operation)
         let target = try Self.targetUser(body["target_user_id"]?.stringValue, operation: operation)
         let bannedBy =
-            try body["banned_by_id"]?.stringValue ?? body["banned_by"]?["id"]?.stringValue ?? state.actingUser(principal, body, operation: operation)
-        let cid = try Self.banChannel(channelCid: body["channel_cid"]?.stringValue, type: body["type"]?.stringValue, id: body["id"]?.stringValue, operation: operation)
+            try body["banned_by_id"]?.stringValue ?? body["banned_by"]?["id"]?.stringValue
+            ?? state.actingUser(principal, body, operation: operation)
+        let cid = try Self.banChannel(
+            channelCid: body["channel_cid"]?.stringValue, type: body["type"]?.stringValue, id: body["id"]?.stringValue, operation: operation)
         if body["shadow"]?.flag == true || body["ip_ban"]?.flag == true {
             throw APIError.input(operation, "shadow and IP bans are not supported by the dev server; leave out shadow and ip_ban")
         }
@@ -33,10 +35,8 @@ extension AppRoutes {
                 targetUserId: target, cid: cid, bannedBy: bannedBy, reason: reason, createdAt: now,
                 expires: minutes.map { now.addingTimeInterval(Double($0) * 60) })
             try BansTable.store(db, ban)
-            var event: JSONObject = [
-                "user": .object(renderer.user(targetUser)), "created_by": .object(renderer.user(id: bannedBy, from: try UsersTable.fetch(db, ids: [bannedBy]))),
-                "shadow": false,
-            ]
+            let banner = renderer.user(id: bannedBy, from: try UsersTable.fetch(db, ids: [bannedBy]))
+            var event: JSONObject = ["user": .object(renderer.user(targetUser)), "created_by": .object(banner), "shadow": false]
             if let reason { event["reason"] = .string(reason) }
             if let expires = ban.expires { event["expiration"] = .string(RFC3339.string(from: expires)) }
             return try Self.banEvents("user.banned", event, target: target, cid: cid, at: now, db)
@@ -58,8 +58,8 @@ extension AppRoutes {
         let events = try await state.store.write { db -> [PendingEvent] in
             try Self.requireModerator(db, principal, cid: cid, operation: operation)
             guard try BansTable.remove(db, user: target, cid: cid) else { return [] }
-            let users = try UsersTable.fetch(db, ids: [target])
-            return try Self.banEvents("user.unbanned", ["user": .object(renderer.user(id: target, from: users))], target: target, cid: cid, at: now, db)
+            let user = renderer.user(id: target, from: try UsersTable.fetch(db, ids: [target]))
+            return try Self.banEvents("user.unbanned", ["user": .object(user)], target: target, cid: cid, at: now, db)
         }
         await state.publish(events)
         return JSONReply()

@@ -5,7 +5,8 @@ public enum ByteSizeText {
     public static func parse(_ text: String) -> Int64? {
         let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased()
         let units: [(String, Double)] = [
-            ("BYTES", 1), ("BYTE", 1), ("KIB", 1024), ("MIB", 1_048_576), ("GIB", 1_073_741_824), ("KB", 1024), ("MB", 1_048_576), ("GB", 1_073_741_824),
+            ("BYTES", 1), ("BYTE", 1), ("KIB", 1024), ("MIB", 1_048_576), ("GIB", 1_073_741_824),
+            ("KB", 1024), ("MB", 1_048_576), ("GB", 1_073_741_824),
             ("K", 1024), ("M", 1_048_576), ("G", 1_073_741_824), ("B", 1),
         ]
         for (suffix, size) in units where trimmed.hasSuffix(suffix) {
@@ -22,12 +23,14 @@ public enum ByteSizeText {
     /// it reaches: `512 bytes`, `1.5 KB`, `100 MB`. For messages that people read.
     public static func format(_ bytes: Int64) -> String {
         let units: [(String, Double)] = [("GB", 1_073_741_824), ("MB", 1_048_576), ("KB", 1024)]
-        for (unit, size) in units where Double(bytes) >= size {
-            let value = (Double(bytes) / size * 10).rounded() / 10
-            let text = value == value.rounded() ? String(Int64(value)) : String(value)
-            return "\(text) \(unit)"
+        func text(_ unit: Int) -> String {
+            let value = (Double(bytes) / units[unit].1 * 10).rounded() / 10
+            return "\(value == value.rounded() ? String(Int64(value)) : String(value)) \(units[unit].0)"
         }
-        return bytes == 1 ? "1 byte" : "\(bytes) bytes"
+        guard let unit = units.firstIndex(where: { Double(bytes) >= $0.1 }) else { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
+        // 1,048,570 bytes rounds to 1024 KB: the next unit up says it better.
+        if unit > 0, (Double(bytes) / units[unit].1 * 10).rounded() >= 10240 { return text(unit - 1) }
+        return text(unit)
     }
 }
 
