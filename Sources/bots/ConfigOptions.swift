@@ -15,7 +15,7 @@ struct ConfigOptions: ParsableArguments {
     /// `--server` as an http(s) URL with a host, as `server.url` must be; anything else used to
     /// fall back to the configuration's server without a word.
     static func serverURL(_ text: String) throws -> URL {
-        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+        guard let url = BotsConfiguration.Server.httpURL(text) else {
             throw ValidationError("use an http(s) URL with a host, such as http://127.0.0.1:8787")
         }
         return url

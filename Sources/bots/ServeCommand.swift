@@ -65,16 +65,14 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The settings: those of `--config` (or the defaults), then each flag given.
     func serverConfiguration() throws(ConfigurationError) -> DevServerConfiguration {
-        var configuration: DevServerConfiguration
-        if let config {
-            configuration = DevServerConfiguration(try BotsConfiguration.load(contentsOf: config))
-        } else {
-            let embedded = BotsConfiguration.Embedded()
-            configuration = DevServerConfiguration(
-                host: embedded.host, port: embedded.port, dataDirectory: URL(fileURLWithPath: embedded.dataDirectory, isDirectory: true),
-                apiKey: BotsConfiguration.Server.defaultAPIKey, apiSecret: BotsConfiguration.Server.defaultAPISecret,
-                linkLifetime: embedded.linkLifetime, healthCheckInterval: embedded.healthCheckInterval)
-        }
+        var configuration =
+            if let config {
+                DevServerConfiguration(try BotsConfiguration.load(contentsOf: config))
+            } else {
+                DevServerConfiguration(
+                    BotsConfiguration.Embedded(), apiKey: BotsConfiguration.Server.defaultAPIKey,
+                    apiSecret: BotsConfiguration.Server.defaultAPISecret)
+            }
         if let host { configuration.host = host }
         if let port { configuration.port = port }
         if let data { configuration.dataDirectory = URL(fileURLWithPath: data, isDirectory: true) }

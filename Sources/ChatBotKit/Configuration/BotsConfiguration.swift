@@ -25,6 +25,13 @@ public struct BotsConfiguration: Sendable {
         /// The API secret.
         public var apiSecret: Secret
 
+        /// `text` as an http(s) URL with a host, the only kind a server can be reached at; nil
+        /// for anything else (`server.url` and `bots --server` are both checked with this).
+        public static func httpURL(_ text: String) -> URL? {
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else { return nil }
+            return url
+        }
+
         /// The key used when none is given: `$CHAT_API_KEY`, else the dev key of bots.yaml and
         /// the embedded server.
         public static var defaultAPIKey: String { ProcessInfo.processInfo.environment["CHAT_API_KEY"] ?? "dev-key" }
@@ -141,7 +148,7 @@ public struct BotsConfiguration: Sendable {
         var url: URL?
         if let urlNode = node["url"] {
             let text = try urlNode.string()
-            guard let parsed = URL(string: text), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
+            guard let parsed = Server.httpURL(text) else {
                 throw urlNode.error(.badValue, "server.url must be an http(s) URL such as https://chat.stream-io-api.com, found \"\(text)\"")
             }
             url = parsed

@@ -80,8 +80,7 @@ extension AppRoutes {
         }
         let channels = try Self.values(filter["channel_cid"], field: "channel_cid", operation: operation)
         let users = try Self.values(filter["user_id"], field: "user_id", operation: operation)
-        let limit = min(max(payload["limit"]?.intValue ?? 25, 1), 100)
-        let offset = max(payload["offset"]?.intValue ?? 0, 0)
+        let (limit, offset) = Self.page(payload)
         let now = state.clock.now()
         let renderer = await state.renderer(for: request)
         let bans = try await state.store.read { db -> [RawJSON] in

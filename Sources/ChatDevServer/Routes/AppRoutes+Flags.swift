@@ -16,24 +16,19 @@ extension AppRoutes {
         let filter = payload["filter_conditions"]?.objectValue ?? [:]
         let channels = try Self.values(filter["channel_cid"], field: "channel_cid", operation: operation)
         let flaggers = try Self.values(filter["user_id"], field: "user_id", operation: operation)
-        let limit = min(max(payload["limit"]?.intValue ?? 25, 1), 100)
-        let offset = max(payload["offset"]?.intValue ?? 0, 0)
+        let (limit, offset) = Self.page(payload)
         let renderer = await state.renderer(for: request)
-        var conditions = ["f.target_message_id IS NOT NULL"]
-        var arguments: [String] = []
-        for (column, values) in [("m.cid", channels), ("f.user_id", flaggers)] {
-            guard let values else { continue }
-            conditions.append("\(column) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))")
-            arguments += values.sorted()
-        }
+        var conditions = SQLConditions("f.target_message_id IS NOT NULL")
+        conditions.add("m.cid", in: channels)
+        conditions.add("f.user_id", in: flaggers)
         let sql = """
             SELECT m.*, f.user_id AS flag_user_id, f.reason AS flag_reason, f.created_at AS flag_created_at
             FROM flags f JOIN messages m ON m.id = f.target_message_id
-            WHERE \(conditions.joined(separator: " AND ")) ORDER BY f.seq DESC LIMIT \(limit) OFFSET \(offset)
+            WHERE \(conditions.sql) ORDER BY f.seq DESC LIMIT \(limit) OFFSET \(offset)
             """
-        let values = arguments
+        let arguments = conditions.arguments
         let flags = try await state.store.read { db -> [RawJSON] in
-            let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(values))
+            let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
             let messages = try renderer.messages(rows.map(MessagesTable.decode), viewer: nil, in: db)
             return zip(rows, messages).map { row, message in
                 var flag: JSONObject = [
@@ -45,6 +40,11 @@ extension AppRoutes {
             }
         }
         return JSONReply(["flags": .array(flags)])
+    }
+
+    /// The `limit` (1...100, 25 when absent) and `offset` (0 or more) of a query's payload.
+    static func page(_ payload: JSONObject) -> (limit: Int, offset: Int) {
+        (min(max(payload["limit"]?.intValue ?? 25, 1), 100), max(payload["offset"]?.intValue ?? 0, 0))
     }
 
     /// The values a filter field accepts: nil when the field is absent (anything matches).

@@ -20,11 +20,16 @@ enum BansTable {
             created_at TEXT NOT NULL, expires_micros INTEGER, PRIMARY KEY (target_user_id, cid));
         """
 
+    /// The SQL condition "the ban is in force", for the bans table under `alias`; its one
+    /// argument is the current time in microseconds.
+    static func inForce(_ alias: String = "bans") -> String {
+        "(\(alias).expires_micros IS NULL OR \(alias).expires_micros > ?)"
+    }
+
     /// The SQL condition "`user` is banned in `cid` now", for the columns named; its one argument is
     /// the current time in microseconds.
     static func activeCondition(user: String, cid: String) -> String {
-        "EXISTS (SELECT 1 FROM bans b WHERE b.target_user_id = \(user) AND b.cid IN (\(cid), '') "
-            + "AND (b.expires_micros IS NULL OR b.expires_micros > ?))"
+        "EXISTS (SELECT 1 FROM bans b WHERE b.target_user_id = \(user) AND b.cid IN (\(cid), '') AND \(inForce("b")))"
     }
 
     static func store(_ db: Database, _ ban: StoredBan) throws {
@@ -47,8 +52,7 @@ enum BansTable {
         try Row.fetchOne(
             db,
             sql: """
-                SELECT * FROM bans WHERE target_user_id = ? AND cid IN (?, '') AND (expires_micros IS NULL OR expires_micros > ?)
-                ORDER BY cid LIMIT 1
+                SELECT * FROM bans WHERE target_user_id = ? AND cid IN (?, '') AND \(inForce()) ORDER BY cid LIMIT 1
                 """,
             arguments: [user, cid.rawValue, StoreCoding.micros(now)]
         ).map(decode)
@@ -57,15 +61,11 @@ enum BansTable {
     /// Bans in force at `now`, newest first, optionally only those of some channels (`''` in
     /// `cids` for app-wide ones) or some users.
     static func list(_ db: Database, cids: Set<String>?, users: Set<String>?, at now: Date, limit: Int, offset: Int) throws -> [StoredBan] {
-        var conditions = ["(expires_micros IS NULL OR expires_micros > ?)"]
-        var arguments: [any DatabaseValueConvertible] = [StoreCoding.micros(now)]
-        for (column, values) in [("cid", cids), ("target_user_id", users)] {
-            guard let values else { continue }
-            conditions.append("\(column) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))")
-            arguments += values.sorted()
-        }
-        let sql = "SELECT * FROM bans WHERE \(conditions.joined(separator: " AND ")) ORDER BY created_at DESC LIMIT \(limit) OFFSET \(offset)"
-        return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map(decode)
+        var conditions = SQLConditions(inForce(), [StoreCoding.micros(now)])
+        conditions.add("cid", in: cids)
+        conditions.add("target_user_id", in: users)
+        let sql = "SELECT * FROM bans WHERE \(conditions.sql) ORDER BY created_at DESC LIMIT \(limit) OFFSET \(offset)"
+        return try Row.fetchAll(db, sql: sql, arguments: conditions.arguments).map(decode)
     }
 
     static func decode(_ row: Row) -> StoredBan {

@@ -23,14 +23,12 @@ public enum ByteSizeText {
     /// it reaches: `512 bytes`, `1.5 KB`, `100 MB`. For messages that people read.
     public static func format(_ bytes: Int64) -> String {
         let units: [(String, Double)] = [("GB", 1_073_741_824), ("MB", 1_048_576), ("KB", 1024)]
-        func text(_ unit: Int) -> String {
-            let value = (Double(bytes) / units[unit].1 * 10).rounded() / 10
-            return "\(value == value.rounded() ? String(Int64(value)) : String(value)) \(units[unit].0)"
-        }
-        guard let unit = units.firstIndex(where: { Double(bytes) >= $0.1 }) else { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
+        func rounded(_ unit: Int) -> Double { (Double(bytes) / units[unit].1 * 10).rounded() / 10 }
+        guard var unit = units.firstIndex(where: { Double(bytes) >= $0.1 }) else { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
         // 1,048,570 bytes rounds to 1024 KB: the next unit up says it better.
-        if unit > 0, (Double(bytes) / units[unit].1 * 10).rounded() >= 10240 { return text(unit - 1) }
-        return text(unit)
+        if unit > 0, rounded(unit) >= 1024 { unit -= 1 }
+        let value = rounded(unit)
+        return "\(value == value.rounded() ? String(Int64(value)) : String(value)) \(units[unit].0)"
     }
 }
 
