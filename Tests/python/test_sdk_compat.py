@@ -147,6 +147,7 @@ def test_query_channels(client, channel):
     other = client.channel("messaging", "other", data={"topic": "x"})
     other.create("u2")
     other.add_members(["u2"])
+    other.add_members(["u2"])
     found = client.query_channels({"members": {"$in": ["bot-1"]}}, {"last_message_at": -1}, limit=10)
     assert [state["channel"]["cid"] for state in found["channels"]] == ["messaging:general"]
     both = client.query_channels({"cid": {"$in": ["messaging:general", "messaging:other"]}}, limit=10)
@@ -265,3 +266,66 @@ def test_bad_bans_are_refused_and_ban_no_one(server, client, channel):
     assert response.status_code == 403 and "user u2 may not ban or unban users in messaging:general" in response.json()["message"]
     assert client.query_banned_users({})["bans"] == []
     channel.send_message({"text": "nobody was banned"}, "u2")
+
+
+def test_search_by_words_filters_sort_and_pages(client, channel):
+    other = client.channel("messaging", "other")
+    other.create("u2")
+    other.add_members(["u2"])
+    sent = [
+        channel.send_message({"id": "m1", "text": "Morning walk by the river", "attachments": [WORKOUT]}, "u2"),
+        channel.send_message({"id": "m2", "text": "a photo", "attachments": [{"type": "image", "image_url": "https://x.test/a.png"}]},
+                             "bot-1"),
+        channel.send_message({"id": "m3", "text": "evening walk", "priority": 2}, "u2"),
+        other.send_message({"id": "m4", "text": "walk elsewhere"}, "u2"),
+        channel.send_message({"id": "m5", "text": "a walk taken back"}, "u2"),
+    ]
+    assert len(sent) == 5
+    client.delete_message("m5")
+
+    def ids(response):
+        return [result["message"]["id"] for result in response["results"]]
+
+    here = {"cid": "messaging:general"}
+    assert ids(client.search(here, "walk")) == ["m1", "m3"]
+    assert ids(client.search(here, "RIVER walk")) == ["m1"]
+    assert ids(client.search(here, {"attachments.type": {"$in": ["workout"]}})) == ["m1"]
+    assert ids(client.search(here, {"attachments.type": "image"})) == ["m2"]
+    assert ids(client.search(here, {"$and": [{"user.id": "u2"}, {"priority": {"$gt": 1}}]})) == ["m3"]
+    assert ids(client.search(here, {"text": {"$autocomplete": "eve"}})) == ["m3"]
+    assert ids(client.search(here, "walk", sort=[{"field": "created_at", "direction": -1}])) == ["m3", "m1"]
+    found = client.search({"members": {"$in": ["u2"]}}, "walk")
+    assert ids(found) == ["m1", "m3", "m4"]
+    assert [result["message"]["channel"]["cid"] for result in found["results"]] == [
+        "messaging:general", "messaging:general", "messaging:other"]
+    assert found["results"][0]["message"]["attachments"] == [WORKOUT]
+    assert "next" not in found
+
+    # Pages: by offset, and by the next cursor of the previous page.
+    assert ids(client.search({"members": {"$in": ["u2"]}}, "walk", limit=2, offset=1)) == ["m3", "m4"]
+    first = client.search({"members": {"$in": ["u2"]}}, "walk", limit=2)
+    assert ids(first) == ["m1", "m3"] and first["next"]
+    second = client.search({"members": {"$in": ["u2"]}}, "walk", limit=2, next=first["next"])
+    assert ids(second) == ["m4"] and "next" not in second
+
+
+def test_bad_searches_are_refused(server, client, channel):
+    channel.send_message({"id": "kept", "text": "still here"}, "u2")
+    here = {"cid": "messaging:general"}
+    refused(lambda: client.search({}, "walk"), 400, 4, "filter_conditions must be a channel filter")
+    refused(lambda: client.search(here, ""), 400, 4, "query must contain at least one word")
+    refused(lambda: client.search(here, {}), 400, 4, "message_filter_conditions must be a non-empty object")
+    refused(lambda: client.search(here, {"text": {"$regex": "w.*"}}), 400, 4, "operator $regex on text is not supported")
+    refused(lambda: client.search(here, {"created_at": {"$gt": "last week"}}), 400, 4, "needs an RFC 3339 date")
+    refused(lambda: client.search(here, {"pinned_at": {"$exists": True}}), 400, 4,
+            'filter field "pinned_at" is not supported by the dev server')
+    refused(lambda: client.search(here, "walk", sort=[{"field": "reply_count", "direction": 1}]), 400, 4,
+            'sort field "reply_count" is not supported')
+    refused(lambda: client.search(here, "walk", next="bm90LWEtY3Vyc29y"), 400, 4, "next must be the next or previous value")
+    # The SDK refuses offset with sort itself; the server refuses it too, as the hosted service does.
+    response = requests.get(server.url("/search"), params={
+        "api_key": API_KEY, "payload": '{"filter_conditions": {"cid": "messaging:general"}, "query": "x", "offset": 1, '
+                                       '"sort": [{"field": "id", "direction": 1}]}'},
+                            headers={"Authorization": client.auth_token, "stream-auth-type": "jwt"})
+    assert response.status_code == 400 and "cannot use offset with next or sort parameters" in response.json()["message"]
+    assert [result["message"]["id"] for result in client.search(here, "still")["results"]] == ["kept"]

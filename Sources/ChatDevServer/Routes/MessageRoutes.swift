@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 import Hummingbird
 
-/// Messages: send (with client ids), read, edit (full and partial), delete (soft and hard), replies.
+/// Messages: send (with client ids), read, edit (full and partial), delete (soft and hard), replies, search.
 struct MessageRoutes {
     let state: DevServerState
 
@@ -21,6 +21,7 @@ struct MessageRoutes {
         router.put("/messages/:messageId") { request, context in try await update(request, context, partial: true) }
         router.delete("/messages/:messageId") { request, context in try await delete(request, context) }
         router.get("/messages/:messageId/replies") { request, context in try await replies(request, context) }
+        router.get("/search") { request, _ in try await search(request) }
     }
 
     /// `POST /channels/{type}/{id}/message`.
