@@ -32,6 +32,7 @@ struct ConfigOptions: ParsableArguments {
 
     /// Runs `body`, the first call to the server `configuration` points at: when nothing
     /// listens there, says so and how to start one, instead of curl's "Couldn't connect to server".
+    @discardableResult
     func reaching<T>(_ configuration: BotsConfiguration, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()

@@ -29,6 +29,7 @@ struct ConfigurationTests {
         #expect(configuration.bots.map(\.user) == ["workout-bot", "moderator", "archive-bot"])
         #expect(configuration.bots.allSatisfy { $0.channels == ["messaging:general"] })
         #expect(try configuration.bots[1].node["policy"]?["action"]?.string() == "delete_and_notify")
+        #expect(try configuration.bots[1].node["policy"]?["ban_after"]?.int() == 3)
     }
 
     @Test("${VAR:-default} takes the environment's value when set, the default otherwise")

@@ -183,6 +183,52 @@ struct ModerationBotTests {
         }
     }
 
+    @Test("a repeat offender is banned from the channel at ban_after files, counted from the notices, across a restart of the bot")
+    func bansRepeatOffenders() async throws {
+        let files = try FixtureFiles()
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let bob = try await TestUser.join(server, id: "bob", channel: "messaging:general")
+            let entry = try botEntry(
+                """
+                name: moderator
+                kind: moderation
+                channels: [messaging:general]
+                policy: { blocked_file_extensions: [.sh], action: notify, ban_after: 2, ban_for: 10m }
+                """)
+            // Each run is a new bot, as after a restart: it remembers nothing of the last one.
+            func withModerator(_ body: () async throws -> Void) async throws {
+                let bot = try ModerationBot.makeBot(entry, environment: try FixtureFiles().environment)
+                try await server.withBot(bot, channels: ["messaging:general"]) { _ in try await body() }
+            }
+            try await withModerator {
+                let first = try await ann.sendFile(try files.text("echo 1", named: "one.sh"))
+                let notice = try #require(try await ann.replies(to: first, from: "moderator").first)
+                #expect(notice.text == "@Ann: one.sh breaks this channel's file policy: .sh files are not allowed here.")
+                #expect(notice.extraData["moderation_offender"] == "ann")
+                let other = try await bob.sendFile(try files.text("echo b", named: "bob.sh"))
+                _ = try #require(try await bob.replies(to: other, from: "moderator").first)
+            }
+            try await withModerator {
+                let second = try await ann.sendFile(try files.text("echo 2", named: "two.sh"))
+                let notice = try #require(try await ann.replies(to: second, from: "moderator").first)
+                #expect(
+                    notice.text
+                        == "@Ann: two.sh breaks this channel's file policy: .sh files are not allowed here. "
+                        + "That is 2 files against the policy, so Ann is banned from this channel for 10m.")
+            }
+            let bans = try await server.client(as: "admin").bannedUsers(in: "messaging:general")
+            #expect(bans.map(\.userId) == ["ann"], "bob broke the policy once, and ann's files are not his")
+            #expect(bans.first?.reason == "2 files against the file policy" && bans.first?.bannedBy == "moderator")
+            let minutes = try #require(bans.first?.expires).timeIntervalSince(try #require(bans.first?.createdAt)) / 60
+            #expect(abs(minutes - 10) < 0.01)
+            await #expect {
+                try await ann.send(text: "let me explain")
+            } throws: { ($0 as? ChatClientError)?.streamCode == 17 }
+            _ = try await bob.send(text: "bob may still talk")
+        }
+    }
+
     @Test("files from trusted users (the other bots) are not judged; the same file from a member is")
     func trustedUsers() async throws {
         let files = try FixtureFiles()
@@ -228,6 +274,10 @@ struct ModerationBotTests {
         ("policy: { sniff: true }", "unknown key \"sniff\"", 6, 15),
         ("channel_policies: { general: {} }", "\"general\" is not a channel id", 6, 34),
         ("trusted_users: { archive-bot: yes }", "must be a list, found a mapping", 6, 20),
+        ("policy: { ban_after: 0 }", "ban_after must be 1 or more, found 0", 6, 26),
+        ("policy: { action: flag, ban_after: 2 }", "action: flag posts none; use notify or delete_and_notify", 6, 40),
+        ("policy: { ban_for: 1h }", "needs ban_after, the number of files that earns a ban", 6, 24),
+        ("policy: { ban_after: 2, ban_for: soon }", "must be a duration such as 30s", 6, 38),
     ])
     func badPolicies(_ yaml: String, _ message: String, _ line: Int, _ column: Int) throws {
         let entry = try botEntry("name: moderator\nkind: moderation\nchannels: [messaging:general]\n\(yaml)")

@@ -11,7 +11,8 @@ import Synchronization
 /// bytes), and a file that breaks it is deleted with a notice, flagged, or noticed. The files an
 /// edit adds are judged too, so an edit cannot add what a new message may not carry. Files from
 /// `trusted_users` (the other bots of a bots.yaml, whose reports are JSON, CSV or SVG) and from
-/// the moderator itself are not judged.
+/// the moderator itself are not judged. With `ban_after`, a sender whose files break the policy
+/// that many times is banned from the channel (counted from the notices, so across restarts).
 public enum ModerationBot: BotKind {
     /// `kind: moderation`.
     public static let name = "moderation"
@@ -117,15 +118,51 @@ public enum ModerationBot: BotKind {
                 // Another attachment of the same message already had it removed.
             }
             if attachment.type == .image { try await context.deleteImage(url: link) } else { try await context.deleteFile(url: link) }
-            try await context.reply(text: "@\(sender): \(name) was removed because \(reason).", extraData: ["moderation_notice": notice(name, reason)])
+            let ban = try await banIfRepeated(file: name, policy: policy, context: context)
+            try await context.reply(text: "@\(sender): \(name) was removed because \(reason).\(ban)", extraData: notice(name, reason, context))
         case .flag:
             try await context.flag(reason: "\(name): \(reason)")
         case .notify:
-            try await context.reply(text: "@\(sender): \(name) breaks this channel's file policy: \(reason).", extraData: ["moderation_notice": notice(name, reason)])
+            let ban = try await banIfRepeated(file: name, policy: policy, context: context)
+            try await context.reply(text: "@\(sender): \(name) breaks this channel's file policy: \(reason).\(ban)", extraData: notice(name, reason, context))
         }
     }
 
-    static func notice(_ name: String, _ reason: String) -> RawJSON {
-        ["file": .string(name), "reason": .string(reason)]
+    /// The custom fields of a notice: what was wrong with which file of whose message. The
+    /// offender is a flat field so that a search can count a sender's notices.
+    static func notice(_ name: String, _ reason: String, _ context: BotContext) -> [String: RawJSON] {
+        var fields: [String: RawJSON] = [
+            "moderation_notice": ["file": .string(name), "reason": .string(reason), "message_id": .string(context.message.id)]
+        ]
+        if let offender = context.message.user?.id { fields["moderation_offender"] = .string(offender) }
+        return fields
+    }
+
+    /// Bans the sender from the channel when this file brings their files against the policy
+    /// to `banAfter`; returns the sentence the notice adds about it, or "".
+    ///
+    /// The count comes from the moderator's notices in the channel, found by a message search,
+    /// so it survives a restart of the bot. A file counts once however often its message is
+    /// delivered (notices name the message and the file). On the hosted service, search indexes
+    /// new messages within seconds, so files sent faster than that may be counted late.
+    static func banIfRepeated(file: String, policy: ModerationPolicy, context: BotContext) async throws -> String {
+        guard let banAfter = policy.banAfter, let offender = context.message.user?.id else { return "" }
+        var offences: Set<String> = ["\(context.message.id)\n\(file)"]
+        var next: String?
+        repeat {
+            let page = try await context.client.searchMessages(
+                .filter(["moderation_offender": .string(offender), "user.id": .string(context.bot.user.id)]), in: context.channel.cid,
+                limit: 100, after: next)
+            for notice in page.messages {
+                guard let earlier = notice.extraData["moderation_notice"] else { continue }
+                offences.insert("\(earlier["message_id"]?.stringValue ?? notice.id)\n\(earlier["file"]?.stringValue ?? "")")
+            }
+            next = page.next
+        } while next != nil
+        guard offences.count >= banAfter else { return "" }
+        try await context.banSender(reason: "\(offences.count) files against the file policy", for: policy.banDuration)
+        let name = context.message.user?.name ?? offender
+        let length = policy.banDuration.map { "for \(DurationText.format($0))" } ?? "until a moderator lifts the ban"
+        return " That is \(offences.count) files against the policy, so \(name) is banned from this channel \(length)."
     }
 }

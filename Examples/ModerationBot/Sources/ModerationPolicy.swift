@@ -28,11 +28,17 @@ public struct ModerationPolicy: Sendable, Hashable {
     public var sniffContent = false
     /// What to do about a violation.
     public var action: Action = .deleteAndNotify
+    /// Ban a sender from the channel at this many files against the policy (and at each one
+    /// after), when set. Needs an action that posts notices: they are what is counted.
+    public var banAfter: Int?
+    /// How long such a ban lasts; nil: until a moderator lifts it.
+    public var banDuration: Duration?
 
     /// A policy.
     public init(
         allowedExtensions: [String] = [], blockedExtensions: [String] = [], allowedMimeTypes: [String] = [], blockedMimeTypes: [String] = [],
-        maximumFileSize: Int64? = nil, sniffContent: Bool = false, action: Action = .deleteAndNotify
+        maximumFileSize: Int64? = nil, sniffContent: Bool = false, action: Action = .deleteAndNotify, banAfter: Int? = nil,
+        banDuration: Duration? = nil
     ) {
         self.allowedExtensions = allowedExtensions
         self.blockedExtensions = blockedExtensions
@@ -41,11 +47,13 @@ public struct ModerationPolicy: Sendable, Hashable {
         self.maximumFileSize = maximumFileSize
         self.sniffContent = sniffContent
         self.action = action
+        self.banAfter = banAfter
+        self.banDuration = banDuration
     }
 
     static let keys = [
         "allowed_file_extensions", "blocked_file_extensions", "allowed_mime_types", "blocked_mime_types", "max_file_size", "sniff_content",
-        "action",
+        "action", "ban_after", "ban_for",
     ]
 
     /// Reads a `policy:` mapping; unknown keys and bad values are located errors.
@@ -76,6 +84,26 @@ public struct ModerationPolicy: Sendable, Hashable {
                     .badValue, "action \"\(text)\" is not one of \(Action.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             action = parsed
+        }
+        try readBan(node)
+    }
+
+    /// `ban_after` (a count of files) and `ban_for` (a duration, or until lifted when absent).
+    private mutating func readBan(_ node: ConfigNode) throws(ConfigurationError) {
+        if let countNode = node["ban_after"] {
+            let count = try countNode.int()
+            guard count >= 1 else { throw countNode.error(.badValue, "\(countNode.path) must be 1 or more, found \(count)") }
+            guard action != .flag else {
+                throw countNode.error(
+                    .badValue, "\(countNode.path) counts the moderator's notices, and action: flag posts none; use notify or delete_and_notify")
+            }
+            banAfter = count
+        }
+        if let durationNode = node["ban_for"] {
+            guard banAfter != nil else {
+                throw durationNode.error(.badValue, "\(durationNode.path) needs ban_after, the number of files that earns a ban")
+            }
+            banDuration = try durationNode.duration()
         }
     }
 
