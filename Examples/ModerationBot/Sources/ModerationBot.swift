@@ -124,7 +124,8 @@ public enum ModerationBot: BotKind {
             try await context.flag(reason: "\(name): \(reason)")
         case .notify:
             let ban = try await banIfRepeated(file: name, policy: policy, context: context)
-            try await context.reply(text: "@\(sender): \(name) breaks this channel's file policy: \(reason).\(ban)", extraData: notice(name, reason, context))
+            try await context.reply(
+                text: "@\(sender): \(name) breaks this channel's file policy: \(reason).\(ban)", extraData: notice(name, reason, context))
         }
     }
 

@@ -120,16 +120,19 @@ extension MessageRoutes {
     static func sorted(_ messages: [StoredMessage], by sort: [(field: String, ascending: Bool)]) -> [StoredMessage] {
         guard !sort.isEmpty else { return messages }
         // Stable: messages equal on every key keep the order they were sent in.
+        func order<T: Comparable>(_ left: T, _ right: T) -> ComparisonResult {
+            left < right ? .orderedAscending : left > right ? .orderedDescending : .orderedSame
+        }
         return messages.enumerated().sorted { left, right in
             for (field, ascending) in sort {
-                let order: ComparisonResult
+                let result: ComparisonResult
                 switch field {
-                case "created_at": order = left.element.createdAt.compare(right.element.createdAt)
-                case "updated_at": order = left.element.updatedAt.compare(right.element.updatedAt)
-                case "id": order = left.element.id < right.element.id ? .orderedAscending : left.element.id > right.element.id ? .orderedDescending : .orderedSame
-                default: order = .orderedSame
+                case "created_at": result = order(left.element.createdAt, right.element.createdAt)
+                case "updated_at": result = order(left.element.updatedAt, right.element.updatedAt)
+                case "id": result = order(left.element.id, right.element.id)
+                default: result = .orderedSame
                 }
-                if order != .orderedSame { return (order == .orderedAscending) == ascending }
+                if result != .orderedSame { return (result == .orderedAscending) == ascending }
             }
             return left.offset < right.offset
         }.map(\.element)
