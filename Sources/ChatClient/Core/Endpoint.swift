@@ -16,6 +16,12 @@ struct Endpoint: Sendable {
         Endpoint(method: "GET", path: path, query: query, body: nil, isIdempotent: true, operation: operation)
     }
 
+    /// A GET whose parameters travel as one JSON object in the `payload` query item, as the
+    /// service's query endpoints (users, search, flags, bans) take them.
+    static func get(_ path: String, payload: JSONObject, operation: String) -> Endpoint {
+        get(path, query: [("payload", JSONWriter.string(.object(payload)))], operation: operation)
+    }
+
     static func post(_ path: String, _ body: JSONObject, query: [(String, String)] = [], idempotent: Bool = false, operation: String) -> Endpoint {
         Endpoint(method: "POST", path: path, query: query, body: body, isIdempotent: idempotent, operation: operation)
     }

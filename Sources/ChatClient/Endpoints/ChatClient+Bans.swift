@@ -53,7 +53,7 @@ extension ChatClient {
         if let userId { filter["user_id"] = .string(userId) }
         let payload: JSONObject = ["filter_conditions": .object(filter), "limit": .number(JSONNumber(limit))]
         let response = try await perform(
-            .get("/query_banned_users", query: [("payload", JSONWriter.string(.object(payload)))], operation: "QueryBannedUsers"))
+            .get("/query_banned_users", payload: payload, operation: "QueryBannedUsers"))
         return (response["bans"]?.arrayValue ?? []).map { ban in
             UserBan(
                 userId: ban["user"]?["id"]?.stringValue ?? "", bannedBy: ban["banned_by"]?["id"]?.stringValue ?? "",

@@ -30,7 +30,7 @@ extension ChatClient {
         if let flaggedBy { filter["user_id"] = .string(flaggedBy) }
         let payload: JSONObject = ["filter_conditions": .object(filter), "limit": .number(JSONNumber(limit))]
         let response = try await perform(
-            .get("/moderation/flags/message", query: [("payload", JSONWriter.string(.object(payload)))], operation: "QueryMessageFlags"))
+            .get("/moderation/flags/message", payload: payload, operation: "QueryMessageFlags"))
         return try (response["flags"]?.arrayValue ?? []).map { flag in
             guard let message = flag["message"] else {
                 throw ChatClientError(code: .invalidResponse, message: "QueryMessageFlags answered a flag without its message")

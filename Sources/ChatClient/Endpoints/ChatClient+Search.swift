@@ -54,7 +54,7 @@ extension ChatClient {
             payload["sort"] = .array(sort.map { ["field": .string($0.field), "direction": .number(JSONNumber($0.direction))] })
         }
         if let next { payload["next"] = .string(next) }
-        let response = try await perform(.get("/search", query: [("payload", JSONWriter.string(.object(payload)))], operation: "Search"))
+        let response = try await perform(.get("/search", payload: payload, operation: "Search"))
         let messages = try (response["results"]?.arrayValue ?? []).map { result in
             guard let message = result["message"] else {
                 throw ChatClientError(code: .invalidResponse, message: "Search: a result has no message")

@@ -13,7 +13,7 @@ extension ChatClient {
     /// Users by id (`GET /users?payload=`).
     public func queryUsers(ids: [String]) async throws -> [User] {
         let payload: JSONObject = ["filter_conditions": ["id": ["$in": .array(ids.map(RawJSON.string))]], "limit": 100]
-        let response = try await perform(.get("/users", query: [("payload", JSONWriter.string(.object(payload)))], operation: "QueryUsers"))
+        let response = try await perform(.get("/users", payload: payload, operation: "QueryUsers"))
         return try (response["users"]?.arrayValue ?? []).map { try User(json: $0) }
     }
 }

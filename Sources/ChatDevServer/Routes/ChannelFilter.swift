@@ -51,6 +51,15 @@ struct ChannelFilter: Sendable {
         throw APIError.input(operation, "filter on \(key) must be a string, {\"$eq\": ...} or {\"$in\": [...]}")
     }
 
+    /// The matching channels `principal` may read: any with a server token, only its user's
+    /// channels with a user token.
+    func channels(visibleTo principal: Principal, _ db: Database) throws -> [StoredChannel] {
+        let matching = try ChannelsTable.all(db).filter { channel in try matches(channel, db) }
+        guard let userId = principal.userId else { return matching }
+        let visible = Set(try ChannelsTable.channelIds(ofMember: userId, db))
+        return matching.filter { visible.contains($0.cid) }
+    }
+
     func matches(_ channel: StoredChannel, _ db: Database) throws -> Bool {
         try ChannelFilter.evaluate(condition, channel, db)
     }

@@ -82,12 +82,7 @@ struct ChannelRoutes {
         let messageLimit = min(max(body["message_limit"]?.intValue ?? 25, 0), 300)
         let renderer = await state.renderer(for: request)
         let matches = try await state.store.read { db -> [StoredChannel] in
-            var channels = try ChannelsTable.all(db).filter { channel in try filter.matches(channel, db) }
-            if let userId = principal.userId {
-                let visible = Set(try ChannelsTable.channelIds(ofMember: userId, db))
-                channels = channels.filter { visible.contains($0.cid) }
-            }
-            return Array(channels.dropFirst(offset).prefix(limit))
+            Array(try filter.channels(visibleTo: principal, db).dropFirst(offset).prefix(limit))
         }
         for channel in matches {
             try await watchIfAsked(request, body: body, cid: channel.cid, principal: principal)

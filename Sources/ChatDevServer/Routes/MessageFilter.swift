@@ -137,10 +137,9 @@ struct MessageFilter: Sendable {
             return .exists(flag)
         case "$q", "$autocomplete":
             guard field == .text else { throw APIError.input(operation, "\(name) can only be used on text, not on \(key)") }
-            guard let text = operand.stringValue, !words(text).isEmpty else {
-                throw APIError.input(operation, "text \(name) needs a string with at least one word")
-            }
-            return .words(words(text), lastIsPrefix: name == "$autocomplete")
+            let wanted = operand.stringValue.map(words) ?? []
+            guard !wanted.isEmpty else { throw APIError.input(operation, "text \(name) needs a string with at least one word") }
+            return .words(wanted, lastIsPrefix: name == "$autocomplete")
         default:
             throw APIError.input(
                 operation,
@@ -219,14 +218,11 @@ struct MessageFilter: Sendable {
     /// How `value` orders against `operand`: numbers (and dates) by value, strings by their
     /// characters; nil for values of different kinds, which match no comparison.
     private static func compare(_ value: RawJSON, _ operand: RawJSON) -> ComparisonResult? {
-        func order<T: Comparable>(_ left: T, _ right: T) -> ComparisonResult {
-            left < right ? .orderedAscending : left > right ? .orderedDescending : .orderedSame
-        }
         switch (value, operand) {
         case (.number(let left), .number(let right)):
             guard let left = left.double, let right = right.double else { return nil }
-            return order(left, right)
-        case (.string(let left), .string(let right)): return order(left, right)
+            return left.order(against: right)
+        case (.string(let left), .string(let right)): return left.order(against: right)
         default: return nil
         }
     }

@@ -25,11 +25,7 @@ extension MessageRoutes {
         let (limit, offset) = try Self.searchPage(payload, sorted: !sort.isEmpty, operation: operation)
         let renderer = await state.renderer(for: request)
         let (results, more) = try await state.store.read { db -> ([RawJSON], Bool) in
-            var channels = try ChannelsTable.all(db).filter { try channelFilter.matches($0, db) }
-            if let userId = principal.userId {
-                let visible = Set(try ChannelsTable.channelIds(ofMember: userId, db))
-                channels = channels.filter { visible.contains($0.cid) }
-            }
+            let channels = try channelFilter.channels(visibleTo: principal, db)
             guard !channels.isEmpty else { return ([], false) }
             var conditions = SQLConditions("deleted_at IS NULL")
             conditions.add("cid", in: Set(channels.map(\.cid.rawValue)))
@@ -37,14 +33,16 @@ extension MessageRoutes {
                 .map(MessagesTable.decode)
             let matches = Self.sorted(candidates.filter(messageFilter.matches), by: sort)
             let page = Array(matches.dropFirst(offset).prefix(limit))
-            let byCid = Dictionary(channels.map { ($0.cid, $0) }, uniquingKeysWith: { first, _ in first })
+            // Each channel of the page rendered once, however many of its messages the page holds.
+            let pageCids = Set(page.map(\.cid))
+            let renderedChannels = try Dictionary(
+                uniqueKeysWithValues: channels.filter { pageCids.contains($0.cid) }.map { channel in
+                    (channel.cid, renderer.channel(channel, memberCount: try ChannelsTable.members(db, channel.cid).count, createdBy: nil))
+                })
             let rendered = try renderer.messages(page, viewer: principal.userId, in: db)
-            let results = try zip(page, rendered).map { stored, message -> RawJSON in
+            let results = zip(page, rendered).map { stored, message -> RawJSON in
                 var message = message
-                if let channel = byCid[stored.cid] {
-                    message["channel"] = .object(
-                        renderer.channel(channel, memberCount: try ChannelsTable.members(db, stored.cid).count, createdBy: nil))
-                }
+                if let channel = renderedChannels[stored.cid] { message["channel"] = .object(channel) }
                 return ["message": .object(message)]
             }
             return (results, matches.count > offset + limit)
@@ -120,16 +118,13 @@ extension MessageRoutes {
     static func sorted(_ messages: [StoredMessage], by sort: [(field: String, ascending: Bool)]) -> [StoredMessage] {
         guard !sort.isEmpty else { return messages }
         // Stable: messages equal on every key keep the order they were sent in.
-        func order<T: Comparable>(_ left: T, _ right: T) -> ComparisonResult {
-            left < right ? .orderedAscending : left > right ? .orderedDescending : .orderedSame
-        }
         return messages.enumerated().sorted { left, right in
             for (field, ascending) in sort {
                 let result: ComparisonResult
                 switch field {
-                case "created_at": result = order(left.element.createdAt, right.element.createdAt)
-                case "updated_at": result = order(left.element.updatedAt, right.element.updatedAt)
-                case "id": result = order(left.element.id, right.element.id)
+                case "created_at": result = left.element.createdAt.order(against: right.element.createdAt)
+                case "updated_at": result = left.element.updatedAt.order(against: right.element.updatedAt)
+                case "id": result = left.element.id.order(against: right.element.id)
                 default: result = .orderedSame
                 }
                 if result != .orderedSame { return (result == .orderedAscending) == ascending }
