@@ -177,7 +177,11 @@ let package = Package(
         ),
         .testTarget(
             name: "ChatClientTests",
-            dependencies: ["ChatClient", "ChatDevServer", "ChatBotKitTesting", "ChatTransport", "WorkoutBot", "ChatLocking"],
+            dependencies: [
+                "ChatClient", "ChatDevServer", "ChatBotKitTesting", "ChatTransport", "WorkoutBot", "ChatLocking",
+                // A small web site for the dev server's link previews to fetch.
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -69,10 +69,13 @@ public final class DevServer: Service, Sendable {
             } onGracefulShutdown: { [state] in
                 Task { _ = await state.hub.disconnect(userId: nil, code: 1001, reason: "server shutting down") }
             }
+            await state.background.cancelAndWait()
         } catch is CancellationError {
+            await state.background.cancelAndWait()
             listening.failed(DevServerError(code: .stopped, message: "the dev server was cancelled before it was listening"))
             throw CancellationError()
         } catch {
+            await state.background.cancelAndWait()
             guard !listening.isBound else { throw error }
             // Hummingbird throws the bind error; the callers waiting for the port get it too.
             let failure = DevServerError.cannotListen(host: configuration.host, port: configuration.port, because: error)

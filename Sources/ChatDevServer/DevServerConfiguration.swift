@@ -31,6 +31,11 @@ public struct DevServerConfiguration: Sendable {
     public var initialImageUploadConfig: UploadRules
     /// How many events a slow WebSocket client may have queued before it is disconnected.
     public var maximumQueuedEventsPerConnection: Int
+    /// Whether the first link of a message's text gets a preview attachment (`url_enrichment`,
+    /// on by default as on the hosted service's `messaging` type). The server fetches the link.
+    public var enrichesURLs: Bool
+    /// How long fetching one link for its preview may take (the hosted service waits about 4 s).
+    public var linkPreviewTimeout: Duration
 
     /// A configuration; only the data directory is required.
     public init(
@@ -39,7 +44,8 @@ public struct DevServerConfiguration: Sendable {
         linkLifetime: Duration = .seconds(14 * 24 * 3600), healthCheckInterval: Duration = .seconds(10),
         rateLimitPerMinute: Int = 10_000, maximumJSONBodySize: Int = 2 * 1024 * 1024,
         defaultUploadSizeLimit: Int64 = 100 * 1024 * 1024, initialFileUploadConfig: UploadRules = UploadRules(),
-        initialImageUploadConfig: UploadRules = UploadRules(), maximumQueuedEventsPerConnection: Int = 10_000
+        initialImageUploadConfig: UploadRules = UploadRules(), maximumQueuedEventsPerConnection: Int = 10_000,
+        enrichesURLs: Bool = true, linkPreviewTimeout: Duration = .seconds(4)
     ) {
         self.host = host
         self.port = port
@@ -55,6 +61,8 @@ public struct DevServerConfiguration: Sendable {
         self.initialFileUploadConfig = initialFileUploadConfig
         self.initialImageUploadConfig = initialImageUploadConfig
         self.maximumQueuedEventsPerConnection = maximumQueuedEventsPerConnection
+        self.enrichesURLs = enrichesURLs
+        self.linkPreviewTimeout = linkPreviewTimeout
     }
 }
 

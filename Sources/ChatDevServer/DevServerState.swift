@@ -17,6 +17,9 @@ final class DevServerState: Sendable {
     let clock = MonotonicClock()
     let rateLimiter: RateLimiter
     let logger: Logger
+    let enricher: URLEnricher
+    /// Work that outlives its request (link previews added after the answer); awaited on shutdown.
+    let background = BackgroundTasks()
     private let settings: Locked<AppSettings>
     /// The address the server is reachable at, set once it is bound.
     let boundAddress = Locked<String?>(nil)
@@ -39,6 +42,7 @@ final class DevServerState: Sendable {
             apiKey: configuration.apiKey, apiSecret: configuration.apiSecret, acceptsDevTokens: configuration.acceptsDevTokens)
         hub = ConnectionHub(maximumQueued: configuration.maximumQueuedEventsPerConnection)
         rateLimiter = RateLimiter(limit: configuration.rateLimitPerMinute)
+        enricher = URLEnricher(scraper: LinkScraper(timeout: configuration.linkPreviewTimeout), logger: logger)
         let stored = try await store.read { db in
             (try SettingsTable.fetch(db, "app")?.objectValue)
         }
@@ -57,10 +61,17 @@ final class DevServerState: Sendable {
         let json = JSONObject([
             ("file_upload_config", RawJSON.object(AppSettings.json(updated.fileUploadConfig))),
             ("image_upload_config", RawJSON.object(AppSettings.json(updated.imageUploadConfig))),
+            ("async_url_enrich_enabled", RawJSON.bool(updated.asyncURLEnrichment)),
         ] + updated.other.members.map { ($0.key, $0.value) })
         try await store.write { db in try SettingsTable.store(db, "app", .object(json)) }
         settings.withLock { $0 = updated }
         return updated
+    }
+
+    /// When a message written with this request `body` gets its link preview.
+    func enrichmentMode(_ body: JSONObject) -> URLEnricher.Mode {
+        guard configuration.enrichesURLs, !(body["skip_enrich_url"]?.flag ?? false) else { return .off }
+        return appSettings.asyncURLEnrichment ? .afterAnswering : .beforeAnswering
     }
 
     /// Authenticates a REST request: `api_key` query item, `Authorization` and `stream-auth-type` headers.
@@ -78,7 +89,8 @@ final class DevServerState: Sendable {
     }
 
     func renderer(baseURL: String) async -> Renderer {
-        Renderer(signer: signer, baseURL: baseURL, onlineUsers: await hub.onlineUserIds)
+        Renderer(
+            signer: signer, baseURL: baseURL, onlineUsers: await hub.onlineUserIds, enrichesURLs: configuration.enrichesURLs)
     }
 
     func renderer(for request: Request) async -> Renderer {

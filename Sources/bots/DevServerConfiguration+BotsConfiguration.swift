@@ -20,6 +20,7 @@ extension DevServerConfiguration {
             host: embedded.host, port: embedded.port, dataDirectory: URL(fileURLWithPath: embedded.dataDirectory, isDirectory: true),
             apiKey: apiKey, apiSecret: apiSecret, acceptsDevTokens: embedded.acceptsDevTokens,
             linkLifetime: embedded.linkLifetime, healthCheckInterval: embedded.healthCheckInterval,
-            initialFileUploadConfig: rules, initialImageUploadConfig: UploadRules(sizeLimit: rules.sizeLimit))
+            initialFileUploadConfig: rules, initialImageUploadConfig: UploadRules(sizeLimit: rules.sizeLimit),
+            enrichesURLs: embedded.enrichesURLs)
     }
 }

@@ -59,6 +59,8 @@ public struct BotsConfiguration: Sendable {
         public var healthCheckInterval: Duration = .seconds(10)
         /// Whether development tokens are accepted.
         public var acceptsDevTokens = false
+        /// Whether the first link of a message gets a preview attachment (`url_enrichment`).
+        public var enrichesURLs = true
         /// Upload rules for `/file` (they also apply to `/image`, with only image types there).
         public var uploadSizeLimit: Int64?
         /// Extensions refused for uploads.
@@ -166,7 +168,7 @@ public struct BotsConfiguration: Sendable {
     static func parseEmbedded(_ node: ConfigNode?) throws(ConfigurationError) -> Embedded {
         var embedded = Embedded()
         guard let node else { return embedded }
-        try node.allowOnly(["host", "port", "data", "link_lifetime", "health_check_interval", "dev_tokens", "uploads"])
+        try node.allowOnly(["host", "port", "data", "link_lifetime", "health_check_interval", "dev_tokens", "url_enrichment", "uploads"])
         if let host = node["host"] { embedded.host = try host.string() }
         if let port = node["port"] {
             embedded.port = try port.int()
@@ -176,6 +178,7 @@ public struct BotsConfiguration: Sendable {
         if let lifetime = node["link_lifetime"] { embedded.linkLifetime = try lifetime.duration() }
         if let interval = node["health_check_interval"] { embedded.healthCheckInterval = try interval.duration() }
         if let dev = node["dev_tokens"] { embedded.acceptsDevTokens = try dev.bool() }
+        if let enrichment = node["url_enrichment"] { embedded.enrichesURLs = try enrichment.bool() }
         if let uploads = node["uploads"] {
             try uploads.allowOnly([
                 "size_limit", "blocked_file_extensions", "allowed_file_extensions", "blocked_mime_types", "allowed_mime_types",

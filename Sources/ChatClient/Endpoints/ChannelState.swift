@@ -47,6 +47,8 @@ public struct OutgoingMessage: Sendable {
     public var isSilent: Bool
     /// Skips push notifications.
     public var skipPush: Bool
+    /// Sent without the preview the service adds for the first link of the text.
+    public var skipEnrichURL: Bool
     /// Custom fields, flat on the wire.
     public var extraData: [String: RawJSON]
 
@@ -54,7 +56,7 @@ public struct OutgoingMessage: Sendable {
     public init(
         id: String = UUID().uuidString.lowercased(), text: String = "", attachments: [AnyAttachmentPayload] = [], parentId: String? = nil,
         quotedMessageId: String? = nil, showInChannel: Bool? = nil, mentionedUserIds: [String] = [], isSilent: Bool = false,
-        skipPush: Bool = false, extraData: [String: RawJSON] = [:]
+        skipPush: Bool = false, skipEnrichURL: Bool = false, extraData: [String: RawJSON] = [:]
     ) {
         self.id = id
         self.text = text
@@ -65,6 +67,7 @@ public struct OutgoingMessage: Sendable {
         self.mentionedUserIds = mentionedUserIds
         self.isSilent = isSilent
         self.skipPush = skipPush
+        self.skipEnrichURL = skipEnrichURL
         self.extraData = extraData
     }
 }

@@ -25,6 +25,7 @@ extension ChatClient {
         if let author { object["user_id"] = .string(author) }
         var body: JSONObject = ["message": .object(object)]
         if message.skipPush { body["skip_push"] = true }
+        if message.skipEnrichURL { body["skip_enrich_url"] = true }
         do {
             let response = try await perform(
                 .post(Endpoint.channelPath(cid) + "/message", body, idempotent: true, operation: "SendMessage"))
@@ -52,10 +53,12 @@ extension ChatClient {
         return try ChatClient.message(in: response, operation: "GetMessage")
     }
 
-    /// Replaces a message's text, attachments and custom fields (`POST /messages/{id}`).
+    /// Replaces a message's text, attachments and custom fields (`POST /messages/{id}`). The
+    /// service redoes the preview of the text's first link unless `skipEnrichURL` is set.
     @discardableResult
     public func updateMessage(
-        _ id: String, text: String, attachments: [AnyAttachmentPayload] = [], extraData: [String: RawJSON] = [:], as userId: String? = nil
+        _ id: String, text: String, attachments: [AnyAttachmentPayload] = [], extraData: [String: RawJSON] = [:], as userId: String? = nil,
+        skipEnrichURL: Bool = false
     ) async throws -> Message {
         try Self.checkCustomFields(extraData, operation: "UpdateMessage")
         var object = JSONObject(extraData)
@@ -63,17 +66,20 @@ extension ChatClient {
         object["text"] = .string(text)
         object["attachments"] = .array(try attachments.map { .object(try $0.jsonObject()) })
         if let user = try actingUser(userId, operation: "UpdateMessage") { object["user_id"] = .string(user) }
-        let response = try await perform(
-            .post("/messages/\(Endpoint.escape(id))", ["message": .object(object)], idempotent: true, operation: "UpdateMessage"))
+        var body: JSONObject = ["message": .object(object)]
+        if skipEnrichURL { body["skip_enrich_url"] = true }
+        let response = try await perform(.post("/messages/\(Endpoint.escape(id))", body, idempotent: true, operation: "UpdateMessage"))
         return try ChatClient.message(in: response, operation: "UpdateMessage")
     }
 
-    /// Sets and removes single fields of a message (`PUT /messages/{id}`).
+    /// Sets and removes single fields of a message (`PUT /messages/{id}`). A new text gets the
+    /// preview of its first link unless `skipEnrichURL` is set.
     @discardableResult
-    public func partialUpdateMessage(_ id: String, set: [String: RawJSON] = [:], unset: [String] = [], as userId: String? = nil) async throws
-        -> Message
-    {
+    public func partialUpdateMessage(
+        _ id: String, set: [String: RawJSON] = [:], unset: [String] = [], as userId: String? = nil, skipEnrichURL: Bool = false
+    ) async throws -> Message {
         var body: JSONObject = ["set": .object(JSONObject(set)), "unset": .array(unset.map(RawJSON.string))]
+        if skipEnrichURL { body["skip_enrich_url"] = true }
         if let user = try actingUser(userId, operation: "UpdateMessagePartial") { body["user"] = ["id": .string(user)] }
         let response = try await perform(
             Endpoint(method: "PUT", path: "/messages/\(Endpoint.escape(id))", body: body, isIdempotent: true, operation: "UpdateMessagePartial"))

@@ -6,6 +6,8 @@ import Foundation
 struct AppSettings: Sendable {
     var fileUploadConfig: UploadRules
     var imageUploadConfig: UploadRules
+    /// `async_url_enrich_enabled`: link previews are added after the send is answered.
+    var asyncURLEnrichment = false
     var other: JSONObject
 
     static let imageMimeTypes = [
@@ -20,7 +22,7 @@ struct AppSettings: Sendable {
             "file_upload_config": .object(AppSettings.json(fileUploadConfig)),
             "image_upload_config": .object(AppSettings.json(imageUploadConfig)),
             "auto_translation_enabled": false,
-            "async_url_enrich_enabled": false,
+            "async_url_enrich_enabled": .bool(asyncURLEnrichment),
             "disable_auth_checks": false,
             "cdn_expiration_seconds": 1_209_600,
         ]
@@ -44,6 +46,9 @@ struct AppSettings: Sendable {
             switch key {
             case "file_upload_config": fileUploadConfig = try AppSettings.rules(value, field: key, current: fileUploadConfig)
             case "image_upload_config": imageUploadConfig = try AppSettings.rules(value, field: key, current: imageUploadConfig)
+            case "async_url_enrich_enabled":
+                guard let flag = value.boolValue else { throw .input("UpdateApp", "async_url_enrich_enabled must be true or false") }
+                asyncURLEnrichment = flag
             default: other[key] = value
             }
         }

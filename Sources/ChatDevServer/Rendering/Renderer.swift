@@ -7,6 +7,8 @@ struct Renderer: Sendable {
     let signer: LinkSigner
     let baseURL: String
     let onlineUsers: Set<String>
+    /// Reported as the channel type's `url_enrichment`.
+    var enrichesURLs = true
 
     static let channelConfig: JSONObject = [
         "name": "messaging", "typing_events": true, "read_events": true, "connect_events": true, "delivery_events": false,
@@ -57,12 +59,19 @@ struct Renderer: Sendable {
 
     // MARK: Channels
 
+    /// The channel type's configuration, as clients read it.
+    var config: JSONObject {
+        var config = Renderer.channelConfig
+        config["url_enrichment"] = .bool(enrichesURLs)
+        return config
+    }
+
     func channel(_ channel: StoredChannel, memberCount: Int, createdBy: StoredUser?) -> JSONObject {
         var object: JSONObject = [
             "id": .string(channel.cid.id), "type": .string(channel.cid.type.rawValue), "cid": .string(channel.cid.rawValue),
             "created_at": .string(RFC3339.string(from: channel.createdAt)),
             "updated_at": .string(RFC3339.string(from: channel.updatedAt)), "frozen": .bool(channel.frozen), "disabled": false,
-            "hidden": false, "member_count": .number(JSONNumber(memberCount)), "config": .object(Renderer.channelConfig),
+            "hidden": false, "member_count": .number(JSONNumber(memberCount)), "config": .object(config),
             "own_capabilities": .array(Renderer.ownCapabilities),
         ]
         if let createdBy { object["created_by"] = .object(user(createdBy)) }

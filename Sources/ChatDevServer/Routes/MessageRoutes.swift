@@ -22,6 +22,7 @@ struct MessageRoutes {
         router.delete("/messages/:messageId") { request, context in try await delete(request, context) }
         router.get("/messages/:messageId/replies") { request, context in try await replies(request, context) }
         router.get("/search") { request, _ in try await search(request) }
+        router.get("/og") { request, _ in try await openGraph(request) }
     }
 
     /// `POST /channels/{type}/{id}/message`.
@@ -42,12 +43,17 @@ struct MessageRoutes {
             throw APIError.input(operation, "message.type must be regular or system, not \(requestedType)")
         }
         let parentId = input["parent_id"]?.stringValue
+        var data = JSONObject(input.members.filter { !MessageRoutes.serverOwnedKeys.contains($0.key) }.map { ($0.key, $0.value) })
+        let enrichment = state.enrichmentMode(body)
+        if enrichment == .beforeAnswering, let link = URLEnricher.linkToPreview(data) {
+            // Checked before the link is fetched too: only someone who may post makes the server fetch.
+            try await state.store.read { db in try checkSender(db, cid, principal, author, operation: operation) }
+            data = URLEnricher.applying(await state.enricher.preview(of: link), to: data, isEdit: false)
+        }
         let now = state.clock.now()
         let renderer = await state.renderer(for: request)
-        let (rendered, events) = try await state.store.write { db -> (JSONObject, [PendingEvent]) in
-            _ = try DevServerState.requireChannel(db, cid, operation: operation)
-            try DevServerState.requireAccess(db, cid, principal, operation: operation)
-            try DevServerState.requireNotBanned(db, cid, author, at: now, operation: operation)
+        let (rendered, events) = try await state.store.write { [data] db -> (JSONObject, [PendingEvent]) in
+            try checkSender(db, cid, principal, author, at: now, operation: operation)
             if try MessagesTable.fetch(db, id) != nil {
                 throw APIError.input(operation, "a message with ID \(id) already exists")
             }
@@ -57,7 +63,6 @@ struct MessageRoutes {
             }
             try UsersTable.ensure(db, author, now: now)
             if let user = input["user"]?.objectValue, user.count > 1 { try UsersTable.upsert(db, user, id: author, now: now, replace: false) }
-            let data = JSONObject(input.members.filter { !MessageRoutes.serverOwnedKeys.contains($0.key) }.map { ($0.key, $0.value) })
             let message = StoredMessage(
                 id: id, cid: cid, userId: author, parentId: parentId, type: parentId != nil ? "reply" : requestedType, data: data,
                 createdAt: now, updatedAt: now)
@@ -82,7 +87,17 @@ struct MessageRoutes {
             return (rendered, [PendingEvent(cid: cid, event: event, notification: notification, notify: Set(members.map(\.userId)))])
         }
         await state.publish(events)
+        if enrichment == .afterAnswering, URLEnricher.linkToPreview(data) != nil { addPreviewLater(to: id, renderer: renderer) }
         return JSONReply(["message": .object(rendered)], status: .created)
+    }
+
+    /// Fails unless `author` may post in `cid` now.
+    private func checkSender(
+        _ db: Database, _ cid: ChannelId, _ principal: Principal, _ author: String, at now: Date? = nil, operation: String
+    ) throws {
+        _ = try DevServerState.requireChannel(db, cid, operation: operation)
+        try DevServerState.requireAccess(db, cid, principal, operation: operation)
+        try DevServerState.requireNotBanned(db, cid, author, at: now ?? state.clock.now(), operation: operation)
     }
 
     /// Text length, attachment count and shape, mention count: what the service refuses.
@@ -130,40 +145,86 @@ struct MessageRoutes {
         let principal = try await state.authenticate(request)
         let id = context.parameters.get("messageId") ?? ""
         let body = try await state.jsonBody(request, operation: operation)
+        let enrichment = state.enrichmentMode(body)
+        var preview: (link: URL, attachment: JSONObject?)?
+        if enrichment == .beforeAnswering {
+            // The link is fetched before the write, from what the edit will make of the message.
+            let current = try await state.store.read { db in try MessageRoutes.editableMessage(db, id, principal, operation: operation) }
+            let edited = try MessageRoutes.edited(current.data, by: body, partial: partial, operation: operation)
+            if MessageRoutes.rewritesText(partial: partial, current.data, edited), let link = URLEnricher.linkToPreview(edited) {
+                preview = (link, await state.enricher.preview(of: link))
+            }
+        }
         let now = state.clock.now()
         let renderer = await state.renderer(for: request)
-        let (rendered, events) = try await state.store.write { db -> (JSONObject, [PendingEvent]) in
-            var message = try DevServerState.requireMessage(db, id, operation: operation)
-            try DevServerState.requireAccess(db, message.cid, principal, operation: operation)
-            if let userId = principal.userId, userId != message.userId {
-                throw APIError.forbidden(operation, "user \(userId) may only edit their own messages")
-            }
-            if partial {
-                if let set = body["set"] {
-                    guard case .object(let fields) = set else { throw APIError.input(operation, "set must be an object") }
-                    try MessageRoutes.validate(fields, operation: operation)
-                    for (key, value) in fields where !MessageRoutes.serverOwnedKeys.contains(key) { message.data[key] = value }
-                }
-                for key in body["unset"]?.arrayValue?.compactMap(\.stringValue) ?? [] { message.data[key] = nil }
+        let (rendered, events, wantsPreview) = try await state.store.write { [preview] db -> (JSONObject, [PendingEvent], Bool) in
+            var message = try MessageRoutes.editableMessage(db, id, principal, operation: operation)
+            let edited = try MessageRoutes.edited(message.data, by: body, partial: partial, operation: operation)
+            var wantsPreview = false
+            if enrichment != .off, MessageRoutes.rewritesText(partial: partial, message.data, edited) {
+                let link = URLEnricher.linkToPreview(edited)
+                let attachment = preview.flatMap { $0.link == link ? $0.attachment : nil }
+                message.data = URLEnricher.applying(attachment, to: edited, isEdit: true)
+                wantsPreview = link != nil && attachment == nil
             } else {
-                guard case .object(let input)? = body["message"] else {
-                    throw APIError.input(operation, "message is a required field and must be an object")
-                }
-                try MessageRoutes.validate(input, operation: operation)
-                message.data = JSONObject(input.members.filter { !MessageRoutes.serverOwnedKeys.contains($0.key) }.map { ($0.key, $0.value) })
+                message.data = edited
             }
             message.updatedAt = now
             try MessagesTable.update(db, message)
-            let rendered = try renderer.messages([message], viewer: principal.userId, in: db)[0]
-            var event = DevServerState.event("message.updated", message.cid, at: now)
-            event["message_id"] = .string(id)
-            event["message"] = .object(rendered)
-            event["user"] = rendered["user"]
-            try DevServerState.log(db, event, cid: message.cid, at: now)
-            return (rendered, [PendingEvent(cid: message.cid, event: event)])
+            let (rendered, event) = try MessageRoutes.updated(message, viewer: principal.userId, renderer: renderer, at: now, in: db)
+            return (rendered, [event], wantsPreview)
         }
         await state.publish(events)
+        if enrichment == .afterAnswering, wantsPreview { addPreviewLater(to: id, renderer: renderer) }
         return JSONReply(["message": .object(rendered)], status: .created)
+    }
+
+    /// The message `principal` may edit: its own, or any with a server token.
+    static func editableMessage(_ db: Database, _ id: String, _ principal: Principal, operation: String) throws -> StoredMessage {
+        let message = try DevServerState.requireMessage(db, id, operation: operation)
+        try DevServerState.requireAccess(db, message.cid, principal, operation: operation)
+        if let userId = principal.userId, userId != message.userId {
+            throw APIError.forbidden(operation, "user \(userId) may only edit their own messages")
+        }
+        return message
+    }
+
+    /// A message's fields after an edit: `set`/`unset` (partial), or the whole `message` (full).
+    static func edited(_ data: JSONObject, by body: JSONObject, partial: Bool, operation: String) throws -> JSONObject {
+        var data = data
+        if partial {
+            if let set = body["set"] {
+                guard case .object(let fields) = set else { throw APIError.input(operation, "set must be an object") }
+                try MessageRoutes.validate(fields, operation: operation)
+                for (key, value) in fields where !MessageRoutes.serverOwnedKeys.contains(key) { data[key] = value }
+            }
+            for key in body["unset"]?.arrayValue?.compactMap(\.stringValue) ?? [] { data[key] = nil }
+            return data
+        }
+        guard case .object(let input)? = body["message"] else {
+            throw APIError.input(operation, "message is a required field and must be an object")
+        }
+        try MessageRoutes.validate(input, operation: operation)
+        return JSONObject(input.members.filter { !MessageRoutes.serverOwnedKeys.contains($0.key) }.map { ($0.key, $0.value) })
+    }
+
+    /// Whether an edit sets the text anew, so its link preview is redone: a full update always
+    /// does; a partial one when it changes the text (pinning a message fetches nothing).
+    static func rewritesText(partial: Bool, _ before: JSONObject, _ after: JSONObject) -> Bool {
+        !partial || before["text"]?.stringValue != after["text"]?.stringValue
+    }
+
+    /// The rendered message and its `message.updated` event, logged for `/sync`.
+    static func updated(
+        _ message: StoredMessage, viewer: String?, renderer: Renderer, at now: Date, in db: Database
+    ) throws -> (JSONObject, PendingEvent) {
+        let rendered = try renderer.messages([message], viewer: viewer, in: db)[0]
+        var event = DevServerState.event("message.updated", message.cid, at: now)
+        event["message_id"] = .string(message.id)
+        event["message"] = .object(rendered)
+        event["user"] = rendered["user"]
+        try DevServerState.log(db, event, cid: message.cid, at: now)
+        return (rendered, PendingEvent(cid: message.cid, event: event))
     }
 
     /// `DELETE /messages/{id}`: soft by default, `hard=true|1` removes it for good.
