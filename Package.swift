@@ -108,6 +108,8 @@ let package = Package(
             name: "ChatBotKitTesting",
             dependencies: [
                 "ChatBotKit", "ChatClient", "ChatDevServer", "ChatModels", "ChatLocking",
+                // TestWebPages: a loopback web site for the dev server's link previews to fetch.
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -177,11 +179,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ChatClientTests",
-            dependencies: [
-                "ChatClient", "ChatDevServer", "ChatBotKitTesting", "ChatTransport", "WorkoutBot", "ChatLocking",
-                // A small web site for the dev server's link previews to fetch.
-                .product(name: "Hummingbird", package: "hummingbird"),
-            ],
+            dependencies: ["ChatClient", "ChatDevServer", "ChatBotKitTesting", "ChatTransport", "WorkoutBot", "ChatLocking"],
             swiftSettings: strictSettings
         ),
         .testTarget(

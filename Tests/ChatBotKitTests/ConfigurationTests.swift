@@ -24,6 +24,7 @@ struct ConfigurationTests {
         #expect(configuration.server.apiKey == "dev-key")
         #expect(configuration.embedded.port == 8787)
         #expect(configuration.embedded.linkLifetime == .seconds(14 * 86_400))
+        #expect(configuration.embedded.enrichesURLs)
         #expect(configuration.embedded.uploadSizeLimit == Int64(100 * 1024 * 1024), "sizes are binary: 100MB is 100 MiB")
         #expect(configuration.bots.map(\.kind) == ["workout", "moderation", "archive"])
         #expect(configuration.bots.map(\.user) == ["workout-bot", "moderator", "archive-bot"])
@@ -105,6 +106,11 @@ struct ConfigurationTests {
                 "upload limit above the hosted service's 100MB (it used to be cut to 100MB without a word)",
                 "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nembedded:\n  uploads: {size_limit: 2GB}\nbots: []\n",
                 .badValue, 5, 25, "at most 100MB, the hosted service's limit, found \"2GB\""
+            ),
+            (
+                "url enrichment that is neither on nor off",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nembedded:\n  url_enrichment: sometimes\nbots: []\n",
+                .wrongType, 5, 19, "embedded.url_enrichment must be true or false, found \"sometimes\""
             ),
             (
                 "upload limit of nothing",

@@ -33,6 +33,35 @@ struct RoutingTests {
         }
     }
 
+    @Test("a link in a message reaches the link-preview route with the page's preview; a reply's link gets one unless skipEnrichURL")
+    func linkPreviews() async throws {
+        let site: [String: TestWebPages.Page] = [
+            "/run": .openGraph(["og:title": "Sunday long run", "og:site_name": "RunLog", "og:image": "/run.jpg"]),
+            "/results": .openGraph(["og:title": "Results"]),
+        ]
+        try await TestWebPages.withPages(site) { pages in
+            try await TestChatServer.withServer { server in
+                let bot = Bot(name: "links")
+                bot.on(LinkAttachmentPayload.self) { preview, context in
+                    let results = pages.url("/results").absoluteString
+                    try await context.reply(text: "\(preview.payload.title ?? "?") from \(preview.payload.author ?? "?"): \(results)")
+                    try await context.reply(text: "again without a preview: \(results)", skipEnrichURL: true)
+                }
+                let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+                try await server.withBot(bot, channels: ["messaging:general"]) { _ in
+                    let sent = try await ann.send(text: "my run: \(pages.url("/run").absoluteString)")
+                    let replies = try await ann.replies(to: sent, from: bot.user.id, count: 2)
+                    #expect(replies.map(\.text) == [
+                        "Sunday long run from RunLog: \(pages.url("/results").absoluteString)",
+                        "again without a preview: \(pages.url("/results").absoluteString)",
+                    ])
+                    #expect(replies.map(\.attachmentCounts) == [[.linkPreview: 1], [:]])
+                    #expect(replies.first?.attachments(payloadType: LinkAttachmentPayload.self).first?.payload.title == "Results")
+                }
+            }
+        }
+    }
+
     @Test("an attachment that does not decode reaches onDecodingFailure naming the field; the others still reach their routes")
     func decodingFailure() async throws {
         try await TestChatServer.withServer { server in

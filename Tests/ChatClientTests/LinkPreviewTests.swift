@@ -7,15 +7,39 @@ import Testing
 
 @Suite("Link previews (URL enrichment) against the dev server")
 struct LinkPreviewTests {
+    /// The site the messages below link to.
+    static let site: [String: TestWebPages.Page] = [
+        "/article": .html(
+            """
+            <!DOCTYPE html><html><head><title>A plain title</title>
+            <meta charset="utf-8">
+            <meta property="og:title" content="Morning run &amp; coffee">
+            <meta property="og:description" content='Five kilometres along the river &#8211; an easy pace'>
+            <meta property="og:image" content="/pictures/run.png">
+            <meta property="og:site_name" content="RunLog">
+            <!-- <meta property="og:title" content="not this one"> -->
+            </head><body><script>var s = '<meta property="og:description" content="nor this">';</script></body></html>
+            """),
+        "/clip": .openGraph([
+            "og:title": "Intervals, explained", "og:video": "https://videos.example.com/intervals.mp4",
+            "og:url": "https://runlog.example.com/clips/intervals",
+        ]),
+        "/bare": .html("<html><head><title>Only a title</title></head></html>"),
+        "/pictures/run.png": TestWebPages.Page(contentType: "image/png", body: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])),
+        "/report.pdf": TestWebPages.Page(contentType: "application/pdf", body: Data("%PDF-1.4".utf8)),
+        // Longer than the preview timeout of the test that fetches it, short enough not to hold up shutdown.
+        "/slow": .html("<title>late</title>", delay: .seconds(2)),
+    ]
+
     @Test("the first link of a message gets its page's preview, typed as a link preview; an image link previews the image")
     func previewsOnSend() async throws {
-        try await TestPages.withPages { pages in
+        try await TestWebPages.withPages(Self.site) { pages in
             try await TestChatServer.withServer { server in
                 let client = server.client(as: "ann")
                 try await client.join("messaging:links", as: "ann")
                 let channel = client.channel("messaging:links")
 
-                let article = pages.url("article")
+                let article = pages.url("/article")
                 let sent = try await channel.sendMessage(text: "Look: \(article.absoluteString). And https://example.com/second")
                 #expect(sent.attachmentCounts == [.linkPreview: 1])
                 let preview = try #require(sent.attachments(payloadType: LinkAttachmentPayload.self).first?.payload)
@@ -24,20 +48,20 @@ struct LinkPreviewTests {
                 #expect(preview.text == "Five kilometres along the river – an easy pace")
                 #expect(preview.author == "RunLog")
                 #expect(preview.titleLink == article)
-                #expect(preview.imageURL == pages.url("pictures/run.png"))
-                #expect(preview.previewURL == pages.url("pictures/run.png"))
+                #expect(preview.imageURL == pages.url("/pictures/run.png"))
+                #expect(preview.previewURL == pages.url("/pictures/run.png"))
                 #expect(preview.extraData["type"] == "image")
                 // Read back, the preview is stored with the message.
                 #expect(try await client.getMessage(sent.id).attachments(payloadType: LinkAttachmentPayload.self).first?.payload == preview)
 
                 let clip = try #require(
-                    try await channel.sendMessage(text: pages.url("clip").absoluteString).attachments(payloadType: LinkAttachmentPayload.self)
+                    try await channel.sendMessage(text: pages.url("/clip").absoluteString).attachments(payloadType: LinkAttachmentPayload.self)
                         .first?.payload)
                 #expect(clip.extraData["type"] == "video")
                 #expect(clip.assetURL == URL(string: "https://videos.example.com/intervals.mp4"))
                 #expect(clip.titleLink == URL(string: "https://runlog.example.com/clips/intervals"))
 
-                let picture = pages.url("pictures/run.png")
+                let picture = pages.url("/pictures/run.png")
                 let image = try #require(
                     try await channel.sendMessage(text: "(\(picture.absoluteString))").attachments(payloadType: LinkAttachmentPayload.self).first?
                         .payload)
@@ -51,12 +75,12 @@ struct LinkPreviewTests {
 
     @Test("skipEnrichURL, a preview the sender made, and a link that gives none: nothing is fetched or added, and nothing is lost")
     func noPreview() async throws {
-        try await TestPages.withPages { pages in
+        try await TestWebPages.withPages(Self.site) { pages in
             try await TestChatServer.withServer(configure: { $0.linkPreviewTimeout = .milliseconds(500) }) { server in
                 let client = server.client(as: "ann")
                 try await client.join("messaging:links", as: "ann")
                 let cid: ChannelId = "messaging:links"
-                let article = pages.url("article")
+                let article = pages.url("/article")
 
                 let skipped = try await client.sendMessage(OutgoingMessage(text: "see \(article.absoluteString)", skipEnrichURL: true), to: cid)
                 #expect(skipped.attachments.isEmpty)
@@ -71,7 +95,7 @@ struct LinkPreviewTests {
 
                 // Links that give no preview: the message is sent, text intact, without one.
                 for path in ["missing", "report.pdf", "slow"] {
-                    let text = "about \(pages.url(path).absoluteString) here"
+                    let text = "about \(pages.url("/\(path)").absoluteString) here"
                     let clock = ContinuousClock()
                     let start = clock.now
                     let sent = try await client.channel(cid).sendMessage(text: text)
@@ -86,15 +110,15 @@ struct LinkPreviewTests {
 
     @Test("an edit that changes the link changes the preview; one that drops the link drops it; pinning fetches nothing")
     func previewsOnEdit() async throws {
-        try await TestPages.withPages { pages in
+        try await TestWebPages.withPages(Self.site) { pages in
             try await TestChatServer.withServer { server in
                 let client = server.client(as: "ann")
                 try await client.join("messaging:links", as: "ann")
                 let file = AnyAttachmentPayload(json: ["type": "file", "asset_url": "https://example.com/plan.pdf", "title": "plan.pdf"])
-                let sent = try await client.channel("messaging:links").sendMessage(text: "plan \(pages.url("article").absoluteString)", attachments: [file])
+                let sent = try await client.channel("messaging:links").sendMessage(text: "plan \(pages.url("/article").absoluteString)", attachments: [file])
                 #expect(sent.attachmentCounts == [.file: 1, .linkPreview: 1])
 
-                let clip = pages.url("clip")
+                let clip = pages.url("/clip")
                 let edited = try await client.partialUpdateMessage(sent.id, set: ["text": .string("plan, now \(clip.absoluteString)")])
                 #expect(edited.attachmentCounts == [.file: 1, .linkPreview: 1])
                 #expect(edited.attachments(payloadType: LinkAttachmentPayload.self).first?.payload.originalURL == clip)
@@ -108,7 +132,7 @@ struct LinkPreviewTests {
                 #expect(plain.attachmentCounts == [.file: 1])
 
                 // A full update redoes the preview from the text it sends.
-                let full = try await client.updateMessage(sent.id, text: "again \(pages.url("bare").absoluteString)", attachments: [file])
+                let full = try await client.updateMessage(sent.id, text: "again \(pages.url("/bare").absoluteString)", attachments: [file])
                 #expect(full.attachmentCounts == [.file: 1, .linkPreview: 1])
                 let bare = try #require(full.attachments(payloadType: LinkAttachmentPayload.self).first?.payload)
                 #expect(bare.title == "Only a title")
@@ -116,7 +140,7 @@ struct LinkPreviewTests {
                 #expect(bare.imageURL == nil)
 
                 let skipped = try await client.updateMessage(
-                    sent.id, text: "skip \(pages.url("article").absoluteString)", attachments: [file], skipEnrichURL: true)
+                    sent.id, text: "skip \(pages.url("/article").absoluteString)", attachments: [file], skipEnrichURL: true)
                 #expect(skipped.attachmentCounts == [.file: 1])
             }
         }
@@ -124,17 +148,17 @@ struct LinkPreviewTests {
 
     @Test("enrichURL gives the preview on demand; a link that gives none is refused with the reason")
     func enrichURL() async throws {
-        try await TestPages.withPages { pages in
+        try await TestWebPages.withPages(Self.site) { pages in
             try await TestChatServer.withServer { server in
                 let client = server.client(as: "ann")
-                let preview = try await client.enrichURL(pages.url("article"))
+                let preview = try await client.enrichURL(pages.url("/article"))
                 #expect(preview.title == "Morning run & coffee")
-                #expect(preview.imageURL == pages.url("pictures/run.png"))
-                #expect(try await client.enrichURL(pages.url("pictures/run.png")).imageURL == pages.url("pictures/run.png"))
+                #expect(preview.imageURL == pages.url("/pictures/run.png"))
+                #expect(try await client.enrichURL(pages.url("/pictures/run.png")).imageURL == pages.url("/pictures/run.png"))
 
                 let refusals: [(URL, String)] = [
-                    (pages.url("missing"), "answered HTTP 404"),
-                    (pages.url("report.pdf"), "is application/pdf, not a web page or media"),
+                    (pages.url("/missing"), "answered HTTP 404"),
+                    (pages.url("/report.pdf"), "is application/pdf, not a web page or media"),
                     (URL(string: "ftp://example.com/file")!, "is not an http or https URL"),
                     (URL(string: "http://127.0.0.1:1/closed")!, "could not be fetched: the connection was refused"),
                 ]
@@ -150,7 +174,7 @@ struct LinkPreviewTests {
 
     @Test("with async_url_enrich_enabled the send answers at once and the preview follows in message.updated")
     func asyncEnrichment() async throws {
-        try await TestPages.withPages { pages in
+        try await TestWebPages.withPages(Self.site) { pages in
             try await TestChatServer.withServer { server in
                 let client = server.client(as: "ann")
                 try await client.join("messaging:links", as: "ann")
@@ -158,7 +182,7 @@ struct LinkPreviewTests {
                 #expect(try await client.appSettings(refresh: true).raw["async_url_enrich_enabled"] == true)
                 try await withEventConnection(client, user: "ann") { connection, collector in
                     try await connection.watch("messaging:links")
-                    let sent = try await client.channel("messaging:links").sendMessage(text: pages.url("article").absoluteString)
+                    let sent = try await client.channel("messaging:links").sendMessage(text: pages.url("/article").absoluteString)
                     #expect(sent.attachments.isEmpty)
                     try await collector.wait { events in
                         events.contains { $0.type == .messageUpdated && $0.message?.id == sent.id && $0.message?.attachmentCounts == [.linkPreview: 1] }
@@ -173,17 +197,17 @@ struct LinkPreviewTests {
 
     @Test("a server with url enrichment off adds no preview and says so in the channel config")
     func enrichmentOff() async throws {
-        try await TestPages.withPages { pages in
+        try await TestWebPages.withPages(Self.site) { pages in
             try await TestChatServer.withServer(configure: { $0.enrichesURLs = false }) { server in
                 let client = server.client(as: "ann")
                 try await client.join("messaging:links", as: "ann")
-                let sent = try await client.channel("messaging:links").sendMessage(text: pages.url("article").absoluteString)
+                let sent = try await client.channel("messaging:links").sendMessage(text: pages.url("/article").absoluteString)
                 #expect(sent.attachments.isEmpty)
                 #expect(pages.hits("/article") == 0)
                 let state = try await client.queryChannel("messaging:links")
                 #expect(state.channel.config?["url_enrichment"] == false)
                 // GET /og still answers: it is asked for explicitly.
-                #expect(try await client.enrichURL(pages.url("article")).title == "Morning run & coffee")
+                #expect(try await client.enrichURL(pages.url("/article")).title == "Morning run & coffee")
             }
         }
     }

@@ -76,15 +76,16 @@ public struct BotContext: Sendable {
     }
 
     /// Replies in the channel (in the thread, when the message is in one) with text, custom
-    /// payloads and local files (uploaded first, with `progress`).
+    /// payloads and local files (uploaded first, with `progress`). The first link of the text
+    /// gets the service's preview unless `skipEnrichURL` is set.
     @discardableResult
     public func reply(
         text: String = "", attachments: [AnyAttachmentPayload] = [], extraData: [String: RawJSON] = [:], quoting: Bool = false,
-        progress: (@Sendable (Double) -> Void)? = nil
+        skipEnrichURL: Bool = false, progress: (@Sendable (Double) -> Void)? = nil
     ) async throws -> Message {
         let message = OutgoingMessage(
             id: nextReplyId(), text: text, attachments: attachments, parentId: self.message.parentId,
-            quotedMessageId: quoting ? self.message.id : nil, extraData: extraData)
+            quotedMessageId: quoting ? self.message.id : nil, skipEnrichURL: skipEnrichURL, extraData: extraData)
         return try await client.sendMessage(message, to: channel.cid, as: bot.user.id, progress: progress)
     }
 
