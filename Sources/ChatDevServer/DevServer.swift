@@ -63,26 +63,32 @@ public final class DevServer: Service, Sendable {
     /// Serves until the task is cancelled or a graceful shutdown is triggered; then closes every
     /// WebSocket (code 1001) and finishes in-flight requests.
     public func run() async throws {
+        let failure: (any Error)?
         do {
             try await withGracefulShutdownHandler {
                 try await application.run()
             } onGracefulShutdown: { [state] in
                 Task { _ = await state.hub.disconnect(userId: nil, code: 1001, reason: "server shutting down") }
             }
-            await state.background.cancelAndWait()
-        } catch is CancellationError {
-            await state.background.cancelAndWait()
-            listening.failed(DevServerError(code: .stopped, message: "the dev server was cancelled before it was listening"))
-            throw CancellationError()
+            failure = nil
         } catch {
-            await state.background.cancelAndWait()
+            failure = error
+        }
+        // However it ended, link previews still being fetched end before the server is stopped.
+        await state.background.cancelAndWait()
+        switch failure {
+        case nil:
+            listening.failed(DevServerError(code: .stopped, message: "the dev server stopped before it was listening"))
+        case let error? where error is CancellationError:
+            listening.failed(DevServerError(code: .stopped, message: "the dev server was cancelled before it was listening"))
+            throw error
+        case let error?:
             guard !listening.isBound else { throw error }
             // Hummingbird throws the bind error; the callers waiting for the port get it too.
             let failure = DevServerError.cannotListen(host: configuration.host, port: configuration.port, because: error)
             listening.failed(failure)
             throw failure
         }
-        listening.failed(DevServerError(code: .stopped, message: "the dev server stopped before it was listening"))
     }
 
     /// The port the server listens on, once it does (waits until then). Throws the reason when

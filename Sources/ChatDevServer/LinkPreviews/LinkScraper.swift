@@ -19,9 +19,7 @@ struct LinkScraper: Sendable {
 
     /// `url` if it is an absolute http(s) link, else why not.
     static func checkScrapable(_ text: String) -> Result<URL, LinkScrapeFailure> {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host, !host.isEmpty
-        else {
+        guard let url = URL(string: text), url.hasWebScheme, let host = url.host, !host.isEmpty else {
             return .failure(LinkScrapeFailure(description: "\(text) is not an http or https URL"))
         }
         return .success(url)

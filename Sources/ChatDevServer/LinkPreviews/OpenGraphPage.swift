@@ -40,9 +40,7 @@ struct OpenGraphPage: Sendable, Equatable {
     /// `pageURL`; `scrapedURL` (what the message said) becomes `og_scrape_url`.
     func attachment(pageURL: URL, scrapedURL: URL) -> JSONObject {
         func link(_ value: String?) -> String? {
-            guard let value, let url = URL(string: value, relativeTo: pageURL)?.absoluteURL,
-                let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
-            else { return nil }
+            guard let value, let url = URL(string: value, relativeTo: pageURL)?.absoluteURL, url.hasWebScheme else { return nil }
             return url.absoluteString
         }
         let image = link(first("og:image:secure_url", "og:image:url", "og:image", "twitter:image", "twitter:image:src"))

@@ -33,7 +33,7 @@ struct TagScanner {
         return nil
     }
 
-    /// The raw text from here to `end` (case-insensitive), moving past it.
+    /// The raw text from here up to `end` (case-insensitive), where the scan goes on.
     mutating func text(until end: String) -> String {
         let stop = range(of: end, from: position)?.lowerBound ?? bytes.count
         defer { position = stop }

@@ -32,10 +32,8 @@ struct URLEnricher: Sendable {
             while let last = candidate.last, ".,;:!?'*_".contains(last) || (")]}".contains(last) && !opens(candidate, last)) {
                 candidate = candidate.dropLast()
             }
-            let lowered = candidate.lowercased()
-            guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"),
-                case .success(let url) = LinkScraper.checkScrapable(String(candidate))
-            else { continue }
+            // The candidate starts with "http", so a URL with a web scheme and a host is an http(s) link.
+            guard case .success(let url) = LinkScraper.checkScrapable(String(candidate)) else { continue }
             return url
         }
         return nil
