@@ -24,6 +24,9 @@ public struct ChatClientError: Error, Sendable, CustomStringConvertible {
         /// The request was refused before it was sent (for example a custom field named like a
         /// server field).
         public static let invalidRequest = Code(rawValue: "chat.invalid_request")
+        /// The server answered a send with an error message instead of posting it (for example,
+        /// the channel is frozen); `message` carries its reason.
+        public static let messageRefused = Code(rawValue: "chat.message_refused")
         /// A download's link could not be refreshed or the file is gone.
         public static let downloadFailed = Code(rawValue: "chat.download_failed")
         /// The code's name.

@@ -29,7 +29,15 @@ extension ChatClient {
         do {
             let response = try await perform(
                 .post(Endpoint.channelPath(cid) + "/message", body, idempotent: true, operation: "SendMessage"))
-            return try ChatClient.message(in: response, operation: "SendMessage")
+            let sent = try ChatClient.message(in: response, operation: "SendMessage")
+            // The service refuses some messages (a frozen channel) by answering them back as type
+            // `error` with the reason as their text: nothing was posted.
+            guard sent.type != .error else {
+                throw ChatClientError(
+                    code: .messageRefused, message: "SendMessage: \(cid.rawValue) did not take message \(message.id): \(sent.text)",
+                    httpStatus: 201)
+            }
+            return sent
         } catch let error as ChatClientError where error.streamCode == 4 && error.message.contains("already exists") {
             // A retry of a send that already got through: the message is there.
             return try await getMessage(message.id)

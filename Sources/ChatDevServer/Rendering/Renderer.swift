@@ -76,6 +76,8 @@ struct Renderer: Sendable {
         ]
         if let createdBy { object["created_by"] = .object(user(createdBy)) }
         if let last = channel.lastMessageAt { object["last_message_at"] = .string(RFC3339.string(from: last)) }
+        if let truncated = channel.truncatedAt { object["truncated_at"] = .string(RFC3339.string(from: truncated)) }
+        if let deleted = channel.deletedAt { object["deleted_at"] = .string(RFC3339.string(from: deleted)) }
         for (key, value) in channel.data where object[key] == nil { object[key] = value }
         return object
     }

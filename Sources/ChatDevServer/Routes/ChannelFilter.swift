@@ -39,7 +39,8 @@ struct ChannelFilter: Sendable {
         return .all(conditions)
     }
 
-    private static func values(_ value: RawJSON, key: String, operation: String) throws -> Set<String> {
+    /// The strings a filter value allows: `"x"`, `{"$eq": "x"}` or `{"$in": ["x", "y"]}`.
+    static func values(_ value: RawJSON, key: String, operation: String) throws -> Set<String> {
         if let text = value.stringValue { return [text] }
         if case .object(let object) = value, object.count == 1, let (op, operand) = object.members.first {
             switch (op, operand) {

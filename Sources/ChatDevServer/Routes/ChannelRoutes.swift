@@ -12,6 +12,10 @@ struct ChannelRoutes {
         router.post("/channels") { request, context in try await queryChannels(request, try await state.jsonBody(request, operation: "QueryChannels")) }
         router.get("/channels") { request, _ in try await queryChannels(request, try state.payloadQuery(request, operation: "QueryChannels")) }
         router.post("/channels/:type/:id") { request, context in try await update(request, context) }
+        router.patch("/channels/:type/:id") { request, context in try await updatePartial(request, context) }
+        router.delete("/channels/:type/:id") { request, context in try await delete(request, context) }
+        router.post("/channels/:type/:id/truncate") { request, context in try await truncate(request, context) }
+        router.get("/members") { request, _ in try await queryMembers(request) }
     }
 
     /// `POST /channels/{type}/{id}/query`: creates the channel if needed (with its members), starts
@@ -27,16 +31,26 @@ struct ChannelRoutes {
         let members = try ChannelRoutes.memberEntries(data["members"], operation: operation)
         let (created, added) = try await state.store.write { db -> (Bool, [StoredMember]) in
             if try ChannelsTable.fetch(db, cid) != nil { return (false, []) }
+            // A deleted channel created again keeps its truncation, so its old messages stay hidden.
+            let deleted = try ChannelsTable.fetchIncludingDeleted(db, cid)
             guard let creator else {
                 throw APIError.input(operation, "either data.created_by or data.created_by_id must be provided when using server side auth")
             }
             try UsersTable.ensure(db, creator, now: now)
             var channelData = JSONObject()
-            for (key, value) in data where !["members", "created_by", "created_by_id", "id", "type", "cid"].contains(key) {
+            for (key, value) in data where !["members", "created_by", "created_by_id", "id", "type", "cid", "frozen"].contains(key) {
                 channelData[key] = value
             }
             try ChannelsTable.insert(
-                db, StoredChannel(cid: cid, data: channelData, createdBy: creator, createdAt: now, updatedAt: now, frozen: false))
+                db,
+                StoredChannel(
+                    cid: cid, data: channelData, createdBy: creator, createdAt: now, updatedAt: now, frozen: false,
+                    truncatedAt: deleted?.truncatedAt, truncatedSeq: deleted?.truncatedSeq))
+            if data["frozen"]?.boolValue == true {
+                var frozen = try DevServerState.requireChannel(db, cid, operation: operation)
+                frozen.frozen = true
+                try ChannelsTable.update(db, frozen)
+            }
             var entries = members
             if principal.userId != nil, !entries.contains(where: { $0.userId == creator }) {
                 entries.insert((creator, "channel_member", [:]), at: 0)
@@ -109,6 +123,7 @@ struct ChannelRoutes {
         let adding = try ChannelRoutes.memberEntries(body["add_members"], operation: operation)
         let removing = (body["remove_members"]?.arrayValue ?? []).compactMap { $0.stringValue ?? $0["user_id"]?.stringValue }
         let now = state.clock.now()
+        let renderer = await state.renderer(for: request)
         let events = try await state.store.write { db -> [PendingEvent] in
             try DevServerState.requireAccess(db, cid, principal, operation: operation)
             var channel = try DevServerState.requireChannel(db, cid, operation: operation)
@@ -122,18 +137,21 @@ struct ChannelRoutes {
                 events.append(ChannelRoutes.pendingMemberEvent("member.removed", "notification.removed_from_channel", cid, member, at: now))
             }
             if let data = body["data"]?.objectValue {
-                channel.data = JSONObject(data.members.filter { !["members", "created_by", "created_by_id", "id", "type", "cid"].contains($0.key) }.map { ($0.key, $0.value) })
+                try ChannelRoutes.requireManager(db, channel, principal, operation: operation)
+                if let frozen = data["frozen"], frozen.boolValue == nil {
+                    throw APIError.input(operation, "data.frozen must be true or false, not \(frozen.kindDescription)")
+                }
+                // A full update replaces the custom data; `frozen` is the channel's own flag.
+                channel.data = JSONObject(
+                    data.members.filter { !ChannelRoutes.reservedChannelFields.contains($0.key) && $0.key != "frozen" }.map { ($0.key, $0.value) })
+                channel.frozen = data["frozen"]?.boolValue ?? false
                 channel.updatedAt = now
                 try ChannelsTable.update(db, channel)
-                var event = DevServerState.event("channel.updated", cid, at: now)
-                event["channel"] = .object(JSONObject(channel.data.members.map { ($0.key, $0.value) }))
-                try DevServerState.log(db, event, cid: cid, at: now)
-                events.append(PendingEvent(cid: cid, event: event))
+                events.append(try ChannelRoutes.channelEvent("channel.updated", channel, by: principal.userId, renderer: renderer, at: now, db))
             }
             return events
         }
         await state.publish(events)
-        let renderer = await state.renderer(for: request)
         let object = try await state.store.read { db -> JSONObject in
             let channel = try DevServerState.requireChannel(db, cid, operation: operation)
             let members = try ChannelsTable.members(db, cid)

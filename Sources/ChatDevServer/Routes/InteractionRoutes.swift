@@ -10,6 +10,7 @@ struct InteractionRoutes {
     func register(on router: Router<DevRequestContext>) {
         router.post("/messages/:messageId/reaction") { request, context in try await react(request, context) }
         router.delete("/messages/:messageId/reaction/:reactionType") { request, context in try await unreact(request, context) }
+        router.get("/messages/:messageId/reactions") { request, context in try await reactions(request, context) }
         router.post("/channels/:type/:id/read") { request, context in try await markRead(request, context) }
         router.post("/channels/:type/:id/event") { request, context in try await sendEvent(request, context) }
     }
@@ -34,6 +35,7 @@ struct InteractionRoutes {
             let message = try DevServerState.requireMessage(db, messageId, operation: operation)
             try DevServerState.requireAccess(db, message.cid, principal, operation: operation)
             try DevServerState.requireNotBanned(db, message.cid, userId, at: now, operation: operation)
+            try DevServerState.requireNotFrozen(db, message.cid, principal, operation: operation)
             try UsersTable.ensure(db, userId, now: now)
             let existing = try MessagesTable.reaction(db, messageId, userId, type)
             if body["enforce_unique"]?.flag == true {
@@ -58,6 +60,34 @@ struct InteractionRoutes {
         return JSONReply(object, status: .created)
     }
 
+    /// `GET /messages/{id}/reactions?limit=&offset=`: the message's reactions, newest first
+    /// (25 by default, at most 300).
+    func reactions(_ request: Request, _ context: DevRequestContext) async throws -> JSONReply {
+        let operation = "GetReactions"
+        let principal = try await state.authenticate(request)
+        let messageId = context.parameters.get("messageId") ?? ""
+        let limit = try InteractionRoutes.pageParameter(request, "limit", default: 25, range: 1...300, operation: operation)
+        let offset = try InteractionRoutes.pageParameter(request, "offset", default: 0, range: 0...Int(Int32.max), operation: operation)
+        let renderer = await state.renderer(for: request)
+        let reactions = try await state.store.read { db -> [RawJSON] in
+            let message = try DevServerState.requireMessage(db, messageId, operation: operation)
+            try DevServerState.requireAccess(db, message.cid, principal, operation: operation)
+            let reactions = try MessagesTable.reactions(db, messageId: messageId, limit: limit, offset: offset)
+            let users = try UsersTable.fetch(db, ids: reactions.map(\.userId))
+            return reactions.map { .object(renderer.reaction($0, users: users)) }
+        }
+        return JSONReply(["reactions": .array(reactions)])
+    }
+
+    /// A whole-number query parameter within `range`; absent means `default`.
+    static func pageParameter(_ request: Request, _ name: String, default value: Int, range: ClosedRange<Int>, operation: String) throws -> Int {
+        guard let text = request.query(name) else { return value }
+        guard let number = Int(text), range.contains(number) else {
+            throw APIError.input(operation, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
+        }
+        return number
+    }
+
     /// `DELETE /messages/{id}/reaction/{type}?user_id=`.
     func unreact(_ request: Request, _ context: DevRequestContext) async throws -> JSONReply {
         let operation = "DeleteReaction"
@@ -71,6 +101,7 @@ struct InteractionRoutes {
         let (object, events) = try await state.store.write { db -> (JSONObject, [PendingEvent]) in
             let message = try DevServerState.requireMessage(db, messageId, operation: operation)
             try DevServerState.requireAccess(db, message.cid, principal, operation: operation)
+            try DevServerState.requireNotFrozen(db, message.cid, principal, operation: operation)
             guard let reaction = try MessagesTable.reaction(db, messageId, userId, type) else {
                 throw APIError.notFound(operation, "user \(userId) has no \(type) reaction on message \(messageId)")
             }

@@ -44,6 +44,9 @@ struct MessageRoutes {
         }
         let parentId = input["parent_id"]?.stringValue
         var data = JSONObject(input.members.filter { !MessageRoutes.serverOwnedKeys.contains($0.key) }.map { ($0.key, $0.value) })
+        if let refusal = try await frozenChannelRefusal(cid, principal, author: author, id: id, request: request, operation: operation) {
+            return refusal
+        }
         let enrichment = state.enrichmentMode(body)
         if enrichment == .beforeAnswering, let link = URLEnricher.linkToPreview(data) {
             // Checked before the link is fetched too: only someone who may post makes the server fetch.
@@ -66,29 +69,38 @@ struct MessageRoutes {
             let message = StoredMessage(
                 id: id, cid: cid, userId: author, parentId: parentId, type: parentId != nil ? "reply" : requestedType, data: data,
                 createdAt: now, updatedAt: now)
-            try MessagesTable.insert(db, message)
-            try ChannelsTable.touchLastMessage(db, cid, at: now)
-            let rendered = try renderer.messages([message], viewer: principal.userId, in: db)[0]
-            let members = try ChannelsTable.members(db, cid)
-            let channel = try DevServerState.requireChannel(db, cid, operation: operation)
-            var event = DevServerState.event("message.new", cid, at: now)
-            event["message_id"] = .string(id)
-            event["message"] = .object(rendered)
-            event["user"] = rendered["user"]
-            event["channel_member_count"] = .number(JSONNumber(members.count))
-            event["channel_message_count"] = .number(JSONNumber(try MessagesTable.count(db, cid)))
-            event["channel_custom"] = .object(channel.data)
-            try DevServerState.log(db, event, cid: cid, at: now)
-            var notification = event
-            notification["type"] = "notification.message_new"
-            let users = try UsersTable.fetch(db, ids: [channel.createdBy].compactMap { $0 })
-            notification["channel"] = .object(
-                renderer.channel(channel, memberCount: members.count, createdBy: channel.createdBy.flatMap { users[$0] }))
-            return (rendered, [PendingEvent(cid: cid, event: event, notification: notification, notify: Set(members.map(\.userId)))])
+            let (rendered, event) = try MessageRoutes.post(message, renderer: renderer, viewer: principal.userId, db)
+            return (rendered, [event])
         }
         await state.publish(events)
         if enrichment == .afterAnswering, URLEnricher.linkToPreview(data) != nil { addPreviewLater(to: id, renderer: renderer) }
         return JSONReply(["message": .object(rendered)], status: .created)
+    }
+
+    /// Stores a new message in its channel and builds its `message.new` event (logged) with the
+    /// `notification.message_new` for members not watching.
+    static func post(_ message: StoredMessage, renderer: Renderer, viewer: String?, _ db: Database) throws -> (JSONObject, PendingEvent) {
+        let cid = message.cid
+        let now = message.createdAt
+        try MessagesTable.insert(db, message)
+        try ChannelsTable.touchLastMessage(db, cid, at: now)
+        let rendered = try renderer.messages([message], viewer: viewer, in: db)[0]
+        let members = try ChannelsTable.members(db, cid)
+        let channel = try DevServerState.requireChannel(db, cid, operation: "SendMessage")
+        var event = DevServerState.event("message.new", cid, at: now)
+        event["message_id"] = .string(message.id)
+        event["message"] = .object(rendered)
+        event["user"] = rendered["user"]
+        event["channel_member_count"] = .number(JSONNumber(members.count))
+        event["channel_message_count"] = .number(JSONNumber(try MessagesTable.count(db, cid)))
+        event["channel_custom"] = .object(channel.data)
+        try DevServerState.log(db, event, cid: cid, at: now)
+        var notification = event
+        notification["type"] = "notification.message_new"
+        let users = try UsersTable.fetch(db, ids: [channel.createdBy].compactMap { $0 })
+        notification["channel"] = .object(
+            renderer.channel(channel, memberCount: members.count, createdBy: channel.createdBy.flatMap { users[$0] }))
+        return (rendered, PendingEvent(cid: cid, event: event, notification: notification, notify: Set(members.map(\.userId))))
     }
 
     /// Fails unless `author` may post in `cid` now.

@@ -4,28 +4,47 @@ import GRDB
 
 /// Channels and their members.
 enum ChannelsTable {
+    /// Truncation and soft deletion. A deleted channel keeps its row, so that its messages stay
+    /// hidden (by `truncated_seq`) when a client creates a channel with the same id again.
+    static let lifecycleMigration = """
+        ALTER TABLE channels ADD COLUMN truncated_at TEXT;
+        ALTER TABLE channels ADD COLUMN truncated_seq INTEGER;
+        ALTER TABLE channels ADD COLUMN deleted_at TEXT;
+        """
+
+    /// The channel, unless it does not exist or was deleted.
     static func fetch(_ db: Database, _ cid: ChannelId) throws -> StoredChannel? {
+        try fetchIncludingDeleted(db, cid).flatMap { $0.deletedAt == nil ? $0 : nil }
+    }
+
+    static func fetchIncludingDeleted(_ db: Database, _ cid: ChannelId) throws -> StoredChannel? {
         try Row.fetchOne(db, sql: "SELECT * FROM channels WHERE cid = ?", arguments: [cid.rawValue]).map(decode)
     }
 
+    /// Stores a new channel, or one created again after it was deleted.
     static func insert(_ db: Database, _ channel: StoredChannel) throws {
         try db.execute(
             sql: """
-                INSERT INTO channels (cid, type, id, data, created_by, created_at, updated_at, frozen)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO channels (cid, type, id, data, created_by, created_at, updated_at, frozen, truncated_at, truncated_seq)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 channel.cid.rawValue, channel.cid.type.rawValue, channel.cid.id, StoreCoding.text(channel.data), channel.createdBy,
                 StoreCoding.text(channel.createdAt), StoreCoding.text(channel.updatedAt), channel.frozen,
+                channel.truncatedAt.map(StoreCoding.text), channel.truncatedSeq,
             ])
     }
 
     static func update(_ db: Database, _ channel: StoredChannel) throws {
         try db.execute(
-            sql: "UPDATE channels SET data = ?, updated_at = ?, last_message_at = ?, frozen = ? WHERE cid = ?",
+            sql: """
+                UPDATE channels SET data = ?, updated_at = ?, last_message_at = ?, frozen = ?, truncated_at = ?, truncated_seq = ?,
+                deleted_at = ? WHERE cid = ?
+                """,
             arguments: [
                 StoreCoding.text(channel.data), StoreCoding.text(channel.updatedAt), channel.lastMessageAt.map(StoreCoding.text),
-                channel.frozen, channel.cid.rawValue,
+                channel.frozen, channel.truncatedAt.map(StoreCoding.text), channel.truncatedSeq, channel.deletedAt.map(StoreCoding.text),
+                channel.cid.rawValue,
             ])
     }
 
@@ -35,12 +54,14 @@ enum ChannelsTable {
     }
 
     static func all(_ db: Database) throws -> [StoredChannel] {
-        try Row.fetchAll(db, sql: "SELECT * FROM channels ORDER BY COALESCE(last_message_at, created_at) DESC").map(decode)
+        try Row.fetchAll(
+            db, sql: "SELECT * FROM channels WHERE deleted_at IS NULL ORDER BY COALESCE(last_message_at, created_at) DESC"
+        ).map(decode)
     }
 
     static func members(_ db: Database, _ cid: ChannelId) throws -> [StoredMember] {
         try Row.fetchAll(
-            db, sql: "SELECT \(memberColumns) FROM members m WHERE cid = ? ORDER BY created_at",
+            db, sql: "SELECT \(memberColumns) FROM members m WHERE cid = ? ORDER BY created_at, rowid",
             arguments: [StoreCoding.micros(Date()), cid.rawValue]
         ).map(decodeMember)
     }
@@ -88,7 +109,8 @@ enum ChannelsTable {
         StoredChannel(
             cid: StoreCoding.channelId(row["cid"]), data: StoreCoding.object(row["data"]), createdBy: row["created_by"],
             createdAt: StoreCoding.date(row["created_at"]) ?? Date(), updatedAt: StoreCoding.date(row["updated_at"]) ?? Date(),
-            lastMessageAt: StoreCoding.date(row["last_message_at"]), frozen: row["frozen"])
+            lastMessageAt: StoreCoding.date(row["last_message_at"]), frozen: row["frozen"],
+            truncatedAt: StoreCoding.date(row["truncated_at"]), truncatedSeq: row["truncated_seq"], deletedAt: StoreCoding.date(row["deleted_at"]))
     }
 
     /// A member's columns and whether it is banned; the first argument is the time now in microseconds.

@@ -67,6 +67,7 @@ final class DevStore: Sendable {
                     """)
         }
         migrator.registerMigration("v2: bans") { db in try db.execute(sql: BansTable.migration) }
+        migrator.registerMigration("v3: truncated and deleted channels") { db in try db.execute(sql: ChannelsTable.lifecycleMigration) }
         return migrator
     }
 }

@@ -36,8 +36,11 @@ enum MessagesTable {
 
     /// The latest `limit` channel messages (thread replies only when shown in the channel), oldest first.
     static func latest(_ db: Database, _ cid: ChannelId, limit: Int, beforeId: String? = nil) throws -> [StoredMessage] {
-        var sql = "SELECT * FROM messages WHERE cid = ? AND (parent_id IS NULL OR json_extract(data, '$.show_in_channel') = 1)"
-        var arguments: StatementArguments = [cid.rawValue]
+        var sql = """
+            SELECT * FROM messages WHERE cid = ? AND (parent_id IS NULL OR json_extract(data, '$.show_in_channel') = 1)
+            AND seq > \(visibleSeq)
+            """
+        var arguments: StatementArguments = [cid.rawValue, cid.rawValue]
         if let beforeId, let seq = try Int64.fetchOne(db, sql: "SELECT seq FROM messages WHERE id = ?", arguments: [beforeId]) {
             sql += " AND seq < ?"
             arguments += [seq]
@@ -59,7 +62,47 @@ enum MessagesTable {
     }
 
     static func count(_ db: Database, _ cid: ChannelId) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM messages WHERE cid = ?", arguments: [cid.rawValue]) ?? 0
+        try Int.fetchOne(
+            db, sql: "SELECT COUNT(*) FROM messages WHERE cid = ? AND seq > \(visibleSeq)", arguments: [cid.rawValue, cid.rawValue]) ?? 0
+    }
+
+    /// The SQL for the sequence number a channel's visible messages come after (the last one
+    /// its truncation hid, or 0); its one argument is the channel's cid.
+    static let visibleSeq = "COALESCE((SELECT truncated_seq FROM channels WHERE cid = ?), 0)"
+
+    /// The sequence number of the channel's last message created at or before `date`, if any.
+    static func lastSeq(_ db: Database, _ cid: ChannelId, upTo date: Date?) throws -> Int64? {
+        let rows = try Row.fetchAll(db, sql: "SELECT seq, created_at FROM messages WHERE cid = ? ORDER BY seq", arguments: [cid.rawValue])
+        var last: Int64?
+        for row in rows {
+            if let date, let created = StoreCoding.date(row["created_at"]), created > date { break }
+            last = row["seq"]
+        }
+        return last
+    }
+
+    /// Hides the channel's messages up to `seq` for good (`hard`: removed with their reactions)
+    /// or as deleted messages that `GET /messages/{id}` still answers; returns how many.
+    static func truncate(_ db: Database, _ cid: ChannelId, upTo seq: Int64, hard: Bool, at now: Date) throws -> Int {
+        if hard {
+            try db.execute(
+                sql: "DELETE FROM reactions WHERE message_id IN (SELECT id FROM messages WHERE cid = ? AND seq <= ?)",
+                arguments: [cid.rawValue, seq])
+            try db.execute(sql: "DELETE FROM messages WHERE cid = ? AND seq <= ?", arguments: [cid.rawValue, seq])
+        } else {
+            try db.execute(
+                sql: "UPDATE messages SET type = 'deleted', deleted_at = ?, updated_at = ? WHERE cid = ? AND seq <= ? AND deleted_at IS NULL",
+                arguments: [StoreCoding.text(now), StoreCoding.text(now), cid.rawValue, seq])
+        }
+        return db.changesCount
+    }
+
+    /// A message's reactions, newest first.
+    static func reactions(_ db: Database, messageId: String, limit: Int, offset: Int) throws -> [StoredReaction] {
+        try Row.fetchAll(
+            db, sql: "SELECT * FROM reactions WHERE message_id = ? ORDER BY created_at DESC, user_id LIMIT ? OFFSET ?",
+            arguments: [messageId, limit, offset]
+        ).map(decodeReaction)
     }
 
     static func decode(_ row: Row) -> StoredMessage {
@@ -127,6 +170,11 @@ enum MessagesTable {
                 ON CONFLICT (cid, user_id) DO UPDATE SET last_read = excluded.last_read, last_read_message_id = excluded.last_read_message_id
                 """,
             arguments: [cid.rawValue, userId, StoreCoding.text(date), messageId])
+    }
+
+    /// Drops the channel's read state (its members left).
+    static func forgetReads(_ db: Database, _ cid: ChannelId) throws {
+        try db.execute(sql: "DELETE FROM reads WHERE cid = ?", arguments: [cid.rawValue])
     }
 
     static func reads(_ db: Database, _ cid: ChannelId) throws -> [StoredRead] {

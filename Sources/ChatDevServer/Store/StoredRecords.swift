@@ -20,6 +20,12 @@ struct StoredChannel: Sendable {
     var updatedAt: Date
     var lastMessageAt: Date?
     var frozen: Bool
+    /// When the channel was last truncated: its messages up to `truncatedSeq` are hidden.
+    var truncatedAt: Date?
+    /// The last message sequence number the truncation hid (messages are numbered in send order).
+    var truncatedSeq: Int64?
+    /// When the channel was deleted (soft): it answers as missing until it is created again.
+    var deletedAt: Date?
 }
 
 /// A channel member.

@@ -5,7 +5,7 @@ public struct Channel: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
     enum Key: String, CaseIterable, Sendable {
         case cid, type, id, name, config, frozen, disabled
         case createdBy = "created_by", memberCount = "member_count", createdAt = "created_at"
-        case updatedAt = "updated_at", lastMessageAt = "last_message_at"
+        case updatedAt = "updated_at", lastMessageAt = "last_message_at", truncatedAt = "truncated_at", deletedAt = "deleted_at"
     }
     static let keys = KeyTable<Key>()
     static let customFilter = MemberFilter(excluding: keys.names)
@@ -24,6 +24,10 @@ public struct Channel: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
     public var updatedAt: Date?
     /// When the last message arrived.
     public var lastMessageAt: Date?
+    /// When its history was last truncated.
+    public var truncatedAt: Date?
+    /// When it was deleted (in the answer to a delete and in `channel.deleted`).
+    public var deletedAt: Date?
     /// Whether the channel is frozen.
     public var isFrozen: Bool?
     /// Whether the channel is disabled.
@@ -44,8 +48,8 @@ public struct Channel: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
     /// A channel with the given fields.
     public init(
         cid: ChannelId, name: String? = nil, createdBy: User? = nil, memberCount: Int? = nil, createdAt: Date? = nil,
-        updatedAt: Date? = nil, lastMessageAt: Date? = nil, isFrozen: Bool? = nil, isDisabled: Bool? = nil,
-        config: JSONObject? = nil, extraData: [String: RawJSON] = [:]
+        updatedAt: Date? = nil, lastMessageAt: Date? = nil, truncatedAt: Date? = nil, deletedAt: Date? = nil, isFrozen: Bool? = nil,
+        isDisabled: Bool? = nil, config: JSONObject? = nil, extraData: [String: RawJSON] = [:]
     ) {
         self.cid = cid
         self.name = name
@@ -54,6 +58,8 @@ public struct Channel: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.lastMessageAt = lastMessageAt
+        self.truncatedAt = truncatedAt
+        self.deletedAt = deletedAt
         self.isFrozen = isFrozen
         self.isDisabled = isDisabled
         self.config = config
@@ -87,6 +93,8 @@ public struct Channel: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
                 case .createdAt: createdAt = try reader.readOptionalDate(value)
                 case .updatedAt: updatedAt = try reader.readOptionalDate(value)
                 case .lastMessageAt: lastMessageAt = try reader.readOptionalDate(value)
+                case .truncatedAt: truncatedAt = try reader.readOptionalDate(value)
+                case .deletedAt: deletedAt = try reader.readOptionalDate(value)
                 case .frozen: isFrozen = try reader.readOptionalBool(value)
                 case .disabled: isDisabled = try reader.readOptionalBool(value)
                 case .config: config = reader.isNull(value) ? nil : try reader.rawJSON(reader.readObject(value)).objectValue
@@ -117,6 +125,8 @@ public struct Channel: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
         builder.set("created_at", createdAt)
         builder.set("updated_at", updatedAt)
         builder.set("last_message_at", lastMessageAt)
+        builder.set("truncated_at", truncatedAt)
+        builder.set("deleted_at", deletedAt)
         builder.set("frozen", isFrozen)
         builder.set("disabled", isDisabled)
         builder.set("config", config.map(RawJSON.object))

@@ -1,0 +1,101 @@
+import ChatModels
+import Foundation
+
+extension ChatClient {
+    /// Sets and unsets fields of a channel (`PATCH /channels/{type}/{id}`): `name`, `image`,
+    /// custom fields, and `frozen`. Fields the server owns (`cid`, `created_by`, `config`, ...)
+    /// are refused. Needs a server token, or a user who created, moderates or administers it.
+    @discardableResult
+    public func updateChannelPartial(_ cid: ChannelId, set: [String: RawJSON] = [:], unset: [String] = []) async throws -> Channel {
+        let body: JSONObject = ["set": .object(JSONObject(set)), "unset": .array(unset.map(RawJSON.string))]
+        let response = try await perform(
+            Endpoint(method: "PATCH", path: Endpoint.channelPath(cid), body: body, isIdempotent: true, operation: "UpdateChannelPartial"))
+        return try ChatClient.channel(in: response, operation: "UpdateChannelPartial")
+    }
+
+    /// Freezes a channel: its users can no longer post or react until it is unfrozen. Calls
+    /// made with a server token (bots) are not held back.
+    @discardableResult
+    public func freezeChannel(_ cid: ChannelId) async throws -> Channel {
+        try await updateChannelPartial(cid, set: ["frozen": true])
+    }
+
+    /// Unfreezes a frozen channel.
+    @discardableResult
+    public func unfreezeChannel(_ cid: ChannelId) async throws -> Channel {
+        try await updateChannelPartial(cid, set: ["frozen": false])
+    }
+
+    /// Empties a channel (`POST .../truncate`): its messages up to `upTo` (default: all) are
+    /// soft-deleted, or removed for good with `hardDelete`, and leave the channel's history.
+    /// `notice` is posted afterwards as a system message by the acting user.
+    @discardableResult
+    public func truncateChannel(
+        _ cid: ChannelId, hardDelete: Bool = false, upTo: Date? = nil, notice: String? = nil, as userId: String? = nil
+    ) async throws -> Channel {
+        var body: JSONObject = ["hard_delete": .bool(hardDelete)]
+        if let upTo { body["truncated_at"] = .string(RFC3339.string(from: upTo)) }
+        let user = try actingUser(userId, operation: "TruncateChannel")
+        if let user { body["user_id"] = .string(user) }
+        if let notice {
+            var message: JSONObject = ["text": .string(notice), "type": "system"]
+            if let user { message["user_id"] = .string(user) }
+            body["message"] = .object(message)
+        }
+        let response = try await perform(.post(Endpoint.channelPath(cid) + "/truncate", body, operation: "TruncateChannel"))
+        return try ChatClient.channel(in: response, operation: "TruncateChannel")
+    }
+
+    /// Deletes a channel: it is gone for every member, and its messages with it (soft-deleted,
+    /// or removed for good with `hardDelete`). A channel created again with the same id starts
+    /// empty.
+    @discardableResult
+    public func deleteChannel(_ cid: ChannelId, hardDelete: Bool = false) async throws -> Channel {
+        let response = try await perform(
+            .delete(Endpoint.channelPath(cid), query: hardDelete ? [("hard_delete", "true")] : [], operation: "DeleteChannel"))
+        return try ChatClient.channel(in: response, operation: "DeleteChannel")
+    }
+
+    /// The members of a channel that match `filter` (`GET /members`), such as
+    /// `["banned": true]`, `["channel_role": "channel_moderator"]` or
+    /// `["name": ["$autocomplete": "ali"]]`; in join order unless `sort` says otherwise.
+    public func queryMembers(
+        of cid: ChannelId, filter: JSONObject = [:], sort: [(field: String, direction: Int)] = [], limit: Int = 100, offset: Int = 0
+    ) async throws -> [Member] {
+        let payload: JSONObject = [
+            "type": .string(cid.type.rawValue), "id": .string(cid.id), "filter_conditions": .object(filter),
+            "sort": .array(sort.map { ["field": .string($0.field), "direction": .number(JSONNumber($0.direction))] }),
+            "limit": .number(JSONNumber(limit)), "offset": .number(JSONNumber(offset)),
+        ]
+        let response = try await perform(.get("/members", payload: payload, operation: "QueryMembers"))
+        do {
+            return try (response["members"]?.arrayValue ?? []).map { try Member(json: $0) }
+        } catch {
+            throw ChatClientError(code: .invalidResponse, message: "QueryMembers answered a member that cannot be read: \(error)")
+        }
+    }
+
+    /// The reactions of a message, newest first (`GET /messages/{id}/reactions`).
+    public func reactions(of messageId: String, limit: Int = 25, offset: Int = 0) async throws -> [Reaction] {
+        let response = try await perform(
+            .get(
+                "/messages/\(Endpoint.escape(messageId))/reactions", query: [("limit", String(limit)), ("offset", String(offset))],
+                operation: "GetReactions"))
+        do {
+            return try (response["reactions"]?.arrayValue ?? []).map { try Reaction(json: $0) }
+        } catch {
+            throw ChatClientError(code: .invalidResponse, message: "GetReactions answered a reaction that cannot be read: \(error)")
+        }
+    }
+
+    static func channel(in response: JSONObject, operation: String) throws -> Channel {
+        guard let json = response["channel"] else {
+            throw ChatClientError(code: .invalidResponse, message: "\(operation) answered without a channel")
+        }
+        do {
+            return try Channel(json: json)
+        } catch {
+            throw ChatClientError(code: .invalidResponse, message: "\(operation) answered a channel that cannot be read: \(error)")
+        }
+    }
+}

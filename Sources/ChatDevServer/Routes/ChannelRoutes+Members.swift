@@ -1,0 +1,84 @@
+import ChatModels
+import Foundation
+import GRDB
+import Hummingbird
+
+extension ChannelRoutes {
+    /// The sort fields of a member query.
+    static let memberSortFields: Set<String> = ["created_at", "updated_at", "user_id", "name"]
+
+    /// `GET /members?payload={"type", "id", "filter_conditions", "sort", "limit", "offset"}`: the
+    /// channel's members that match, in join order unless sorted (100 at most by default, 300
+    /// at most in all).
+    func queryMembers(_ request: Request) async throws -> JSONReply {
+        let operation = "QueryMembers"
+        let principal = try await state.authenticate(request)
+        let payload = try state.payloadQuery(request, operation: operation)
+        guard let type = payload["type"]?.stringValue, let id = payload["id"]?.stringValue, !type.isEmpty, !id.isEmpty else {
+            throw APIError.input(operation, "type and id of the channel are required")
+        }
+        guard let cid = try? ChannelId(cid: "\(type):\(id)") else { throw APIError.input(operation, "\(type):\(id) is not a channel id") }
+        var conditions = JSONObject()
+        if let value = payload["filter_conditions"], !value.isNull {
+            guard let object = value.objectValue else { throw APIError.input(operation, "filter_conditions must be an object") }
+            conditions = object
+        }
+        let filter = try ChannelMemberFilter(conditions, operation: operation)
+        let sort = try ChannelRoutes.memberSort(payload["sort"], operation: operation)
+        let limit = try ChannelRoutes.count(payload["limit"], "limit", default: 100, range: 1...300, operation: operation)
+        let offset = try ChannelRoutes.count(payload["offset"], "offset", default: 0, range: 0...Int(Int32.max), operation: operation)
+        let renderer = await state.renderer(for: request)
+        let members = try await state.store.read { db -> [RawJSON] in
+            _ = try DevServerState.requireChannel(db, cid, operation: operation)
+            try DevServerState.requireAccess(db, cid, principal, operation: operation)
+            let members = try ChannelsTable.members(db, cid)
+            let users = try UsersTable.fetch(db, ids: members.map(\.userId))
+            var matching = members.filter { filter.matches($0, user: users[$0.userId]) }
+            for (field, direction) in sort.reversed() {
+                matching = ChannelRoutes.stableSorted(matching, by: field, ascending: direction > 0, users: users)
+            }
+            return matching.dropFirst(offset).prefix(limit).map { .object(renderer.member($0, users: users)) }
+        }
+        return JSONReply(["members": .array(members)])
+    }
+
+    /// `[{"field": "created_at", "direction": -1}, ...]`, checked.
+    static func memberSort(_ value: RawJSON?, operation: String) throws -> [(String, Int)] {
+        guard let value, !value.isNull else { return [] }
+        guard let entries = value.arrayValue else { throw APIError.input(operation, "sort must be an array of {field, direction}") }
+        return try entries.map { entry in
+            guard let field = entry["field"]?.stringValue, memberSortFields.contains(field) else {
+                throw APIError.input(operation, "sort field must be one of \(memberSortFields.sorted().joined(separator: ", "))")
+            }
+            let direction = entry["direction"]?.intValue ?? 1
+            guard direction == 1 || direction == -1 else { throw APIError.input(operation, "sort direction must be 1 or -1") }
+            return (field, direction)
+        }
+    }
+
+    /// Members sorted by one field, keeping the order of equal ones (so earlier sort keys win).
+    static func stableSorted(_ members: [StoredMember], by field: String, ascending: Bool, users: [String: StoredUser]) -> [StoredMember] {
+        func key(_ member: StoredMember) -> String {
+            switch field {
+            case "created_at": return RFC3339.string(from: member.createdAt)
+            case "updated_at": return RFC3339.string(from: member.updatedAt)
+            case "name": return users[member.userId]?.data["name"]?.stringValue ?? ""
+            default: return member.userId
+            }
+        }
+        return members.enumerated().sorted { left, right in
+            let (a, b) = (key(left.element), key(right.element))
+            if a != b { return ascending ? a < b : a > b }
+            return left.offset < right.offset
+        }.map(\.element)
+    }
+
+    /// A whole number of a JSON payload within `range`; absent means `default`.
+    static func count(_ value: RawJSON?, _ name: String, default fallback: Int, range: ClosedRange<Int>, operation: String) throws -> Int {
+        guard let value, !value.isNull else { return fallback }
+        guard let number = value.intValue, range.contains(number) else {
+            throw APIError.input(operation, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+}
