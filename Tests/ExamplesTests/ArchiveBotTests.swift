@@ -47,6 +47,43 @@ struct ArchiveBotTests {
         #expect(pdf == (try Data(contentsOf: try files.pdf())))
     }
 
+    @Test("truncating a channel drops the files posted up to the truncation; deleting it drops the rest; other channels keep theirs")
+    func truncatedAndDeletedChannels() async throws {
+        let files = try FixtureFiles()
+        let data = try FixtureFiles()
+        let archive = try Archive(folder: data.folder)
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            _ = try await TestUser.join(server, id: "ann", channel: "messaging:other")
+            let admin = server.client(as: "admin")
+            try await server.withBot(
+                ArchiveBot.make(name: "archive", user: User(id: "archive-bot"), archive: archive), channels: ["messaging:general", "messaging:other"]
+            ) { _ in
+                try await ann.sendFile(try files.pdf(named: "old.pdf"))
+                try await ann.client.channel("messaging:other").sendMessage(
+                    attachments: [try AnyAttachmentPayload(localFileURL: try files.text("elsewhere", named: "other.txt"), attachmentType: .file)])
+                for _ in 0..<300 where try archive.entries().count < 2 { try await Task.sleep(for: .milliseconds(20)) }
+                let cutoff = Date()
+                try await Task.sleep(for: .milliseconds(20))
+                try await ann.sendFile(try files.png(named: "new.png"))
+                for _ in 0..<300 where try archive.entries().count < 3 { try await Task.sleep(for: .milliseconds(20)) }
+
+                try await admin.truncateChannel("messaging:general", upTo: cutoff)
+                for _ in 0..<300 where try archive.entries().count > 2 { try await Task.sleep(for: .milliseconds(20)) }
+                #expect(try archive.entries().map(\.name).sorted() == ["new.png", "other.txt"])
+
+                try await admin.deleteChannel("messaging:general", hardDelete: true)
+                for _ in 0..<300 where try archive.entries().count > 1 { try await Task.sleep(for: .milliseconds(20)) }
+                #expect(try archive.entries().map(\.name) == ["other.txt"])
+            }
+        }
+        let kept = try archive.entries()
+        #expect(kept.first?.postedAt != nil)
+        let stored = try FileManager.default.subpathsOfDirectory(atPath: archive.folder.appendingPathComponent("files").path)
+            .filter { !$0.hasSuffix("/") && $0.contains(".") }
+        #expect(stored.count == 1, "the files of the truncated and deleted messages left the folder too: \(stored)")
+    }
+
     @Test("a file whose signed link expired before the bot got to it is fetched through a fresh link")
     func expiredLinkIsRefreshed() async throws {
         struct Delay: BotMiddleware {

@@ -1,3 +1,4 @@
+import ChatModels
 import Foundation
 import Synchronization
 
@@ -11,6 +12,16 @@ extension Archive {
     @discardableResult
     public func remove(messageId: String) throws -> [Entry] {
         try remove { $0.messageId == messageId }
+    }
+
+    /// Forgets the files of the messages of `cid` posted at or before `date` (a truncated or
+    /// deleted channel). Entries without `postedAt` go by when they were archived.
+    @discardableResult
+    public func remove(cid: ChannelId, postedUpTo date: Date) throws -> [Entry] {
+        try remove { entry in
+            guard entry.cid == cid.rawValue, let posted = RFC3339.date(from: entry.postedAt ?? entry.archivedAt) else { return false }
+            return posted <= date
+        }
     }
 
     /// Forgets the files of message `messageId` whose links (without signature) are among

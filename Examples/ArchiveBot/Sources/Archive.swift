@@ -23,6 +23,9 @@ public final class Archive: Sendable {
         public var userId: String
         /// When it was archived (RFC 3339).
         public var archivedAt: String
+        /// When its message was posted (RFC 3339; absent in entries written before this was
+        /// recorded), which a channel's truncation is measured against.
+        public var postedAt: String?
         /// Whether the same content was already archived.
         public var duplicate: Bool
         /// Where the content is, relative to the archive folder.
@@ -33,7 +36,7 @@ public final class Archive: Sendable {
 
         enum CodingKeys: String, CodingKey {
             case sha256, name, size, cid, duplicate, path, link
-            case messageId = "message_id", userId = "user_id", archivedAt = "archived_at"
+            case messageId = "message_id", userId = "user_id", archivedAt = "archived_at", postedAt = "posted_at"
         }
 
         /// The entry as one manifest line, newline included.
@@ -64,7 +67,9 @@ public final class Archive: Sendable {
     /// Moves a downloaded file into the archive (or drops it when the content is already there)
     /// and records it in the manifest, with the attachment's `link` (its signature is dropped).
     @discardableResult
-    public func store(_ downloaded: URL, name: String, messageId: String, cid: ChannelId, userId: String, link: URL? = nil) throws -> Entry {
+    public func store(
+        _ downloaded: URL, name: String, messageId: String, cid: ChannelId, userId: String, link: URL? = nil, postedAt: Date? = nil
+    ) throws -> Entry {
         let digest = try Archive.sha256(of: downloaded)
         let size = (try FileManager.default.attributesOfItem(atPath: downloaded.path)[.size] as? NSNumber)?.int64Value ?? 0
         let fileExtension = URL(fileURLWithPath: name).pathExtension.lowercased().filter { $0.isLetter || $0.isNumber }.prefix(10)
@@ -80,8 +85,8 @@ public final class Archive: Sendable {
             }
             let entry = Entry(
                 sha256: digest, name: name, size: size, messageId: messageId, cid: cid.rawValue, userId: userId,
-                archivedAt: RFC3339.string(from: Date()), duplicate: duplicate, path: relative,
-                link: link.map(Archive.linkKey))
+                archivedAt: RFC3339.string(from: Date()), postedAt: postedAt.map(RFC3339.string(from:)), duplicate: duplicate,
+                path: relative, link: link.map(Archive.linkKey))
             let line = try entry.manifestLine()
             if let handle = try? FileHandle(forWritingTo: manifestURL) {
                 defer { try? handle.close() }

@@ -7,7 +7,8 @@ import Logging
 /// The automation example: every file and image posted in its channels is downloaded (through
 /// the link refresh, so old links still work) into a folder, deduplicated by SHA-256; an edit's
 /// added files are archived and the files it takes out leave the archive, as do all the files
-/// of a deleted message (by its author or a moderator); `/archive` answers with the manifest.
+/// of a deleted message (by its author or a moderator) or of a truncated or deleted channel;
+/// `/archive` answers with the manifest.
 public enum ArchiveBot: BotKind {
     /// `kind: archive`.
     public static let name = "archive"
@@ -56,6 +57,15 @@ public enum ArchiveBot: BotKind {
             guard !removed.isEmpty else { return }
             context.logger.info("Removed the files of a deleted message", metadata: ["files": "\(removed.map(\.name))"])
         }
+        // Truncating or deleting a channel takes its messages away without a message.deleted
+        // for each: their files leave the archive as a deleted message's do.
+        bot.onChannelTruncated { truncation, _ in
+            let removed = try archive.remove(cid: truncation.cid, postedUpTo: truncation.truncatedAt)
+            guard !removed.isEmpty else { return }
+            Logger(label: "ArchiveBot").info(
+                "Removed the files of a \(truncation.isChannelDeleted ? "deleted" : "truncated") channel",
+                metadata: ["cid": "\(truncation.cid)", "files": "\(removed.map(\.name))"])
+        }
         bot.command("archive") { _, context in
             let entries = try archive.entries()
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("archive-manifest-\(UUID().uuidString)")
@@ -80,7 +90,7 @@ public enum ArchiveBot: BotKind {
         let downloaded = try await context.download(attachment)
         let entry = try archive.store(
             downloaded, name: fileName, messageId: context.message.id, cid: context.channel.cid,
-            userId: context.message.user?.id ?? "unknown", link: attachment.fileLink)
+            userId: context.message.user?.id ?? "unknown", link: attachment.fileLink, postedAt: context.message.createdAt)
         context.logger.info("Archived \(fileName)", metadata: ["sha256": "\(entry.sha256)", "duplicate": "\(entry.duplicate)"])
     }
 }

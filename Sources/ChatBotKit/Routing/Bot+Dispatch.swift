@@ -25,6 +25,22 @@ extension Bot {
         }
     }
 
+    /// Runs every truncation handler for a channel's truncation or deletion. A handler that
+    /// throws is logged and reported to `onError` (without a context); the others still run.
+    public func handle(_ truncation: ChannelTruncation, channel: ChatChannel, logger: Logger) async {
+        let routes = self.routes.withLock { $0 }
+        for handler in routes.truncations {
+            do {
+                try await handler(truncation, channel)
+            } catch {
+                let botError = BotError(
+                    code: .handlerFailed, message: "a channel truncation handler of bot \(name) failed: \(error)", underlying: error)
+                logger.error("\(botError.message)", metadata: ["cid": "\(channel.cid)"])
+                for handler in routes.errors { await handler(botError, nil) }
+            }
+        }
+    }
+
     /// Runs the middleware chain and every edit handler for one edited message
     /// (`context.message`). A handler that throws is logged and reported to `onError`; the
     /// others still run.

@@ -31,6 +31,7 @@ public final class Bot: Sendable {
         var messages: [@Sendable (BotContext) async throws -> Void] = []
         var deletions: [@Sendable (MessageDeletion, BotContext) async throws -> Void] = []
         var updates: [@Sendable (BotContext) async throws -> Void] = []
+        var truncations: [@Sendable (ChannelTruncation, ChatChannel) async throws -> Void] = []
         var unknownAttachments: [@Sendable (AnyChatMessageAttachment, BotContext) async throws -> Void] = []
         var decodingFailures: [@Sendable (AttachmentDecodingFailure, BotContext) async throws -> Void] = []
         var errors: [@Sendable (BotError, BotContext?) async -> Void] = []
@@ -109,6 +110,16 @@ public final class Bot: Sendable {
     /// messages from the bot keeps their edits away as well.
     public func onMessageUpdated(_ handler: @escaping @Sendable (BotContext) async throws -> Void) {
         routes.withLock { $0.updates.append(handler) }
+    }
+
+    /// Handles the truncation of one of the bot's channels (its history emptied up to
+    /// `truncatedAt`) and its deletion (`isChannelDeleted`). The service sends no
+    /// `message.deleted` for the messages that leave, so a bot that keeps something derived
+    /// from them forgets it here. It runs in order with the channel's messages, after the
+    /// handlers of those sent before. Middleware does not run around it: it concerns no one
+    /// message.
+    public func onChannelTruncated(_ handler: @escaping @Sendable (ChannelTruncation, ChatChannel) async throws -> Void) {
+        routes.withLock { $0.truncations.append(handler) }
     }
 
     /// Handles attachments that no route and no registered payload type knows.

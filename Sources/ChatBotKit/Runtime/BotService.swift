@@ -162,6 +162,7 @@ public final class BotService: Service, Sendable {
         case .messageNew, .notificationMessageNew: trigger = .newMessage
         case .messageUpdated: trigger = .edit
         case .messageDeleted: trigger = .deletion(isHardDelete: event.hardDelete ?? false)
+        case .channelTruncated, .channelDeleted: return acceptTruncation(event)
         default: return nil
         }
         guard let message = event.message, let cid = event.cid ?? message.cid, message.user?.id != bot.user.id else { return nil }
@@ -169,9 +170,23 @@ public final class BotService: Service, Sendable {
         case .deletion: break
         case .newMessage, .edit: guard message.type != .deleted, message.type != .ephemeral else { return nil }
         }
-        let delivery = Delivery(trigger, message)
+        return once(Delivery(trigger, message), in: cid)
+    }
+
+    /// A channel's truncation or deletion, for the bots that follow them (queued in order with
+    /// the channel's messages all the same, so nothing is dropped while none does).
+    private func acceptTruncation(_ event: Event) -> (Delivery, ChannelId)? {
+        guard let channel = event.channel, let cid = event.cid ?? Optional(channel.cid) else { return nil }
+        let isDeleted = event.type == .channelDeleted
+        guard let truncatedAt = (isDeleted ? channel.deletedAt : channel.truncatedAt) ?? event.createdAt else { return nil }
+        let truncation = ChannelTruncation(channel: channel, truncatedAt: truncatedAt, isChannelDeleted: isDeleted, user: event.user)
+        return once(Delivery(truncation), in: cid)
+    }
+
+    /// The delivery, unless it was handled before (a redelivery after a reconnect or `/sync`).
+    private func once(_ delivery: Delivery, in cid: ChannelId) -> (Delivery, ChannelId)? {
         guard handled.withLock({ $0.insert(delivery.key) }) else {
-            logger.debug("Delivered again; not handled twice", metadata: ["message_id": "\(message.id)"])
+            logger.debug("Delivered again; not handled twice", metadata: ["key": "\(delivery.key)"])
             return nil
         }
         return (delivery, cid)
@@ -180,6 +195,11 @@ public final class BotService: Service, Sendable {
     private func drainMailbox(_ cid: ChannelId) async {
         while let delivery = mailboxes.next(in: cid) {
             inFlight.add(1, ordering: .relaxed)
+            if let truncation = delivery.truncation {
+                await bot.handle(truncation, channel: client.channel(cid), logger: logger)
+                inFlight.subtract(1, ordering: .relaxed)
+                continue
+            }
             let context = BotContext(
                 message: delivery.message, trigger: delivery.trigger, channel: client.channel(cid), bot: bot, logger: logger,
                 replyKey: delivery.key)

@@ -1,11 +1,14 @@
 import ChatLocking
 import ChatModels
 
-/// What a bot handles: a new message, an edit of one, or the deletion of one, with the key that
-/// identifies it.
+/// What a bot handles: a new message, an edit of one, or the deletion of one (or a channel's
+/// truncation), with the key that identifies it.
 struct Delivery: Sendable {
     let trigger: BotContext.Trigger
     let message: Message
+    /// Set for a channel's truncation or deletion, which concerns no one message (`message` is
+    /// then an empty placeholder).
+    let truncation: ChannelTruncation?
     /// What a redelivery shares and reply ids are derived from: the message id; for an edit
     /// also its `updated_at`; for a deletion also `deleted`. So replies about an edit or a
     /// deletion never take the ids of the replies to the message.
@@ -14,7 +17,16 @@ struct Delivery: Sendable {
     init(_ trigger: BotContext.Trigger, _ message: Message) {
         self.trigger = trigger
         self.message = message
+        truncation = nil
         key = Delivery.key(trigger, message)
+    }
+
+    /// A channel's truncation or deletion, keyed by the channel and the moment it reaches.
+    init(_ truncation: ChannelTruncation) {
+        trigger = .newMessage
+        message = Message(id: "")
+        self.truncation = truncation
+        key = "\(truncation.cid.rawValue)\n\(truncation.isChannelDeleted ? "deleted" : "truncated") \(RFC3339.string(from: truncation.truncatedAt))"
     }
 
     static func key(_ trigger: BotContext.Trigger, _ message: Message) -> String {

@@ -49,6 +49,8 @@ public struct EventType: RawRepresentable, Hashable, Sendable, ExpressibleByStri
     public static let channelUpdated = Self(rawValue: "channel.updated")
     /// A channel was deleted.
     public static let channelDeleted = Self(rawValue: "channel.deleted")
+    /// A channel's history was emptied (truncated).
+    public static let channelTruncated = Self(rawValue: "channel.truncated")
     /// A user started watching a channel.
     public static let userWatchingStart = Self(rawValue: "user.watching.start")
     /// A user stopped watching a channel.
