@@ -68,11 +68,7 @@ extension ChatClient {
             "limit": .number(JSONNumber(limit)), "offset": .number(JSONNumber(offset)),
         ]
         let response = try await perform(.get("/members", payload: payload, operation: "QueryMembers"))
-        do {
-            return try (response["members"]?.arrayValue ?? []).map { try Member(json: $0) }
-        } catch {
-            throw ChatClientError(code: .invalidResponse, message: "QueryMembers answered a member that cannot be read: \(error)")
-        }
+        return try ChatClient.models(Member.self, at: "members", noun: "member", in: response, operation: "QueryMembers")
     }
 
     /// The reactions of a message, newest first (`GET /messages/{id}/reactions`).
@@ -81,21 +77,10 @@ extension ChatClient {
             .get(
                 "/messages/\(Endpoint.escape(messageId))/reactions", query: [("limit", String(limit)), ("offset", String(offset))],
                 operation: "GetReactions"))
-        do {
-            return try (response["reactions"]?.arrayValue ?? []).map { try Reaction(json: $0) }
-        } catch {
-            throw ChatClientError(code: .invalidResponse, message: "GetReactions answered a reaction that cannot be read: \(error)")
-        }
+        return try ChatClient.models(Reaction.self, at: "reactions", noun: "reaction", in: response, operation: "GetReactions")
     }
 
     static func channel(in response: JSONObject, operation: String) throws -> Channel {
-        guard let json = response["channel"] else {
-            throw ChatClientError(code: .invalidResponse, message: "\(operation) answered without a channel")
-        }
-        do {
-            return try Channel(json: json)
-        } catch {
-            throw ChatClientError(code: .invalidResponse, message: "\(operation) answered a channel that cannot be read: \(error)")
-        }
+        try model(Channel.self, at: "channel", in: response, operation: operation)
     }
 }

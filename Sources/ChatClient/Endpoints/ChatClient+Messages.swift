@@ -137,13 +137,6 @@ extension ChatClient {
     }
 
     static func message(in response: JSONObject, operation: String) throws -> Message {
-        guard let json = response["message"] else {
-            throw ChatClientError(code: .invalidResponse, message: "\(operation) answered without a message")
-        }
-        do {
-            return try Message(json: json)
-        } catch {
-            throw ChatClientError(code: .invalidResponse, message: "\(operation) answered a message that cannot be read: \(error)")
-        }
+        try model(Message.self, at: "message", in: response, operation: operation)
     }
 }

@@ -50,11 +50,6 @@ extension AppRoutes {
     /// The values a filter field accepts: nil when the field is absent (anything matches).
     static func values(_ condition: RawJSON?, field: String, operation: String) throws -> Set<String>? {
         guard let condition else { return nil }
-        if let value = condition.stringValue { return [value] }
-        if let value = condition["$eq"]?.stringValue { return [value] }
-        if let values = condition["$in"]?.arrayValue {
-            return Set(values.compactMap(\.stringValue))
-        }
-        throw APIError.input(operation, "filter_conditions.\(field) must be a string, {\"$eq\": …} or {\"$in\": […]}")
+        return try FilterConditions.strings(condition, key: field, operation: operation)
     }
 }

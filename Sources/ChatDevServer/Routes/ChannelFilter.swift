@@ -23,15 +23,11 @@ struct ChannelFilter: Sendable {
         for (key, value) in filter {
             switch key {
             case "$and":
-                guard case .array(let parts) = value else { throw APIError.input(operation, "$and must be an array of filters") }
-                conditions.append(.all(try parts.map { part in
-                    guard case .object(let object) = part else { throw APIError.input(operation, "$and must be an array of filters") }
-                    return try parse(object, operation: operation)
-                }))
+                conditions.append(.all(try FilterConditions.subfilters(value, of: key, operation: operation).map { try parse($0, operation: operation) }))
             case "cid", "id", "type":
-                conditions.append(.field(key, try values(value, key: key, operation: operation)))
+                conditions.append(.field(key, try FilterConditions.strings(value, key: key, operation: operation)))
             case "members":
-                conditions.append(.members(try values(value, key: key, operation: operation)))
+                conditions.append(.members(try FilterConditions.strings(value, key: key, operation: operation)))
             default:
                 throw APIError.input(operation, "filter field \"\(key)\" is not supported by the dev server; use cid, id, type or members")
             }
@@ -39,18 +35,6 @@ struct ChannelFilter: Sendable {
         return .all(conditions)
     }
 
-    /// The strings a filter value allows: `"x"`, `{"$eq": "x"}` or `{"$in": ["x", "y"]}`.
-    static func values(_ value: RawJSON, key: String, operation: String) throws -> Set<String> {
-        if let text = value.stringValue { return [text] }
-        if case .object(let object) = value, object.count == 1, let (op, operand) = object.members.first {
-            switch (op, operand) {
-            case ("$eq", .string(let text)): return [text]
-            case ("$in", .array(let elements)): return Set(elements.compactMap(\.stringValue))
-            default: break
-            }
-        }
-        throw APIError.input(operation, "filter on \(key) must be a string, {\"$eq\": ...} or {\"$in\": [...]}")
-    }
 
     /// The matching channels `principal` may read: any with a server token, only its user's
     /// channels with a user token.

@@ -26,15 +26,11 @@ struct ChannelMemberFilter: Sendable {
         for (key, value) in filter {
             switch key {
             case "$and":
-                guard let parts = value.arrayValue, !parts.isEmpty else { throw APIError.input(operation, "$and must be a non-empty array of filters") }
-                conditions.append(.all(try parts.map { part in
-                    guard let object = part.objectValue else { throw APIError.input(operation, "$and must be a non-empty array of filters") }
-                    return try parse(object, operation: operation)
-                }))
+                conditions.append(.all(try FilterConditions.subfilters(value, of: key, operation: operation).map { try parse($0, operation: operation) }))
             case "id", "user_id":
-                conditions.append(.userIds(try ChannelFilter.values(value, key: key, operation: operation)))
+                conditions.append(.userIds(try FilterConditions.strings(value, key: key, operation: operation)))
             case "channel_role":
-                conditions.append(.roles(try ChannelFilter.values(value, key: key, operation: operation)))
+                conditions.append(.roles(try FilterConditions.strings(value, key: key, operation: operation)))
             case "banned":
                 guard let flag = value.boolValue else { throw APIError.input(operation, "filter on banned must be true or false") }
                 conditions.append(.banned(flag))

@@ -69,13 +69,7 @@ struct MessageFilter: Sendable {
         for (key, value) in filter {
             switch key {
             case "$and", "$or", "$nor":
-                guard let parts = value.arrayValue, !parts.isEmpty else {
-                    throw APIError.input(operation, "\(key) must be a non-empty array of filters")
-                }
-                let parsed = try parts.map { part in
-                    guard let object = part.objectValue else { throw APIError.input(operation, "\(key) must be a non-empty array of filters") }
-                    return try parse(object, operation: operation)
-                }
+                let parsed = try FilterConditions.subfilters(value, of: key, operation: operation).map { try parse($0, operation: operation) }
                 conditions.append(key == "$and" ? .all(parsed) : key == "$or" ? .any(parsed) : .none(parsed))
             default:
                 let field = try field(key, operation: operation)
