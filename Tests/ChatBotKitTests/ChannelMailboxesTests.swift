@@ -17,8 +17,8 @@ struct ChannelMailboxesTests {
         #expect(mailboxes.enqueue(Self.delivery(0), in: Self.general), "idle: start a worker")
         #expect(!mailboxes.enqueue(Self.delivery(1), in: Self.general), "a worker is draining it")
         #expect(mailboxes.enqueue(Self.delivery(2), in: Self.other), "channels are independent")
-        #expect(mailboxes.next(in: Self.general)?.message.id == "m0")
-        #expect(mailboxes.next(in: Self.general)?.message.id == "m1")
+        #expect(mailboxes.next(in: Self.general)?.message?.id == "m0")
+        #expect(mailboxes.next(in: Self.general)?.message?.id == "m1")
         #expect(mailboxes.next(in: Self.general) == nil)
         #expect(mailboxes.pendingChannels == 1, "the drained channel is forgotten; the other is still pending")
         #expect(mailboxes.enqueue(Self.delivery(3), in: Self.general), "idle again: start a worker")
@@ -35,9 +35,9 @@ struct ChannelMailboxesTests {
                 _ = mailboxes.enqueue(Self.delivery(queued), in: Self.general)
                 queued += 1
             }
-            for _ in 0..<2 { if let next = mailboxes.next(in: Self.general) { taken.append(next.message.id) } }
+            for _ in 0..<2 { if let next = mailboxes.next(in: Self.general) { taken.append(next.message?.id ?? "") } }
         }
-        while let next = mailboxes.next(in: Self.general) { taken.append(next.message.id) }
+        while let next = mailboxes.next(in: Self.general) { taken.append(next.message?.id ?? "") }
         #expect(taken == (0..<30_000).map { "m\($0)" })
         #expect(mailboxes.pendingChannels == 0)
     }

@@ -195,18 +195,17 @@ public final class BotService: Service, Sendable {
     private func drainMailbox(_ cid: ChannelId) async {
         while let delivery = mailboxes.next(in: cid) {
             inFlight.add(1, ordering: .relaxed)
-            if let truncation = delivery.truncation {
+            switch delivery.work {
+            case .truncation(let truncation):
                 await bot.handle(truncation, channel: client.channel(cid), logger: logger)
-                inFlight.subtract(1, ordering: .relaxed)
-                continue
-            }
-            let context = BotContext(
-                message: delivery.message, trigger: delivery.trigger, channel: client.channel(cid), bot: bot, logger: logger,
-                replyKey: delivery.key)
-            switch delivery.trigger {
-            case .newMessage: await bot.handle(delivery.message, context: context)
-            case .edit: await bot.handleUpdate(context: context)
-            case .deletion(let isHardDelete): await bot.handle(MessageDeletion(message: delivery.message, isHardDelete: isHardDelete), context: context)
+            case .message(let trigger, let message):
+                let context = BotContext(
+                    message: message, trigger: trigger, channel: client.channel(cid), bot: bot, logger: logger, replyKey: delivery.key)
+                switch trigger {
+                case .newMessage: await bot.handle(message, context: context)
+                case .edit: await bot.handleUpdate(context: context)
+                case .deletion(let isHardDelete): await bot.handle(MessageDeletion(message: message, isHardDelete: isHardDelete), context: context)
+                }
             }
             inFlight.subtract(1, ordering: .relaxed)
         }

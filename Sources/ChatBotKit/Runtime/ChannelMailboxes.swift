@@ -4,29 +4,35 @@ import ChatModels
 /// What a bot handles: a new message, an edit of one, or the deletion of one (or a channel's
 /// truncation), with the key that identifies it.
 struct Delivery: Sendable {
-    let trigger: BotContext.Trigger
-    let message: Message
-    /// Set for a channel's truncation or deletion, which concerns no one message (`message` is
-    /// then an empty placeholder).
-    let truncation: ChannelTruncation?
+    /// What is handled.
+    enum Work: Sendable {
+        /// A message, new, edited or deleted.
+        case message(BotContext.Trigger, Message)
+        /// A channel's truncation or deletion, which concerns no one message.
+        case truncation(ChannelTruncation)
+    }
+
+    let work: Work
     /// What a redelivery shares and reply ids are derived from: the message id; for an edit
     /// also its `updated_at`; for a deletion also `deleted`. So replies about an edit or a
     /// deletion never take the ids of the replies to the message.
     let key: String
 
     init(_ trigger: BotContext.Trigger, _ message: Message) {
-        self.trigger = trigger
-        self.message = message
-        truncation = nil
+        work = .message(trigger, message)
         key = Delivery.key(trigger, message)
     }
 
     /// A channel's truncation or deletion, keyed by the channel and the moment it reaches.
     init(_ truncation: ChannelTruncation) {
-        trigger = .newMessage
-        message = Message(id: "")
-        self.truncation = truncation
+        work = .truncation(truncation)
         key = "\(truncation.cid.rawValue)\n\(truncation.isChannelDeleted ? "deleted" : "truncated") \(RFC3339.string(from: truncation.truncatedAt))"
+    }
+
+    /// The message, for a message's delivery.
+    var message: Message? {
+        guard case .message(_, let message) = work else { return nil }
+        return message
     }
 
     static func key(_ trigger: BotContext.Trigger, _ message: Message) -> String {

@@ -135,9 +135,15 @@ extension AppRoutes {
     /// A server token may ban anyone; a user token only as an admin, or as a moderator of the channel.
     static func requireModerator(_ db: Database, _ principal: Principal, cid: ChannelId?, operation: String) throws {
         guard let userId = principal.userId else { return }
-        if try UsersTable.fetch(db, userId)?.role == "admin" { return }
-        if let cid, try ChannelsTable.member(db, cid, userId)?.channelRole == "channel_moderator" { return }
+        if try isModerator(db, userId, in: cid) { return }
         throw APIError.forbidden(operation, "user \(userId) may not ban or unban users \(cid.map { "in \($0.rawValue)" } ?? "app-wide")")
+    }
+
+    /// Whether `userId` moderates: an admin anywhere, or a `channel_moderator` of `cid`.
+    static func isModerator(_ db: Database, _ userId: String, in cid: ChannelId?) throws -> Bool {
+        if try UsersTable.fetch(db, userId)?.role == "admin" { return true }
+        guard let cid else { return false }
+        return try ChannelsTable.member(db, cid, userId)?.channelRole == "channel_moderator"
     }
 
     /// The ban event, in the banned channel or in every channel of the user for an app-wide ban.

@@ -33,8 +33,9 @@ extension ChannelRoutes {
             }
             channel.updatedAt = now
             try ChannelsTable.update(db, channel)
-            let event = try ChannelRoutes.channelEvent("channel.updated", channel, by: actor, renderer: renderer, at: now, db)
             let members = try ChannelsTable.members(db, cid)
+            let event = try ChannelRoutes.channelEvent(
+                "channel.updated", channel, memberCount: members.count, by: actor, renderer: renderer, at: now, db)
             let users = try UsersTable.fetch(db, ids: members.map(\.userId))
             return (
                 ["channel": event.event["channel"] ?? .null, "members": .array(members.map { .object(renderer.member($0, users: users)) })],
@@ -107,15 +108,11 @@ extension ChannelRoutes {
         let (object, events) = try await state.store.write { [notice, upTo] db -> (JSONObject, [PendingEvent]) in
             var channel = try DevServerState.requireChannel(db, cid, operation: operation)
             try ChannelRoutes.requireManager(db, channel, principal, operation: operation)
-            let cutoff = min(upTo ?? now, now)
-            if let seq = try MessagesTable.lastSeq(db, cid, upTo: cutoff) {
-                _ = try MessagesTable.truncate(db, cid, upTo: seq, hard: hard, at: now)
-                channel.truncatedSeq = max(channel.truncatedSeq ?? 0, seq)
-            }
-            channel.truncatedAt = cutoff
+            try ChannelRoutes.hideMessages(of: &channel, upTo: min(upTo ?? now, now), hard: hard, at: now, db)
             channel.updatedAt = now
             try ChannelsTable.update(db, channel)
-            let truncated = try ChannelRoutes.channelEvent("channel.truncated", channel, by: actor, renderer: renderer, at: now, db)
+            let truncated = try ChannelRoutes.channelEvent(
+                "channel.truncated", channel, memberCount: try ChannelsTable.members(db, cid).count, by: actor, renderer: renderer, at: now, db)
             var reply: JSONObject = ["channel": truncated.event["channel"] ?? .null]
             var events = [truncated]
             if let notice, let author {
@@ -154,15 +151,12 @@ extension ChannelRoutes {
             var channel = try DevServerState.requireChannel(db, cid, operation: operation)
             try ChannelRoutes.requireManager(db, channel, principal, operation: operation)
             let members = try ChannelsTable.members(db, cid)
-            if let seq = try MessagesTable.lastSeq(db, cid, upTo: nil) {
-                _ = try MessagesTable.truncate(db, cid, upTo: seq, hard: hard, at: now)
-                channel.truncatedSeq = max(channel.truncatedSeq ?? 0, seq)
-            }
-            channel.truncatedAt = now
+            try ChannelRoutes.hideMessages(of: &channel, upTo: nil, hard: hard, at: now, db)
             channel.deletedAt = now
             channel.updatedAt = now
-            // Rendered (and logged) before the members leave, so the event names the member count it had.
-            var pending = try ChannelRoutes.channelEvent("channel.deleted", channel, by: principal.userId, renderer: renderer, at: now, db)
+            // Rendered (and logged) with the member count the channel had before its members leave.
+            var pending = try ChannelRoutes.channelEvent(
+                "channel.deleted", channel, memberCount: members.count, by: principal.userId, renderer: renderer, at: now, db)
             try ChannelsTable.update(db, channel)
             _ = try ChannelsTable.removeMembers(db, cid, members.map(\.userId))
             try MessagesTable.forgetReads(db, cid)
@@ -176,13 +170,22 @@ extension ChannelRoutes {
         return JSONReply(object)
     }
 
+    /// Hides the channel's messages created up to `date` (all of them when nil) from its
+    /// history, soft-deleting them or, with `hard`, removing them; records the truncation.
+    static func hideMessages(of channel: inout StoredChannel, upTo date: Date?, hard: Bool, at now: Date, _ db: Database) throws {
+        if let seq = try MessagesTable.lastSeq(db, channel.cid, upTo: date) {
+            try MessagesTable.truncate(db, channel.cid, upTo: seq, hard: hard, at: now)
+            channel.truncatedSeq = max(channel.truncatedSeq ?? 0, seq)
+        }
+        channel.truncatedAt = date ?? now
+    }
+
     /// Fails unless `principal` may change the channel itself: a server token, an admin, the
     /// channel's creator or one of its moderators (members may not).
     static func requireManager(_ db: Database, _ channel: StoredChannel, _ principal: Principal, operation: String) throws {
         guard let userId = principal.userId else { return }
         if channel.createdBy == userId { return }
-        if try UsersTable.fetch(db, userId)?.role == "admin" { return }
-        if try ChannelsTable.member(db, channel.cid, userId)?.channelRole == "channel_moderator" { return }
+        if try AppRoutes.isModerator(db, userId, in: channel.cid) { return }
         throw APIError.forbidden(
             operation, "user \(userId) may not change channel \(channel.cid.rawValue): only its creator, its moderators and admins may")
     }
@@ -190,9 +193,8 @@ extension ChannelRoutes {
     /// A channel event (`channel.updated`, `channel.truncated`, ...) carrying the whole channel
     /// as clients read it, logged for `/sync`.
     static func channelEvent(
-        _ type: String, _ channel: StoredChannel, by actor: String?, renderer: Renderer, at now: Date, _ db: Database
+        _ type: String, _ channel: StoredChannel, memberCount: Int, by actor: String?, renderer: Renderer, at now: Date, _ db: Database
     ) throws -> PendingEvent {
-        let memberCount = try ChannelsTable.members(db, channel.cid).count
         let users = try UsersTable.fetch(db, ids: [channel.createdBy, actor].compactMap { $0 })
         var event = DevServerState.event(type, channel.cid, at: now)
         event["channel"] = .object(renderer.channel(channel, memberCount: memberCount, createdBy: channel.createdBy.flatMap { users[$0] }))

@@ -30,9 +30,9 @@ struct ChannelRoutes {
         let creator: String? = principal.userId ?? (data["created_by"]?["id"]?.stringValue ?? data["created_by_id"]?.stringValue)
         let members = try ChannelRoutes.memberEntries(data["members"], operation: operation)
         let (created, added) = try await state.store.write { db -> (Bool, [StoredMember]) in
-            if try ChannelsTable.fetch(db, cid) != nil { return (false, []) }
             // A deleted channel created again keeps its truncation, so its old messages stay hidden.
-            let deleted = try ChannelsTable.fetchIncludingDeleted(db, cid)
+            let existing = try ChannelsTable.fetchIncludingDeleted(db, cid)
+            if existing != nil, existing?.deletedAt == nil { return (false, []) }
             guard let creator else {
                 throw APIError.input(operation, "either data.created_by or data.created_by_id must be provided when using server side auth")
             }
@@ -44,13 +44,8 @@ struct ChannelRoutes {
             try ChannelsTable.insert(
                 db,
                 StoredChannel(
-                    cid: cid, data: channelData, createdBy: creator, createdAt: now, updatedAt: now, frozen: false,
-                    truncatedAt: deleted?.truncatedAt, truncatedSeq: deleted?.truncatedSeq))
-            if data["frozen"]?.boolValue == true {
-                var frozen = try DevServerState.requireChannel(db, cid, operation: operation)
-                frozen.frozen = true
-                try ChannelsTable.update(db, frozen)
-            }
+                    cid: cid, data: channelData, createdBy: creator, createdAt: now, updatedAt: now, frozen: data["frozen"]?.boolValue == true,
+                    truncatedAt: existing?.truncatedAt, truncatedSeq: existing?.truncatedSeq))
             var entries = members
             if principal.userId != nil, !entries.contains(where: { $0.userId == creator }) {
                 entries.insert((creator, "channel_member", [:]), at: 0)
@@ -147,7 +142,10 @@ struct ChannelRoutes {
                 channel.frozen = data["frozen"]?.boolValue ?? false
                 channel.updatedAt = now
                 try ChannelsTable.update(db, channel)
-                events.append(try ChannelRoutes.channelEvent("channel.updated", channel, by: principal.userId, renderer: renderer, at: now, db))
+                events.append(
+                    try ChannelRoutes.channelEvent(
+                        "channel.updated", channel, memberCount: try ChannelsTable.members(db, cid).count, by: principal.userId,
+                        renderer: renderer, at: now, db))
             }
             return events
         }

@@ -70,20 +70,22 @@ enum MessagesTable {
     /// its truncation hid, or 0); its one argument is the channel's cid.
     static let visibleSeq = "COALESCE((SELECT truncated_seq FROM channels WHERE cid = ?), 0)"
 
-    /// The sequence number of the channel's last message created at or before `date`, if any.
+    /// The sequence number of the channel's last message created at or before `date` (its last
+    /// message when nil), if any.
     static func lastSeq(_ db: Database, _ cid: ChannelId, upTo date: Date?) throws -> Int64? {
+        guard let date else { return try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM messages WHERE cid = ?", arguments: [cid.rawValue]) }
         let rows = try Row.fetchAll(db, sql: "SELECT seq, created_at FROM messages WHERE cid = ? ORDER BY seq", arguments: [cid.rawValue])
         var last: Int64?
         for row in rows {
-            if let date, let created = StoreCoding.date(row["created_at"]), created > date { break }
+            if let created = StoreCoding.date(row["created_at"]), created > date { break }
             last = row["seq"]
         }
         return last
     }
 
     /// Hides the channel's messages up to `seq` for good (`hard`: removed with their reactions)
-    /// or as deleted messages that `GET /messages/{id}` still answers; returns how many.
-    static func truncate(_ db: Database, _ cid: ChannelId, upTo seq: Int64, hard: Bool, at now: Date) throws -> Int {
+    /// or as deleted messages that `GET /messages/{id}` still answers.
+    static func truncate(_ db: Database, _ cid: ChannelId, upTo seq: Int64, hard: Bool, at now: Date) throws {
         if hard {
             try db.execute(
                 sql: "DELETE FROM reactions WHERE message_id IN (SELECT id FROM messages WHERE cid = ? AND seq <= ?)",
@@ -94,7 +96,6 @@ enum MessagesTable {
                 sql: "UPDATE messages SET type = 'deleted', deleted_at = ?, updated_at = ? WHERE cid = ? AND seq <= ? AND deleted_at IS NULL",
                 arguments: [StoreCoding.text(now), StoreCoding.text(now), cid.rawValue, seq])
         }
-        return db.changesCount
     }
 
     /// A message's reactions, newest first.
