@@ -159,3 +159,29 @@ def test_sync_returns_what_was_missed_while_disconnected(server, client, channel
                                   headers=user_headers(client, "outsider"))
         assert forbidden.status_code == 403
     run(scenario())
+
+
+def test_channel_events_name_the_token_user_not_one_the_body_claims(server, client, channel):
+    """A user token acts as its own user: `user_id` in a PATCH or truncate body cannot make the
+    channel.updated / channel.truncated event name someone else (only server calls may)."""
+    async def scenario():
+        async with connect(connect_url(server, client.create_token("u2"), "u2")) as socket:
+            connection_id = json.loads(await socket.recv())["connection_id"]
+            requests.post(server.url(f"/channels/messaging/general/query?api_key={API_KEY}&connection_id={connection_id}"),
+                          json={"watch": True, "state": True}, headers=user_headers(client, "u2"), timeout=10)
+            as_creator = user_headers(client, "bot-1")
+            patched = requests.patch(server.url(f"/channels/messaging/general?api_key={API_KEY}"),
+                                     json={"set": {"color": "green"}, "user_id": "u2"}, headers=as_creator, timeout=10)
+            assert patched.ok, patched.text
+            updated = await next_event(socket, "channel.updated")
+            assert updated["user"]["id"] == "bot-1" and updated["channel"]["color"] == "green"
+
+            truncated = requests.post(server.url(f"/channels/messaging/general/truncate?api_key={API_KEY}"),
+                                      json={"user": {"id": "u2"}}, headers=as_creator, timeout=10)
+            assert truncated.ok, truncated.text
+            assert (await next_event(socket, "channel.truncated"))["user"]["id"] == "bot-1"
+
+            # With a server token the body says who acts.
+            await asyncio.to_thread(channel.truncate, user_id="u2")
+            assert (await next_event(socket, "channel.truncated"))["user"]["id"] == "u2"
+    run(scenario())

@@ -19,7 +19,8 @@ extension ChannelRoutes {
         let cid = try state.channelId(context, operation: operation)
         let body = try await state.jsonBody(request, operation: operation)
         let (set, unset) = try ChannelRoutes.partialChanges(body, operation: operation)
-        let actor = body["user"]?["id"]?.stringValue ?? body["user_id"]?.stringValue ?? principal.userId
+        // A user token acts as its own user whatever the body says; a server call may name one.
+        let actor = try? state.actingUser(principal, body, operation: operation)
         let now = state.clock.now()
         let renderer = await state.renderer(for: request)
         let (object, event) = try await state.store.write { db -> (JSONObject, PendingEvent) in
@@ -95,7 +96,8 @@ extension ChannelRoutes {
             }
             upTo = date
         }
-        let actor = body["user"]?["id"]?.stringValue ?? body["user_id"]?.stringValue ?? principal.userId
+        // A user token acts as its own user whatever the body says; a server call may name one.
+        let actor = try? state.actingUser(principal, body, operation: operation)
         var notice: JSONObject?
         if let value = body["message"], !value.isNull {
             guard let object = value.objectValue else { throw APIError.input(operation, "message must be an object") }
