@@ -62,4 +62,35 @@ struct ChannelTruncationTests {
             }
         }
     }
+
+    @Test("a channel deleted while the bot is offline reaches onChannelTruncated when it reconnects, and the bot does not create it again")
+    func deletedWhileOffline() async throws {
+        try await TestChatServer.withServer { server in
+            let recorder = Recorder()
+            let bot = Bot(name: "keeper")
+            bot.onMessage { context in recorder.record("new \(context.message.text) in \(context.channel.cid)") }
+            bot.onChannelTruncated { truncation, _ in
+                recorder.record("\(truncation.isChannelDeleted ? "deleted" : "truncated") \(truncation.cid)")
+            }
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            _ = try await TestUser.join(server, id: "ann", channel: "messaging:random")
+            let admin = server.client(as: "admin")
+            try await server.withBot(bot, channels: ["messaging:general", "messaging:random"]) { running in
+                try await ann.send(text: "before")
+                try await recorder.wait { $0.count == 1 }
+                await server.server.silence("keeper")
+                await server.server.dropConnections(ofUser: "keeper")
+                let deleted = try await admin.deleteChannel("messaging:general")
+                try await ann.client.channel("messaging:random").sendMessage(text: "meanwhile")
+                await server.server.silence("keeper", false)
+                try await recorder.wait { $0.count >= 3 }
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(recorder.all == ["new before in messaging:general", "deleted messaging:general", "new meanwhile in messaging:random"])
+                #expect(running.service.connection.connectionCount >= 2)
+                // Still deleted: reconnecting did not get-or-create it again.
+                #expect(try await admin.queryChannels(filter: ["cid": "messaging:general"]).isEmpty)
+                #expect(deleted.deletedAt != nil)
+            }
+        }
+    }
 }

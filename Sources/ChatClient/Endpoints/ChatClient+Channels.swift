@@ -35,19 +35,35 @@ extension ChatClient {
     }
 
     /// Channels matching a filter (`POST /channels`), such as `["members": ["$in": ["bot"]]]`.
+    /// `messageLimit` is how many of each channel's latest messages come with it.
     public func queryChannels(
         filter: JSONObject, sort: [(field: String, direction: Int)] = [("last_message_at", -1)], limit: Int = 10, offset: Int = 0,
-        watch connectionId: String? = nil
+        messageLimit: Int = 25, watch connectionId: String? = nil
     ) async throws -> [ChannelState] {
         var body: JSONObject = [
             "filter_conditions": .object(filter), "limit": .number(JSONNumber(limit)), "offset": .number(JSONNumber(offset)),
             "state": true, "watch": .bool(connectionId != nil), "presence": false,
             "sort": .array(sort.map { ["field": .string($0.field), "direction": .number(JSONNumber($0.direction))] }),
         ]
-        body["message_limit"] = 25
+        body["message_limit"] = .number(JSONNumber(messageLimit))
         let query = connectionId.map { [("connection_id", $0)] } ?? []
         let response = try await perform(.post("/channels", body, query: query, idempotent: true, operation: "QueryChannels"))
         return try (response["channels"]?.arrayValue ?? []).map { try ChannelState(json: $0.objectValue ?? [:], operation: "QueryChannels") }
+    }
+
+    /// Which of `cids` exist and can be read, without creating any (``queryChannel(_:members:data:createdBy:watch:messageLimit:)``
+    /// would create the missing ones): a deleted channel is not among them, nor, for a user
+    /// token, one the user was removed from.
+    public func existingChannels(_ cids: [ChannelId]) async throws -> Set<ChannelId> {
+        var existing: Set<ChannelId> = []
+        // 30 is the most channels one query answers.
+        for start in stride(from: 0, to: cids.count, by: 30) {
+            let chunk = cids[start..<min(cids.count, start + 30)]
+            let found = try await queryChannels(
+                filter: ["cid": ["$in": .array(chunk.map { .string($0.rawValue) })]], limit: chunk.count, messageLimit: 0)
+            existing.formUnion(found.map(\.channel.cid))
+        }
+        return existing
     }
 
     /// Adds members to a channel.

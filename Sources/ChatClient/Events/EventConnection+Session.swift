@@ -32,10 +32,13 @@ extension EventConnection {
         }
         onConnected()
         let watched = watchedChannels
-        try await watch(watched, connectionId: connectionId)
+        // Watching gets or creates, so a channel deleted while disconnected would come back,
+        // empty, for everyone: those are left out, and forgotten.
+        let vanished = isReconnect ? try await forgetVanishedChannels(among: watched) : []
+        try await watch(watched.filter { !vanished.contains($0) }, connectionId: connectionId)
         setState(.connected(connectionId: connectionId))
         logger.debug("Event connection \(isReconnect ? "re-established" : "established")", metadata: ["connection_id": "\(connectionId)"])
-        if isReconnect { try await healGap(watched) }
+        if isReconnect { try await healGap(watched, vanished: vanished) }
         try await pump(socket: socket)
     }
 
@@ -121,14 +124,50 @@ extension EventConnection {
         }
     }
 
-    /// Delivers what happened while disconnected: `/sync` from the last event.
-    private func healGap(_ watched: [ChannelId]) async throws {
+    /// The watched channels that no longer exist (or, with a user token, can no longer be
+    /// read), which stop being watched.
+    private func forgetVanishedChannels(among watched: [ChannelId]) async throws -> Set<ChannelId> {
+        guard !watched.isEmpty else { return [] }
+        let vanished = Set(watched).subtracting(try await client.existingChannels(watched))
+        if !vanished.isEmpty {
+            forget(vanished)
+            logger.info("Channels gone while disconnected are no longer watched: \(vanished.map(\.rawValue).sorted().joined(separator: ", "))")
+        }
+        return vanished
+    }
+
+    /// Stops watching `cids` (after their deletion).
+    func forget(_ cids: Set<ChannelId>) {
+        shared.withLock { $0.watched.removeAll { cids.contains($0) } }
+    }
+
+    /// Delivers what happened while disconnected: `/sync` from the last event. A channel that
+    /// vanished meanwhile gets a `channel.deleted` of its own when `/sync` did not bring its
+    /// deletion back (see ``deletion(of:)``).
+    private func healGap(_ watched: [ChannelId], vanished: Set<ChannelId>) async throws {
         guard !watched.isEmpty else { return }
         let since = shared.withLock { $0.lastEventAt ?? $0.firstConnectedAt } ?? Date()
         // One microsecond earlier: the server compares strictly, and duplicates are filtered anyway.
         let events = try await client.sync(watched, since: RFC3339.string(from: since.addingTimeInterval(-0.000_001)))
         logger.debug("Synced \(events.count) events after reconnecting")
         for event in events { await deliver(event) }
+        let announced = Set(events.filter { $0.type == .channelDeleted }.compactMap(\.cid))
+        for cid in vanished.subtracting(announced).sorted(by: { $0.rawValue < $1.rawValue }) {
+            if let deletion = deletion(of: cid) { await deliver(deletion) }
+        }
+    }
+
+    /// The `channel.deleted` a vanished channel is announced with when the server's `/sync`
+    /// leaves deleted channels out: no acting user, and now as its time, since the server no
+    /// longer tells when. Only with server credentials, for which a channel that cannot be
+    /// found does not exist; a user token may just have lost access (nil).
+    func deletion(of cid: ChannelId) -> Event? {
+        guard case .apiSecret = client.configuration.credentials else {
+            logger.info("Channel \(cid) can no longer be read; it may have been deleted or this user removed from it")
+            return nil
+        }
+        let now = Date()
+        return Event(type: .channelDeleted, createdAt: now, cid: cid, channel: Channel(cid: cid, deletedAt: now))
     }
 
     /// Reads frames until the socket closes or health checks stop; delivers events.
@@ -196,6 +235,8 @@ extension EventConnection {
     /// Passes an event on once; waits while the reader is behind.
     func deliver(_ event: Event) async {
         guard deduplicator.withLock({ $0.admit(event) }) else { return }
+        // A deleted channel is not watched again after a reconnect, which would create it anew.
+        if event.type == .channelDeleted || event.type == .notificationChannelDeleted, let cid = event.cid { forget([cid]) }
         if event.cid != nil, let createdAt = event.createdAt {
             shared.withLock { shared in
                 if shared.lastEventAt.map({ createdAt > $0 }) ?? true { shared.lastEventAt = createdAt }

@@ -14,6 +14,11 @@ import Synchronization
 /// 25 s); then every watched channel is watched again and `/sync` heals the gap from the last
 /// event. Each event reaches ``events`` once, in order per channel.
 ///
+/// Watching gets or creates a channel, so a deleted channel is never watched again: one whose
+/// `channel.deleted` arrives stops being watched, and one found gone on reconnecting is
+/// dropped and, with server credentials, announced by a `channel.deleted` (the server's own
+/// from `/sync` when it has one, else one the connection makes, timed when it found it gone).
+///
 /// A `Service`: run it in a `ServiceGroup`, or in a task you cancel.
 public final class EventConnection: Service, Sendable {
     /// Timing and buffering.
@@ -101,7 +106,7 @@ public final class EventConnection: Service, Sendable {
     /// How many times a connection was established (1 until the first reconnect).
     public var connectionCount: Int { shared.withLock { $0.connections } }
 
-    /// The channels watched (again after every reconnect).
+    /// The channels watched (again after every reconnect, unless deleted meanwhile).
     public var watchedChannels: [ChannelId] { shared.withLock { $0.watched } }
 
     /// Watches `cid` from now on: at once when connected, and after every reconnect.

@@ -49,6 +49,8 @@ public struct EventType: RawRepresentable, Hashable, Sendable, ExpressibleByStri
     public static let channelUpdated = Self(rawValue: "channel.updated")
     /// A channel was deleted.
     public static let channelDeleted = Self(rawValue: "channel.deleted")
+    /// A channel the user is a member of but was not watching was deleted.
+    public static let notificationChannelDeleted = Self(rawValue: "notification.channel_deleted")
     /// A channel's history was emptied (truncated).
     public static let channelTruncated = Self(rawValue: "channel.truncated")
     /// A user started watching a channel.
