@@ -119,6 +119,11 @@ def test_query_members(client, channel):
         with pytest.raises(StreamAPIException) as refused:
             channel.query_members(bad)
         assert refused.value.error_code == 4 and reason in str(refused.value)
+    # A limit out of range, or one given as text in the JSON payload, is refused and named.
+    for limit, shown in [(301, "301"), ("5", '"5"')]:
+        with pytest.raises(StreamAPIException) as refused:
+            channel.query_members({}, limit=limit)
+        assert refused.value.error_code == 4 and f"limit must be a whole number from 1 to 300, not {shown}" in str(refused.value)
 
 
 def test_get_reactions(client, channel):
@@ -130,4 +135,4 @@ def test_get_reactions(client, channel):
     assert [r["type"] for r in channel.get_reactions(message["id"], limit=1, offset=1)["reactions"]] == ["like"]
     with pytest.raises(StreamAPIException) as refused:
         channel.get_reactions(message["id"], limit="many")
-    assert refused.value.error_code == 4 and "limit must be a whole number from 1 to 300" in str(refused.value)
+    assert refused.value.error_code == 4 and 'limit must be a whole number from 1 to 300, not "many"' in str(refused.value)

@@ -25,8 +25,8 @@ extension ChannelRoutes {
         }
         let filter = try ChannelMemberFilter(conditions, operation: operation)
         let sort = try ChannelRoutes.memberSort(payload["sort"], operation: operation)
-        let limit = try ChannelRoutes.count(payload["limit"], "limit", default: 100, range: 1...300, operation: operation)
-        let offset = try ChannelRoutes.count(payload["offset"], "offset", default: 0, range: 0...Int(Int32.max), operation: operation)
+        let limit = try DevServerState.pageParameter(payload["limit"], "limit", default: 100, range: 1...300, operation: operation)
+        let offset = try DevServerState.pageParameter(payload["offset"], "offset", default: 0, range: 0...Int(Int32.max), operation: operation)
         let renderer = await state.renderer(for: request)
         let members = try await state.store.read { db -> [RawJSON] in
             _ = try DevServerState.requireChannel(db, cid, operation: operation)
@@ -71,14 +71,5 @@ extension ChannelRoutes {
             if a != b { return ascending ? a < b : a > b }
             return left.offset < right.offset
         }.map(\.element)
-    }
-
-    /// A whole number of a JSON payload within `range`; absent means `default`.
-    static func count(_ value: RawJSON?, _ name: String, default fallback: Int, range: ClosedRange<Int>, operation: String) throws -> Int {
-        guard let value, !value.isNull else { return fallback }
-        guard let number = value.intValue, range.contains(number) else {
-            throw APIError.input(operation, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return number
     }
 }

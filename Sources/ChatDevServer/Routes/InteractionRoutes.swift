@@ -66,8 +66,8 @@ struct InteractionRoutes {
         let operation = "GetReactions"
         let principal = try await state.authenticate(request)
         let messageId = context.parameters.get("messageId") ?? ""
-        let limit = try InteractionRoutes.pageParameter(request, "limit", default: 25, range: 1...300, operation: operation)
-        let offset = try InteractionRoutes.pageParameter(request, "offset", default: 0, range: 0...Int(Int32.max), operation: operation)
+        let limit = try DevServerState.pageParameter(request.queryValue("limit"), "limit", default: 25, range: 1...300, operation: operation)
+        let offset = try DevServerState.pageParameter(request.queryValue("offset"), "offset", default: 0, range: 0...Int(Int32.max), operation: operation)
         let renderer = await state.renderer(for: request)
         let reactions = try await state.store.read { db -> [RawJSON] in
             let message = try DevServerState.requireMessage(db, messageId, operation: operation)
@@ -77,15 +77,6 @@ struct InteractionRoutes {
             return reactions.map { .object(renderer.reaction($0, users: users)) }
         }
         return JSONReply(["reactions": .array(reactions)])
-    }
-
-    /// A whole-number query parameter within `range`; absent means `default`.
-    static func pageParameter(_ request: Request, _ name: String, default value: Int, range: ClosedRange<Int>, operation: String) throws -> Int {
-        guard let text = request.query(name) else { return value }
-        guard let number = Int(text), range.contains(number) else {
-            throw APIError.input(operation, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
-        }
-        return number
     }
 
     /// `DELETE /messages/{id}/reaction/{type}?user_id=`.

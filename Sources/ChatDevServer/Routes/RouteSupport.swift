@@ -47,6 +47,17 @@ extension DevServerState {
         throw APIError.input(operation, "either user or user_id must be provided when using server side auth")
     }
 
+    /// A `limit` or `offset`: `fallback` when absent, else a whole number within `range` (a
+    /// query string's through ``Request/queryValue(_:)``).
+    static func pageParameter(_ value: RawJSON?, _ name: String, default fallback: Int, range: ClosedRange<Int>, operation: String) throws -> Int {
+        guard let value, !value.isNull else { return fallback }
+        guard let number = value.intValue, range.contains(number) else {
+            throw APIError.input(
+                operation, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(JSONWriter.string(value))")
+        }
+        return number
+    }
+
     /// The channel id of a `/channels/{type}/{id}` route, checking the type exists.
     func channelId(_ context: DevRequestContext, operation: String) throws -> ChannelId {
         let type = context.parameters.get("type") ?? ""
@@ -89,6 +100,12 @@ extension Request {
     func queryFlag(_ name: String) -> Bool {
         guard let value = query(name) else { return false }
         return value == "true" || value == "1"
+    }
+
+    /// A query item as a JSON value: a number when it reads as a whole number, else its text,
+    /// so query and JSON parameters are checked by the same code.
+    func queryValue(_ name: String) -> RawJSON? {
+        query(name).map { text in Int(text).map { .number(JSONNumber($0)) } ?? .string(text) }
     }
 }
 
