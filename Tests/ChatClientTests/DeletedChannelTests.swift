@@ -7,51 +7,51 @@ import Testing
 
 @Suite("An event connection does not bring deleted channels back when it reconnects")
 struct DeletedChannelTests {
-    @Test("a channel deleted while connected stops being watched: a reconnect does not create it again")
-    func deletedWhileConnected() async throws {
+    /// An event connection of `bot` (server credentials) watching `messaging:doomed` and
+    /// `messaging:kept`, and a client for `admin`.
+    func watchingTwoChannels(_ body: (TestChatServer, ChatClient, EventConnection, EventCollector) async throws -> Void) async throws {
         try await TestChatServer.withServer { server in
-            let bot = server.client(as: "bot")
-            let admin = server.client(as: "admin")
-            try await withEventConnection(bot, user: "bot") { connection, collector in
+            try await withEventConnection(server.client(as: "bot"), user: "bot") { connection, collector in
                 try await connection.watch("messaging:doomed")
                 try await connection.watch("messaging:kept")
-                try await admin.deleteChannel("messaging:doomed")
-                try await collector.wait { $0.contains { $0.type == .channelDeleted } }
-                #expect(connection.watchedChannels == ["messaging:kept"])
-
-                await server.server.dropConnections(ofUser: "bot")
-                try await admin.channel("messaging:kept").sendMessage(text: "after the drop", id: "kept-1")
-                try await collector.wait { $0.contains { $0.message?.id == "kept-1" } }
-                #expect(connection.connectionCount >= 2)
-                #expect(try await admin.existingChannels(["messaging:doomed", "messaging:kept"]) == ["messaging:kept"])
+                try await body(server, server.client(as: "admin"), connection, collector)
             }
+        }
+    }
+
+    @Test("a channel deleted while connected stops being watched: a reconnect does not create it again")
+    func deletedWhileConnected() async throws {
+        try await watchingTwoChannels { server, admin, connection, collector in
+            try await admin.deleteChannel("messaging:doomed")
+            try await collector.wait { $0.contains { $0.type == .channelDeleted } }
+            #expect(connection.watchedChannels == ["messaging:kept"])
+
+            await server.server.dropConnections(ofUser: "bot")
+            try await admin.channel("messaging:kept").sendMessage(text: "after the drop", id: "kept-1")
+            try await collector.wait { $0.contains { $0.message?.id == "kept-1" } }
+            #expect(connection.connectionCount >= 2)
+            #expect(try await admin.existingChannels(["messaging:doomed", "messaging:kept"]) == ["messaging:kept"])
         }
     }
 
     @Test("a channel deleted while disconnected: /sync brings its deletion back once, and it is not created again")
     func deletedWhileDisconnected() async throws {
-        try await TestChatServer.withServer { server in
-            let bot = server.client(as: "bot")
-            let admin = server.client(as: "admin")
-            try await withEventConnection(bot, user: "bot") { connection, collector in
-                try await connection.watch("messaging:doomed")
-                try await connection.watch("messaging:kept")
-                await server.server.silence("bot")
-                await server.server.dropConnections(ofUser: "bot")
-                let deleted = try await admin.deleteChannel("messaging:doomed", hardDelete: true)
-                await server.server.silence("bot", false)
-                try await collector.wait { $0.contains { $0.type == .channelDeleted } }
-                try await admin.channel("messaging:kept").sendMessage(text: "after the gap", id: "kept-2")
-                try await collector.wait { $0.contains { $0.message?.id == "kept-2" } }
+        try await watchingTwoChannels { server, admin, connection, collector in
+            await server.server.silence("bot")
+            await server.server.dropConnections(ofUser: "bot")
+            let deleted = try await admin.deleteChannel("messaging:doomed", hardDelete: true)
+            await server.server.silence("bot", false)
+            try await collector.wait { $0.contains { $0.type == .channelDeleted } }
+            try await admin.channel("messaging:kept").sendMessage(text: "after the gap", id: "kept-2")
+            try await collector.wait { $0.contains { $0.message?.id == "kept-2" } }
 
-                let deletions = collector.events.filter { $0.type == .channelDeleted }
-                #expect(deletions.count == 1)
-                // The server's own event, with the moment of the deletion.
-                #expect(deletions.first?.cid == "messaging:doomed")
-                #expect(deletions.first?.channel?.deletedAt == deleted.deletedAt)
-                #expect(connection.watchedChannels == ["messaging:kept"])
-                #expect(try await admin.existingChannels(["messaging:doomed"]).isEmpty)
-            }
+            let deletions = collector.events.filter { $0.type == .channelDeleted }
+            #expect(deletions.count == 1)
+            // The server's own event, with the moment of the deletion.
+            #expect(deletions.first?.cid == "messaging:doomed")
+            #expect(deletions.first?.channel?.deletedAt == deleted.deletedAt)
+            #expect(connection.watchedChannels == ["messaging:kept"])
+            #expect(try await admin.existingChannels(["messaging:doomed"]).isEmpty)
         }
     }
 
