@@ -71,7 +71,9 @@ struct ChatClientResilienceTests {
                 let declaredDeadAfter = clock.now - start
                 #expect(connection.state == .connecting, "the silent connection is given up")
                 #expect(declaredDeadAfter >= .seconds(2), "not before two health checks were missed (\(declaredDeadAfter))")
-                #expect(declaredDeadAfter < .seconds(5), "soon after two were missed (\(declaredDeadAfter))")
+                // Three seconds plus the close, which took 5.4 s under ThreadSanitizer with the
+                // whole suite running on two cores; a connection left to TCP would take minutes.
+                #expect(declaredDeadAfter < .seconds(8), "soon after two were missed (\(declaredDeadAfter))")
                 await server.server.silence("bot", false)
                 while connection.connectionCount < 2, clock.now - start < .seconds(15) {
                     try await Task.sleep(for: .milliseconds(20))
