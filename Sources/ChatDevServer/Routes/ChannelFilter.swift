@@ -35,7 +35,6 @@ struct ChannelFilter: Sendable {
         return .all(conditions)
     }
 
-
     /// The matching channels `principal` may read: any with a server token, only its user's
     /// channels with a user token.
     func channels(visibleTo principal: Principal, _ db: Database) throws -> [StoredChannel] {

@@ -126,9 +126,7 @@ extension ChannelRoutes {
                     id: notice["id"]?.stringValue ?? UUID().uuidString.lowercased(), cid: cid, userId: author, parentId: nil,
                     type: notice["type"]?.stringValue == "regular" ? "regular" : "system", data: data, createdAt: posted,
                     updatedAt: posted)
-                if try MessagesTable.fetch(db, message.id) != nil {
-                    throw APIError.input(operation, "a message with ID \(message.id) already exists")
-                }
+                try MessageRoutes.requireNewId(message.id, db, operation: operation)
                 let (rendered, event) = try MessageRoutes.post(message, renderer: renderer, viewer: principal.userId, db)
                 reply["message"] = .object(rendered)
                 events.append(event)

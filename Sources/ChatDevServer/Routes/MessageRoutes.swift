@@ -57,9 +57,7 @@ struct MessageRoutes {
         let renderer = await state.renderer(for: request)
         let (rendered, events) = try await state.store.write { [data] db -> (JSONObject, [PendingEvent]) in
             try checkSender(db, cid, principal, author, at: now, operation: operation)
-            if try MessagesTable.fetch(db, id) != nil {
-                throw APIError.input(operation, "a message with ID \(id) already exists")
-            }
+            try MessageRoutes.requireNewId(id, db, operation: operation)
             if let parentId {
                 let parent = try DevServerState.requireMessage(db, parentId, operation: operation)
                 guard parent.cid == cid else { throw APIError.input(operation, "parent message \(parentId) is in another channel") }
@@ -75,6 +73,13 @@ struct MessageRoutes {
         await state.publish(events)
         if enrichment == .afterAnswering, URLEnricher.linkToPreview(data) != nil { addPreviewLater(to: id, renderer: renderer) }
         return JSONReply(["message": .object(rendered)], status: .created)
+    }
+
+    /// Fails when a message with `id` already exists (ids are the client's to choose).
+    static func requireNewId(_ id: String, _ db: Database, operation: String) throws {
+        if try MessagesTable.fetch(db, id) != nil {
+            throw APIError.input(operation, "a message with ID \(id) already exists")
+        }
     }
 
     /// Stores a new message in its channel and builds its `message.new` event (logged) with the
