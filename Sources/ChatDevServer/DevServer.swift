@@ -144,6 +144,11 @@ public final class DevServer: Service, Sendable {
         await state.hub.disconnect(userId: userId)
     }
 
+    /// The users with a connection watching `cid`.
+    public func watchers(of cid: ChannelId) async -> Set<String> {
+        await state.hub.watchingUserIds(cid)
+    }
+
     /// Whether `userId` has an open WebSocket connection.
     public func isOnline(_ userId: String) async -> Bool {
         await state.hub.onlineUserIds.contains(userId)

@@ -185,3 +185,88 @@ def test_channel_events_name_the_token_user_not_one_the_body_claims(server, clie
             await asyncio.to_thread(channel.truncate, user_id="u2")
             assert (await next_event(socket, "channel.truncated"))["user"]["id"] == "u2"
     run(scenario())
+
+
+async def next_frame_other_than_health_check(socket, timeout=10):
+    while True:
+        event = json.loads(await asyncio.wait_for(socket.recv(), timeout))
+        if event["type"] != "health.check":
+            return event
+
+
+def watch_url(server, cid, connection_id, action="query"):
+    channel_type, channel_id = cid.split(":")
+    return server.url(f"/channels/{channel_type}/{channel_id}/{action}?api_key={API_KEY}&connection_id={connection_id}")
+
+
+def side_channel(client, member):
+    """A channel `member` belongs to: its messages come to them as notification.message_new,
+    which shows in order whether anything of another channel arrived before."""
+    side = client.channel("messaging", "side")
+    side.create("bot-1")
+    side.add_members([member])
+    return side
+
+
+def test_a_refused_watch_leaves_the_connection_not_watching(server, client, channel):
+    """A non-member's watch of a private channel is refused (403) and gets none of its events:
+    before the fix the query failed but its connection watched the channel all the same."""
+    side = side_channel(client, "outsider")
+
+    async def scenario():
+        async with connect(connect_url(server, client.create_token("outsider"), "outsider")) as socket:
+            connection_id = json.loads(await socket.recv())["connection_id"]
+            refused = requests.post(watch_url(server, "messaging:general", connection_id), json={"watch": True, "state": True},
+                                    headers=user_headers(client, "outsider"), timeout=10)
+            assert refused.status_code == 403
+            assert refused.json()["message"].endswith('"user outsider is not a member of channel messaging:general"')
+            await asyncio.to_thread(channel.send_message, {"id": "secret-1", "text": "members only"}, "bot-1")
+            await asyncio.to_thread(side.send_message, {"id": "side-1", "text": "for outsider"}, "bot-1")
+            first = await next_frame_other_than_health_check(socket)
+            assert (first["type"], first["message"]["id"]) == ("notification.message_new", "side-1")
+    run(scenario())
+
+
+def test_a_removed_member_stops_getting_the_channel_events(server, client, channel):
+    side = side_channel(client, "u2")
+
+    async def scenario():
+        async with connect(connect_url(server, client.create_token("u2"), "u2")) as socket:
+            connection_id = json.loads(await socket.recv())["connection_id"]
+            watched = requests.post(watch_url(server, "messaging:general", connection_id), json={"watch": True, "state": True},
+                                    headers=user_headers(client, "u2"), timeout=10)
+            assert watched.status_code == 201
+            await asyncio.to_thread(channel.remove_members, ["u2"])
+            removed = await next_frame_other_than_health_check(socket)
+            assert (removed["type"], removed["member"]["user_id"]) == ("member.removed", "u2"), "the removal itself still reaches them"
+            await asyncio.to_thread(channel.send_message, {"id": "after-1", "text": "not for u2"}, "bot-1")
+            await asyncio.to_thread(side.send_message, {"id": "side-1", "text": "for u2"}, "bot-1")
+            first = await next_frame_other_than_health_check(socket)
+            assert (first["type"], first["message"]["id"]) == ("notification.message_new", "side-1")
+    run(scenario())
+
+
+def test_stop_watching_turns_channel_events_into_member_notifications(server, client, channel):
+    async def scenario():
+        async with connect(connect_url(server, client.create_token("u2"), "u2")) as socket:
+            connection_id = json.loads(await socket.recv())["connection_id"]
+            requests.post(watch_url(server, "messaging:general", connection_id), json={"watch": True, "state": True},
+                          headers=user_headers(client, "u2"), timeout=10)
+            await asyncio.to_thread(channel.send_message, {"id": "w-1", "text": "watched"}, "bot-1")
+            assert (await next_event(socket, "message.new"))["message"]["id"] == "w-1"
+
+            as_someone_else = requests.post(watch_url(server, "messaging:general", connection_id, "stop-watching"), json={},
+                                            headers=user_headers(client, "bot-1"), timeout=10)
+            assert as_someone_else.status_code == 400
+            assert f"connection_id {connection_id} is not an open WebSocket connection of this user" in as_someone_else.json()["message"]
+            missing = requests.post(server.url(f"/channels/messaging/general/stop-watching?api_key={API_KEY}"), json={},
+                                    headers=user_headers(client, "u2"), timeout=10)
+            assert missing.status_code == 400 and "connection_id is required" in missing.json()["message"]
+
+            stopped = requests.post(watch_url(server, "messaging:general", connection_id, "stop-watching"), json={},
+                                    headers=user_headers(client, "u2"), timeout=10)
+            assert stopped.status_code == 201, stopped.text
+            await asyncio.to_thread(channel.send_message, {"id": "w-2", "text": "no longer watched"}, "bot-1")
+            event = await next_frame_other_than_health_check(socket)
+            assert (event["type"], event["message"]["id"]) == ("notification.message_new", "w-2")
+    run(scenario())

@@ -129,6 +129,7 @@ public final class BotService: Service, Sendable {
             group.addTask { [self] in
                 try await withThrowingDiscardingTaskGroup { workers in
                     for await event in connection.events {
+                        await followMembership(event)
                         guard let (delivery, cid) = accept(event) else { continue }
                         if mailboxes.enqueue(delivery, in: cid) {
                             await slots.acquire()
@@ -151,6 +152,24 @@ public final class BotService: Service, Sendable {
             for cid in channels { try await client.join(cid, as: bot.user.id) }
         } catch {
             throw BotError(code: .startFailed, message: "bot \(bot.name) could not set up its user and channels: \(error)", underlying: error)
+        }
+    }
+
+    /// A bot added to a channel while it runs follows it as it does its configured ones: edits,
+    /// deletions and truncations reach only a channel's watchers (a member that does not watch
+    /// gets its new messages alone). One removed from a channel stops following it.
+    private func followMembership(_ event: Event) async {
+        guard let cid = event.cid else { return }
+        do {
+            if event.isAddition(of: bot.user.id) {
+                try await connection.watch(cid)
+                logger.info("Bot \(bot.name) was added to \(cid) and follows it", metadata: ["cid": "\(cid)"])
+            } else if event.isRemoval(of: bot.user.id) {
+                try await connection.unwatch(cid)
+                logger.info("Bot \(bot.name) was removed from \(cid) and no longer follows it", metadata: ["cid": "\(cid)"])
+            }
+        } catch {
+            logger.warning("Bot \(bot.name) could not follow its membership of \(cid): \(error)", metadata: ["cid": "\(cid)"])
         }
     }
 

@@ -66,6 +66,13 @@ extension ChatClient {
         return existing
     }
 
+    /// Stops sending `cid`'s events to the WebSocket connection `connectionId`
+    /// (`POST .../stop-watching`); the user's `notification.*` events for it still come.
+    public func stopWatching(_ cid: ChannelId, connectionId: String) async throws {
+        _ = try await perform(
+            .post(Endpoint.channelPath(cid) + "/stop-watching", [:], query: [("connection_id", connectionId)], idempotent: true, operation: "StopWatchingChannel"))
+    }
+
     /// Adds members to a channel.
     public func addMembers(_ userIds: [String], to cid: ChannelId) async throws {
         _ = try await perform(

@@ -237,6 +237,9 @@ extension EventConnection {
         guard deduplicator.withLock({ $0.admit(event) }) else { return }
         // A deleted channel is not watched again after a reconnect, which would create it anew.
         if event.type == .channelDeleted || event.type == .notificationChannelDeleted, let cid = event.cid { forget([cid]) }
+        // Nor is one this user was removed from: with server credentials, watching it again would
+        // succeed and keep its events coming.
+        if event.isRemoval(of: user.id), let cid = event.cid { forget([cid]) }
         if event.cid != nil, let createdAt = event.createdAt {
             shared.withLock { shared in
                 if shared.lastEventAt.map({ createdAt > $0 }) ?? true { shared.lastEventAt = createdAt }

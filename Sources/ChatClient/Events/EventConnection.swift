@@ -119,6 +119,13 @@ public final class EventConnection: Service, Sendable {
         if isNew, let connectionId { try await watch([cid], connectionId: connectionId) }
     }
 
+    /// Stops watching `cid`: on the server at once when connected, and it is not watched again
+    /// after reconnects.
+    public func unwatch(_ cid: ChannelId) async throws {
+        forget([cid])
+        if let connectionId { try await client.stopWatching(cid, connectionId: connectionId) }
+    }
+
     /// Waits until connected (again).
     public func waitUntilConnected() async {
         await withCheckedContinuation { continuation in

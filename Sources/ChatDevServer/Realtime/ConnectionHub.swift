@@ -47,8 +47,22 @@ actor ConnectionHub {
         return true
     }
 
-    func stopWatching(connectionId id: String, cid: ChannelId) {
+    /// Stops delivering `cid`'s events to connection `id`; false if there is no such connection
+    /// or it belongs to someone other than `userId`.
+    func stopWatching(connectionId id: String, cid: ChannelId, userId: String?) -> Bool {
+        guard let owner = connections[id]?.userId, userId == nil || owner == userId else { return false }
         connections[id]?.watching.remove(cid)
+        return true
+    }
+
+    /// Stops every connection of `userIds` from watching `cid`.
+    func stopWatching(_ cid: ChannelId, byUsers userIds: Set<String>) {
+        for (id, connection) in connections where userIds.contains(connection.userId) { connections[id]?.watching.remove(cid) }
+    }
+
+    /// The users whose connections watch `cid`.
+    func watchingUserIds(_ cid: ChannelId) -> Set<String> {
+        Set(connections.values.filter { $0.watching.contains(cid) }.map(\.userId))
     }
 
     func userId(ofConnection id: String) -> String? { connections[id]?.userId }

@@ -15,6 +15,7 @@ struct ChannelRoutes {
         router.patch("/channels/:type/:id") { request, context in try await updatePartial(request, context) }
         router.delete("/channels/:type/:id") { request, context in try await delete(request, context) }
         router.post("/channels/:type/:id/truncate") { request, context in try await truncate(request, context) }
+        router.post("/channels/:type/:id/stop-watching") { request, context in try await stopWatching(request, context) }
         router.get("/members") { request, _ in try await queryMembers(request) }
     }
 
@@ -59,7 +60,7 @@ struct ChannelRoutes {
         if created {
             await state.publish(added.map { ChannelRoutes.pendingMemberEvent("member.added", "notification.added_to_channel", cid, $0, at: now) })
         }
-        try await watchIfAsked(request, body: body, cid: cid, principal: principal)
+        try await watchIfAsked(request, body: body, cid: cid, principal: principal, operation: operation)
         let renderer = await state.renderer(for: request)
         let watchers = await state.hub.watcherCount(cid)
         let limit = body["messages"]?["limit"]?.intValue ?? 25
@@ -74,11 +75,29 @@ struct ChannelRoutes {
     }
 
     /// Starts watching when the body says `watch: true` and a `connection_id` is given.
-    func watchIfAsked(_ request: Request, body: JSONObject, cid: ChannelId, principal: Principal) async throws {
+    func watchIfAsked(_ request: Request, body: JSONObject, cid: ChannelId, principal: Principal, operation: String) async throws {
         guard body["watch"]?.flag == true, let connectionId = request.query("connection_id") else { return }
+        // Access first: a query refused for a non-member must not leave its connection
+        // watching, which would hand the channel's events to someone who cannot read it.
+        try await state.store.read { db in try DevServerState.requireAccess(db, cid, principal, operation: operation) }
         guard await state.hub.watch(connectionId: connectionId, cid: cid, userId: principal.userId) else {
             throw APIError.input("WatchChannel", "connection_id \(connectionId) is not an open WebSocket connection of this user")
         }
+    }
+
+    /// `POST /channels/{type}/{id}/stop-watching?connection_id=`: the connection no longer gets
+    /// the channel's events (its members still get the `notification.*` ones).
+    func stopWatching(_ request: Request, _ context: DevRequestContext) async throws -> JSONReply {
+        let operation = "StopWatchingChannel"
+        let principal = try await state.authenticate(request)
+        let cid = try state.channelId(context, operation: operation)
+        guard let connectionId = request.query("connection_id"), !connectionId.isEmpty else {
+            throw APIError.input(operation, "connection_id is required")
+        }
+        guard await state.hub.stopWatching(connectionId: connectionId, cid: cid, userId: principal.userId) else {
+            throw APIError.input(operation, "connection_id \(connectionId) is not an open WebSocket connection of this user")
+        }
+        return JSONReply([:], status: .created)
     }
 
     /// `POST /channels` and `GET /channels?payload=`: channels matching `filter_conditions`.
@@ -94,7 +113,7 @@ struct ChannelRoutes {
             Array(try filter.channels(visibleTo: principal, db).dropFirst(offset).prefix(limit))
         }
         for channel in matches {
-            try await watchIfAsked(request, body: body, cid: channel.cid, principal: principal)
+            try await watchIfAsked(request, body: body, cid: channel.cid, principal: principal, operation: operation)
         }
         var counts: [ChannelId: Int] = [:]
         for channel in matches { counts[channel.cid] = await state.hub.watcherCount(channel.cid) }
@@ -150,6 +169,9 @@ struct ChannelRoutes {
             return events
         }
         await state.publish(events)
+        // Removed members can no longer read the channel, so their connections stop watching it
+        // (after the removal itself reached them).
+        await state.hub.stopWatching(cid, byUsers: Set(removing))
         let object = try await state.store.read { db -> JSONObject in
             let channel = try DevServerState.requireChannel(db, cid, operation: operation)
             let members = try ChannelsTable.members(db, cid)
