@@ -194,9 +194,12 @@ async def next_frame_other_than_health_check(socket, timeout=10):
             return event
 
 
-def watch_url(server, cid, connection_id, action="query"):
+def watch(server, client, user_id, cid, connection_id, action="query"):
+    """`query` with watching, or `stop-watching`, for `connection_id`, as `user_id`."""
     channel_type, channel_id = cid.split(":")
-    return server.url(f"/channels/{channel_type}/{channel_id}/{action}?api_key={API_KEY}&connection_id={connection_id}")
+    url = server.url(f"/channels/{channel_type}/{channel_id}/{action}?api_key={API_KEY}&connection_id={connection_id}")
+    body = {"watch": True, "state": True} if action == "query" else {}
+    return requests.post(url, json=body, headers=user_headers(client, user_id), timeout=10)
 
 
 def side_channel(client, member):
@@ -216,8 +219,7 @@ def test_a_refused_watch_leaves_the_connection_not_watching(server, client, chan
     async def scenario():
         async with connect(connect_url(server, client.create_token("outsider"), "outsider")) as socket:
             connection_id = json.loads(await socket.recv())["connection_id"]
-            refused = requests.post(watch_url(server, "messaging:general", connection_id), json={"watch": True, "state": True},
-                                    headers=user_headers(client, "outsider"), timeout=10)
+            refused = watch(server, client, "outsider", "messaging:general", connection_id)
             assert refused.status_code == 403
             assert refused.json()["message"].endswith('"user outsider is not a member of channel messaging:general"')
             await asyncio.to_thread(channel.send_message, {"id": "secret-1", "text": "members only"}, "bot-1")
@@ -233,9 +235,7 @@ def test_a_removed_member_stops_getting_the_channel_events(server, client, chann
     async def scenario():
         async with connect(connect_url(server, client.create_token("u2"), "u2")) as socket:
             connection_id = json.loads(await socket.recv())["connection_id"]
-            watched = requests.post(watch_url(server, "messaging:general", connection_id), json={"watch": True, "state": True},
-                                    headers=user_headers(client, "u2"), timeout=10)
-            assert watched.status_code == 201
+            assert watch(server, client, "u2", "messaging:general", connection_id).status_code == 201
             await asyncio.to_thread(channel.remove_members, ["u2"])
             removed = await next_frame_other_than_health_check(socket)
             assert (removed["type"], removed["member"]["user_id"]) == ("member.removed", "u2"), "the removal itself still reaches them"
@@ -250,21 +250,18 @@ def test_stop_watching_turns_channel_events_into_member_notifications(server, cl
     async def scenario():
         async with connect(connect_url(server, client.create_token("u2"), "u2")) as socket:
             connection_id = json.loads(await socket.recv())["connection_id"]
-            requests.post(watch_url(server, "messaging:general", connection_id), json={"watch": True, "state": True},
-                          headers=user_headers(client, "u2"), timeout=10)
+            assert watch(server, client, "u2", "messaging:general", connection_id).status_code == 201
             await asyncio.to_thread(channel.send_message, {"id": "w-1", "text": "watched"}, "bot-1")
             assert (await next_event(socket, "message.new"))["message"]["id"] == "w-1"
 
-            as_someone_else = requests.post(watch_url(server, "messaging:general", connection_id, "stop-watching"), json={},
-                                            headers=user_headers(client, "bot-1"), timeout=10)
+            as_someone_else = watch(server, client, "bot-1", "messaging:general", connection_id, "stop-watching")
             assert as_someone_else.status_code == 400
             assert f"connection_id {connection_id} is not an open WebSocket connection of this user" in as_someone_else.json()["message"]
             missing = requests.post(server.url(f"/channels/messaging/general/stop-watching?api_key={API_KEY}"), json={},
                                     headers=user_headers(client, "u2"), timeout=10)
             assert missing.status_code == 400 and "connection_id is required" in missing.json()["message"]
 
-            stopped = requests.post(watch_url(server, "messaging:general", connection_id, "stop-watching"), json={},
-                                    headers=user_headers(client, "u2"), timeout=10)
+            stopped = watch(server, client, "u2", "messaging:general", connection_id, "stop-watching")
             assert stopped.status_code == 201, stopped.text
             await asyncio.to_thread(channel.send_message, {"id": "w-2", "text": "no longer watched"}, "bot-1")
             event = await next_frame_other_than_health_check(socket)
