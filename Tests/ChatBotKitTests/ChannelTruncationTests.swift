@@ -85,7 +85,11 @@ struct ChannelTruncationTests {
                 await server.server.silence("keeper", false)
                 try await recorder.wait { $0.count >= 3 }
                 try await Task.sleep(for: .milliseconds(300))
-                #expect(recorder.all == ["new before in messaging:general", "deleted messaging:general", "new meanwhile in messaging:random"])
+                // In order within each channel, each once; two channels' handlers run side by side,
+                // so their order across channels is not fixed.
+                #expect(recorder.all.count == 3)
+                #expect(recorder.all.filter { $0.hasSuffix("messaging:general") } == ["new before in messaging:general", "deleted messaging:general"])
+                #expect(recorder.count("new meanwhile in messaging:random") == 1)
                 #expect(running.service.connection.connectionCount >= 2)
                 // Still deleted: reconnecting did not get-or-create it again.
                 #expect(try await admin.queryChannels(filter: ["cid": "messaging:general"]).isEmpty)
