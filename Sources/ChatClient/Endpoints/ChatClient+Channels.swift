@@ -70,7 +70,9 @@ extension ChatClient {
     /// (`POST .../stop-watching`); the user's `notification.*` events for it still come.
     public func stopWatching(_ cid: ChannelId, connectionId: String) async throws {
         _ = try await perform(
-            .post(Endpoint.channelPath(cid) + "/stop-watching", [:], query: [("connection_id", connectionId)], idempotent: true, operation: "StopWatchingChannel"))
+            .post(
+                Endpoint.channelPath(cid) + "/stop-watching", [:], query: [("connection_id", connectionId)], idempotent: true,
+                operation: "StopWatchingChannel"))
     }
 
     /// Adds members to a channel.

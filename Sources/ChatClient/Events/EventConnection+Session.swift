@@ -235,11 +235,12 @@ extension EventConnection {
     /// Passes an event on once; waits while the reader is behind.
     func deliver(_ event: Event) async {
         guard deduplicator.withLock({ $0.admit(event) }) else { return }
-        // A deleted channel is not watched again after a reconnect, which would create it anew.
-        if event.type == .channelDeleted || event.type == .notificationChannelDeleted, let cid = event.cid { forget([cid]) }
-        // Nor is one this user was removed from: with server credentials, watching it again would
-        // succeed and keep its events coming.
-        if event.isRemoval(of: user.id), let cid = event.cid { forget([cid]) }
+        // Not watched again after a reconnect: a deleted channel, which watching would create
+        // anew, and one this user was removed from, whose events watching with server
+        // credentials would keep coming.
+        if let cid = event.cid, event.type == .channelDeleted || event.type == .notificationChannelDeleted || event.isRemoval(of: user.id) {
+            forget([cid])
+        }
         if event.cid != nil, let createdAt = event.createdAt {
             shared.withLock { shared in
                 if shared.lastEventAt.map({ createdAt > $0 }) ?? true { shared.lastEventAt = createdAt }

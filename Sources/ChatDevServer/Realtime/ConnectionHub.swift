@@ -42,7 +42,7 @@ actor ConnectionHub {
     /// Starts delivering `cid`'s events to connection `id`; false if there is no such connection
     /// or it belongs to someone other than `userId`.
     func watch(connectionId id: String, cid: ChannelId, userId: String?) -> Bool {
-        guard let owner = connections[id]?.userId, userId == nil || owner == userId else { return false }
+        guard isConnection(id, of: userId) else { return false }
         connections[id]?.watching.insert(cid)
         return true
     }
@@ -50,9 +50,15 @@ actor ConnectionHub {
     /// Stops delivering `cid`'s events to connection `id`; false if there is no such connection
     /// or it belongs to someone other than `userId`.
     func stopWatching(connectionId id: String, cid: ChannelId, userId: String?) -> Bool {
-        guard let owner = connections[id]?.userId, userId == nil || owner == userId else { return false }
+        guard isConnection(id, of: userId) else { return false }
         connections[id]?.watching.remove(cid)
         return true
+    }
+
+    /// Whether connection `id` is open and belongs to `userId` (any user's, for the server: nil).
+    private func isConnection(_ id: String, of userId: String?) -> Bool {
+        guard let owner = connections[id]?.userId else { return false }
+        return userId == nil || owner == userId
     }
 
     /// Stops every connection of `userIds` from watching `cid`.

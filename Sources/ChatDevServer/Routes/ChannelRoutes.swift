@@ -81,8 +81,13 @@ struct ChannelRoutes {
         // watching, which would hand the channel's events to someone who cannot read it.
         try await state.store.read { db in try DevServerState.requireAccess(db, cid, principal, operation: operation) }
         guard await state.hub.watch(connectionId: connectionId, cid: cid, userId: principal.userId) else {
-            throw APIError.input("WatchChannel", "connection_id \(connectionId) is not an open WebSocket connection of this user")
+            throw ChannelRoutes.notOwnConnection(connectionId, operation: "WatchChannel")
         }
+    }
+
+    /// The refusal of a `connection_id` that is not an open connection of the calling user.
+    static func notOwnConnection(_ connectionId: String, operation: String) -> APIError {
+        APIError.input(operation, "connection_id \(connectionId) is not an open WebSocket connection of this user")
     }
 
     /// `POST /channels/{type}/{id}/stop-watching?connection_id=`: the connection no longer gets
@@ -95,7 +100,7 @@ struct ChannelRoutes {
             throw APIError.input(operation, "connection_id is required")
         }
         guard await state.hub.stopWatching(connectionId: connectionId, cid: cid, userId: principal.userId) else {
-            throw APIError.input(operation, "connection_id \(connectionId) is not an open WebSocket connection of this user")
+            throw ChannelRoutes.notOwnConnection(connectionId, operation: operation)
         }
         return JSONReply([:], status: .created)
     }
