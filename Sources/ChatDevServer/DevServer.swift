@@ -144,6 +144,13 @@ public final class DevServer: Service, Sendable {
         await state.hub.disconnect(userId: userId)
     }
 
+    /// Closes `userId`'s WebSockets and turns its new ones away (closed with code 1013 before
+    /// any health check) until called with `false`, as a network outage would.
+    public func refuseConnections(ofUser userId: String, _ isRefused: Bool = true) async {
+        await state.hub.setRefused(userId, isRefused)
+        if isRefused { _ = await state.hub.disconnect(userId: userId) }
+    }
+
     /// The users with a connection watching `cid`.
     public func watchers(of cid: ChannelId) async -> Set<String> {
         await state.hub.watchingUserIds(cid)

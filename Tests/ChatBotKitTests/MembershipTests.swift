@@ -53,6 +53,26 @@ struct MembershipTests {
         }
     }
 
+    @Test("added to a channel while not running: a bot started later follows it beside its configured ones")
+    func addedWhileNotRunning() async throws {
+        try await TestChatServer.withServer { server in
+            let recorder = Recorder()
+            let bot = Bot(name: "keeper")
+            bot.onMessage { context in recorder.record("new \(context.channel.cid) \(context.message.text)") }
+            bot.onMessageUpdated { context in recorder.record("edit \(context.channel.cid) \(context.message.text)") }
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:meanwhile")
+            _ = try await TestUser.join(server, id: "keeper", channel: "messaging:meanwhile")
+            try await server.withBot(bot, channels: ["messaging:general"]) { running in
+                #expect(Set(running.service.connection.watchedChannels) == ["messaging:general", "messaging:meanwhile"])
+                #expect(await server.server.watchers(of: "messaging:meanwhile").contains("keeper"))
+                let sent = try await ann.send(text: "v1")
+                try await ann.client.updateMessage(sent.id, text: "v2")
+                try await recorder.wait { $0.contains("edit messaging:meanwhile v2") }
+                #expect(recorder.all == ["new messaging:meanwhile v1", "edit messaging:meanwhile v2"])
+            }
+        }
+    }
+
     @Test("removed from a channel: its messages no longer reach the bot, and a reconnect does not watch it again")
     func removedWhileRunning() async throws {
         try await TestChatServer.withServer { server in

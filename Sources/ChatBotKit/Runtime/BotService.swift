@@ -39,7 +39,8 @@ public final class BotService: Service, Sendable {
     public let bot: Bot
     /// Its client (acting as the bot's user).
     public let client: ChatClient
-    /// The channels it watches (created, with the bot as a member, when missing).
+    /// The channels it joins and watches (created, with the bot as a member, when missing); it
+    /// also watches every other channel it is a member of.
     public let channels: [ChannelId]
     /// The configuration.
     public let configuration: Configuration
@@ -58,7 +59,11 @@ public final class BotService: Service, Sendable {
         self.client = client
         self.channels = channels
         self.configuration = configuration
-        connection = EventConnection(client: client, user: bot.user, configuration: configuration.connection)
+        // A bot follows its membership, as its users expect: a channel it is added to from an
+        // app is handled like its configured ones, across restarts and reconnects.
+        var connectionConfiguration = configuration.connection
+        connectionConfiguration.watchesMemberChannels = true
+        connection = EventConnection(client: client, user: bot.user, configuration: connectionConfiguration)
         var botLogger = logger ?? Logger(label: "chatbotkit.bot")
         botLogger[metadataKey: "bot"] = .string(bot.name)
         self.logger = botLogger
@@ -120,7 +125,7 @@ public final class BotService: Service, Sendable {
                 await connection.waitUntilConnected()
                 for cid in channels { try await connection.watch(cid) }
                 settle(.success(()))
-                logger.info("Bot \(bot.name) is ready", metadata: ["channels": "\(channels.map(\.rawValue))"])
+                logger.info("Bot \(bot.name) is ready", metadata: ["channels": "\(connection.watchedChannels.map(\.rawValue))"])
             }
             // The consumer stops when the connection's events end (shutdown), then waits for the
             // channel workers to drain their queues. A discarding group: a plain task group keeps
@@ -129,7 +134,7 @@ public final class BotService: Service, Sendable {
             group.addTask { [self] in
                 try await withThrowingDiscardingTaskGroup { workers in
                     for await event in connection.events {
-                        await followMembership(event)
+                        logMembership(event)
                         guard let (delivery, cid) = accept(event) else { continue }
                         if mailboxes.enqueue(delivery, in: cid) {
                             await slots.acquire()
@@ -155,21 +160,15 @@ public final class BotService: Service, Sendable {
         }
     }
 
-    /// A bot added to a channel while it runs follows it as it does its configured ones: edits,
-    /// deletions and truncations reach only a channel's watchers (a member that does not watch
-    /// gets its new messages alone). One removed from a channel stops following it.
-    private func followMembership(_ event: Event) async {
+    /// Says when the bot starts or stops following a channel; its connection does the following
+    /// (`watchesMemberChannels`): edits, deletions and truncations reach only a channel's
+    /// watchers, and a member that does not watch gets its new messages alone.
+    private func logMembership(_ event: Event) {
         guard let cid = event.cid else { return }
-        do {
-            if event.isAddition(of: bot.user.id) {
-                try await connection.watch(cid)
-                logger.info("Bot \(bot.name) was added to \(cid) and follows it", metadata: ["cid": "\(cid)"])
-            } else if event.isRemoval(of: bot.user.id) {
-                try await connection.unwatch(cid)
-                logger.info("Bot \(bot.name) was removed from \(cid) and no longer follows it", metadata: ["cid": "\(cid)"])
-            }
-        } catch {
-            logger.warning("Bot \(bot.name) could not follow its membership of \(cid): \(error)", metadata: ["cid": "\(cid)"])
+        if event.isAddition(of: bot.user.id) {
+            logger.info("Bot \(bot.name) was added to \(cid) and follows it", metadata: ["cid": "\(cid)"])
+        } else if event.isRemoval(of: bot.user.id) {
+            logger.info("Bot \(bot.name) was removed from \(cid) and no longer follows it", metadata: ["cid": "\(cid)"])
         }
     }
 

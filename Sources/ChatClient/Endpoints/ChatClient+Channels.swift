@@ -66,6 +66,24 @@ extension ChatClient {
         return existing
     }
 
+    /// Every channel `userId` is a member of (`members: {$in: [userId]}`), oldest first, 30 per
+    /// request.
+    public func memberChannels(of userId: String) async throws -> [ChannelId] {
+        var found: [ChannelId] = []
+        var seen: Set<ChannelId> = []
+        let pageSize = 30
+        var offset = 0
+        while true {
+            let page = try await queryChannels(
+                filter: ["members": ["$in": [.string(userId)]]], sort: [("created_at", 1)], limit: pageSize, offset: offset,
+                messageLimit: 0)
+            // A channel that moves between pages while they are read is listed once.
+            for cid in page.map(\.channel.cid) where seen.insert(cid).inserted { found.append(cid) }
+            guard page.count == pageSize else { return found }
+            offset += pageSize
+        }
+    }
+
     /// Stops sending `cid`'s events to the WebSocket connection `connectionId`
     /// (`POST .../stop-watching`); the user's `notification.*` events for it still come.
     public func stopWatching(_ cid: ChannelId, connectionId: String) async throws {

@@ -31,6 +31,7 @@ extension EventConnection {
             return shared.connections > 1
         }
         onConnected()
+        if configuration.watchesMemberChannels { try await followMemberChannels() }
         let watched = watchedChannels
         // Watching gets or creates, so a channel deleted while disconnected would come back,
         // empty, for everyone: those are left out, and forgotten.
@@ -241,6 +242,7 @@ extension EventConnection {
         if let cid = event.cid, event.type == .channelDeleted || event.type == .notificationChannelDeleted || event.isRemoval(of: user.id) {
             forget([cid])
         }
+        if configuration.watchesMemberChannels { await followMembership(event) }
         if event.cid != nil, let createdAt = event.createdAt {
             shared.withLock { shared in
                 if shared.lastEventAt.map({ createdAt > $0 }) ?? true { shared.lastEventAt = createdAt }

@@ -19,6 +19,10 @@ import Synchronization
 /// dropped and, with server credentials, announced by a `channel.deleted` (the server's own
 /// from `/sync` when it has one, else one the connection makes, timed when it found it gone).
 ///
+/// With `watchesMemberChannels` it also follows the user's membership: every channel the user
+/// is a member of is watched, whether it joined before connecting, while connected or while
+/// disconnected, and one it is removed from stops being watched.
+///
 /// A `Service`: run it in a `ServiceGroup`, or in a task you cancel.
 public final class EventConnection: Service, Sendable {
     /// Timing and buffering.
@@ -33,17 +37,22 @@ public final class EventConnection: Service, Sendable {
         public var connectTimeout: Duration
         /// The reconnect schedule.
         public var backoff: ReconnectBackoff
+        /// Whether every channel the user is a member of is watched, besides those asked for:
+        /// found on each (re)connection, watched when the user is added to one, and no longer
+        /// watched once the user is removed, while connected or not.
+        public var watchesMemberChannels: Bool
 
         /// The service's timing: heartbeats every 25 s, server health checks every 30 s.
         public init(
             heartbeatInterval: Duration = .seconds(25), serverHealthCheckInterval: Duration = .seconds(30), bufferCapacity: Int = 1024,
-            connectTimeout: Duration = .seconds(15), backoff: ReconnectBackoff = ReconnectBackoff()
+            connectTimeout: Duration = .seconds(15), backoff: ReconnectBackoff = ReconnectBackoff(), watchesMemberChannels: Bool = false
         ) {
             self.heartbeatInterval = heartbeatInterval
             self.serverHealthCheckInterval = serverHealthCheckInterval
             self.bufferCapacity = bufferCapacity
             self.connectTimeout = connectTimeout
             self.backoff = backoff
+            self.watchesMemberChannels = watchesMemberChannels
         }
     }
 
@@ -60,6 +69,8 @@ public final class EventConnection: Service, Sendable {
     struct Shared {
         var state = State.connecting
         var watched: [ChannelId] = []
+        /// The channels the user was a member of when last known (with `watchesMemberChannels`).
+        var memberChannels: Set<ChannelId> = []
         var socket: (any WebSocketConnection)?
         var lastEventAt: Date?
         var firstConnectedAt: Date?

@@ -20,6 +20,7 @@ actor ConnectionHub {
     private var connections: [String: Connection] = [:]
     /// Users whose connections get no frames at all (to test clients against a server that hangs).
     private var silenced: Set<String> = []
+    private var refused: Set<String> = []
     private let maximumQueued: Int
 
     init(maximumQueued: Int) {
@@ -113,6 +114,14 @@ actor ConnectionHub {
     func setSilenced(_ userId: String, _ isSilenced: Bool) {
         if isSilenced { silenced.insert(userId) } else { silenced.remove(userId) }
     }
+
+    /// Turns away (or lets in again) `userId`'s new connections.
+    func setRefused(_ userId: String, _ isRefused: Bool) {
+        if isRefused { refused.insert(userId) } else { refused.remove(userId) }
+    }
+
+    /// Whether `userId`'s new connections are turned away.
+    func isRefused(_ userId: String) -> Bool { refused.contains(userId) }
 
     /// Sends a raw text frame to every connection of `userId` (for tests of bad frames).
     func sendRaw(_ text: String, toUser userId: String) -> Int {

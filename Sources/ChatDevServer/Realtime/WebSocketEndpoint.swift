@@ -58,6 +58,10 @@ struct WebSocketEndpoint: Sendable {
             try? await outbound.close(.normalClosure, reason: failure.message)
             return
         }
+        if await state.hub.isRefused(userId) {
+            try? await outbound.close(.init(codeNumber: 1013), reason: "connections of \(userId) are turned away for now")
+            return
+        }
         let details = connectRequest["user_details"]?.objectValue ?? [:]
         let me: StoredUser
         do {

@@ -1,0 +1,46 @@
+import ChatLocking
+import ChatModels
+import Foundation
+import Logging
+
+extension EventConnection {
+    /// With `watchesMemberChannels`, on each (re)connection: watches every channel the user is a
+    /// member of now, including those it was added to while disconnected, and stops watching
+    /// those it was removed from meanwhile (their removal happened while nobody listened).
+    func followMemberChannels() async throws {
+        let current = try await client.memberChannels(of: user.id)
+        let (added, lost) = shared.withLock { shared -> ([ChannelId], Set<ChannelId>) in
+            let lost = shared.memberChannels.subtracting(current)
+            shared.watched.removeAll { lost.contains($0) }
+            let added = current.filter { !shared.watched.contains($0) }
+            shared.watched.append(contentsOf: added)
+            shared.memberChannels = Set(current)
+            return (added, lost)
+        }
+        if !added.isEmpty {
+            logger.info("Watching the channels \(user.id) is a member of: \(added.map(\.rawValue).joined(separator: ", "))")
+        }
+        if !lost.isEmpty {
+            logger.info(
+                "\(user.id) was removed from \(lost.map(\.rawValue).sorted().joined(separator: ", ")) while disconnected; no longer watched")
+        }
+    }
+
+    /// With `watchesMemberChannels`, while connected: a channel the user is added to is watched
+    /// (edits, deletions and truncations reach watchers only), and one it is removed from stops
+    /// being watched on the server too, where server credentials could go on reading it.
+    func followMembership(_ event: Event) async {
+        guard let cid = event.cid else { return }
+        do {
+            if event.isAddition(of: user.id) {
+                shared.withLock { _ = $0.memberChannels.insert(cid) }
+                try await watch(cid)
+            } else if event.isRemoval(of: user.id) {
+                shared.withLock { _ = $0.memberChannels.remove(cid) }
+                if let connectionId { try await client.stopWatching(cid, connectionId: connectionId) }
+            }
+        } catch {
+            logger.warning("Could not follow \(user.id)'s membership of \(cid): \(error)", metadata: ["cid": "\(cid)"])
+        }
+    }
+}
