@@ -154,6 +154,34 @@ def test_query_channels(client, channel):
     assert sorted(state["channel"]["cid"] for state in both["channels"]) == ["messaging:general", "messaging:other"]
 
 
+def test_query_channels_sorted(client):
+    client.upsert_users([{"id": "u2"}, {"id": "u3"}, {"id": "u4"}])
+    for name, rank, members in [("b", 2, ["u2", "u3", "u4"]), ("c", 1, ["u2", "u3"]), ("a", None, ["u2"])]:
+        data = {"rank": rank} if rank is not None else {}
+        created = client.channel("messaging", name, data=data)
+        created.create("u2")
+        created.add_members(members)
+    client.channel("messaging", "c").send_message({"text": "latest"}, "u2")
+
+    def cids(sort):
+        found = client.query_channels({"members": {"$in": ["u2"]}}, sort, limit=10)["channels"]
+        return [state["channel"]["id"] for state in found]
+
+    assert cids({"created_at": 1}) == ["b", "c", "a"]
+    assert cids({"created_at": -1}) == ["a", "c", "b"]
+    assert cids({"member_count": -1, "created_at": 1}) == ["b", "c", "a"]
+    # Channels without messages come last, in the default order (the newest first).
+    assert cids({"last_message_at": -1}) == ["c", "a", "b"]
+    assert cids({"rank": 1}) == ["c", "b", "a"]  # a custom field; a channel without it comes last
+    assert cids({"rank": -1}) == ["b", "c", "a"]
+    assert [state["channel"]["id"] for state in client.query_channels(
+        {"members": {"$in": ["u2"]}}, {"created_at": 1}, limit=2, offset=1)["channels"]] == ["c", "a"]
+    with pytest.raises(StreamAPIException) as error:
+        client.query_channels({"members": {"$in": ["u2"]}}, {"created_at": 2})
+    assert error.value.status_code == 400
+    assert "sort direction must be 1 or -1" in error.value.error_message
+
+
 def test_edits_deletes_replies_read_typing_and_flags(client, channel):
     channel.send_message({"id": "e-1", "text": "first", "extra": 1}, "bot-1")
     updated = client.update_message({"id": "e-1", "text": "edited", "user_id": "bot-1"})

@@ -105,17 +105,19 @@ struct ChannelRoutes {
         return JSONReply([:], status: .created)
     }
 
-    /// `POST /channels` and `GET /channels?payload=`: channels matching `filter_conditions`.
+    /// `POST /channels` and `GET /channels?payload=`: channels matching `filter_conditions`, in
+    /// `sort` order (latest message first by default).
     func queryChannels(_ request: Request, _ body: JSONObject) async throws -> JSONReply {
         let operation = "QueryChannels"
         let principal = try await state.authenticate(request)
         let filter = try ChannelFilter(body["filter_conditions"]?.objectValue ?? [:], operation: operation)
+        let sort = try ChannelSort(body["sort"], operation: operation)
         let limit = min(max(body["limit"]?.intValue ?? 10, 1), 30)
         let offset = max(body["offset"]?.intValue ?? 0, 0)
         let messageLimit = min(max(body["message_limit"]?.intValue ?? 25, 0), 300)
         let renderer = await state.renderer(for: request)
         let matches = try await state.store.read { db -> [StoredChannel] in
-            Array(try filter.channels(visibleTo: principal, db).dropFirst(offset).prefix(limit))
+            Array(try sort.sorted(filter.channels(visibleTo: principal, db), db).dropFirst(offset).prefix(limit))
         }
         for channel in matches {
             try await watchIfAsked(request, body: body, cid: channel.cid, principal: principal, operation: operation)

@@ -1,0 +1,79 @@
+import ChatModels
+import Foundation
+import GRDB
+
+/// The `sort` of a channel query, `[{"field": "created_at", "direction": 1}, ...]`: the built-in
+/// fields or a custom one from the channel's data. A channel without the field comes after those
+/// with it, in either direction; ties keep the default order (latest message first).
+struct ChannelSort {
+    /// The fields every channel has.
+    static let builtInFields: Set<String> = ["last_message_at", "last_updated", "created_at", "updated_at", "member_count"]
+
+    /// The sort keys, first one first.
+    let keys: [(field: String, ascending: Bool)]
+
+    /// Reads and checks a `sort` value; none sorts nothing.
+    init(_ value: RawJSON?, operation: String) throws {
+        guard let value, !value.isNull else {
+            keys = []
+            return
+        }
+        guard let entries = value.arrayValue else { throw APIError.input(operation, "sort must be an array of {field, direction}") }
+        keys = try entries.map { entry in
+            guard let field = entry["field"]?.stringValue, !field.isEmpty else {
+                throw APIError.input(operation, "each sort entry needs a field, such as \(Self.builtInFields.sorted().joined(separator: ", "))")
+            }
+            let direction = entry["direction"]?.intValue ?? 1
+            guard direction == 1 || direction == -1 else { throw APIError.input(operation, "sort direction must be 1 or -1") }
+            return (field, direction == 1)
+        }
+    }
+
+    /// `channels` in this order.
+    func sorted(_ channels: [StoredChannel], _ db: Database) throws -> [StoredChannel] {
+        guard !keys.isEmpty else { return channels }
+        var memberCounts: [ChannelId: Int] = [:]
+        if keys.contains(where: { $0.field == "member_count" }) {
+            for channel in channels { memberCounts[channel.cid] = try ChannelsTable.members(db, channel.cid).count }
+        }
+        let rows = channels.enumerated().map { index, channel in
+            (index: index, channel: channel, values: keys.map { Self.value(of: $0.field, in: channel, memberCounts) })
+        }
+        return rows.sorted { left, right in
+            for (position, key) in keys.enumerated() {
+                switch (left.values[position], right.values[position]) {
+                case (nil, nil): continue
+                case (nil, _): return false
+                case (_, nil): return true
+                case (let a?, let b?):
+                    if a == b { continue }
+                    return key.ascending ? a < b : b < a
+                }
+            }
+            return left.index < right.index
+        }.map(\.channel)
+    }
+
+    /// A comparable value: numbers (dates in seconds too) before text.
+    enum Value: Comparable {
+        case number(Double)
+        case text(String)
+    }
+
+    private static func value(of field: String, in channel: StoredChannel, _ memberCounts: [ChannelId: Int]) -> Value? {
+        switch field {
+        case "created_at": return .number(channel.createdAt.timeIntervalSince1970)
+        case "updated_at": return .number(channel.updatedAt.timeIntervalSince1970)
+        case "last_message_at": return channel.lastMessageAt.map { .number($0.timeIntervalSince1970) }
+        case "last_updated": return .number(max(channel.lastMessageAt ?? channel.updatedAt, channel.updatedAt).timeIntervalSince1970)
+        case "member_count": return memberCounts[channel.cid].map { .number(Double($0)) }
+        default:
+            switch channel.data[field] {
+            case .number(let number)?: return number.double.map(Value.number)
+            case .string(let text)?: return .text(text)
+            case .bool(let flag)?: return .number(flag ? 1 : 0)
+            default: return nil
+            }
+        }
+    }
+}
