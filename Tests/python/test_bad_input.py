@@ -194,3 +194,15 @@ def test_expect_100_continue_is_answered(tmp_path, server, client, channel):
     assert "HTTP/1.1 100 Continue" in result.stderr
     assert '"file":"http' in result.stdout
     assert elapsed < 0.9, f"curl waited {elapsed:.2f}s: the 100-continue came too late"
+
+
+def test_bad_channel_query_sorts(server, client, channel):
+    members = {"members": {"$in": ["bot-1"]}}
+    assert_envelope(post(server, client, "/channels", {"filter_conditions": members, "sort": "created_at"}),
+                    400, 4, "sort must be an array of {field, direction}")
+    assert_envelope(post(server, client, "/channels", {"filter_conditions": members, "sort": [{"direction": 1}]}),
+                    400, 4, "each sort entry needs a field")
+    assert_envelope(post(server, client, "/channels", {"filter_conditions": members, "sort": [{"field": "created_at", "direction": 0}]}),
+                    400, 4, "sort direction must be 1 or -1")
+    good = post(server, client, "/channels", {"filter_conditions": members, "sort": [{"field": "created_at", "direction": -1}]})
+    assert [state["channel"]["cid"] for state in good.json()["channels"]] == ["messaging:general"]
