@@ -8,21 +8,6 @@ import Testing
 
 @Suite("A bot follows the channels it is added to while running, and stops following those it is removed from")
 struct MembershipTests {
-    /// Polls `condition` until it holds; fails the test after `timeout`.
-    func eventually(
-        _ what: String, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation,
-        _ condition: () async throws -> Bool
-    ) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("timed out waiting until \(what)", sourceLocation: sourceLocation)
-                throw CancellationError()
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-    }
-
     @Test("added to a channel while running: its new messages and their edits reach the bot, after a reconnect too")
     func addedWhileRunning() async throws {
         try await TestChatServer.withServer { server in

@@ -26,11 +26,7 @@ struct UnwatchTests {
 
                 await server.server.dropConnections(ofUser: "bot")
                 // Only watched channels are synced after a reconnect, so the message is sent once connected again.
-                let deadline = ContinuousClock.now + .seconds(10)
-                while connection.connectionCount < 2 || connection.connectionId == nil, ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(20))
-                }
-                try #require(connection.connectionCount >= 2, "reconnected within 10 s")
+                try await eventually("the connection is back") { connection.connectionCount >= 2 && connection.connectionId != nil }
                 try await admin.channel("messaging:general").sendMessage(text: "after the reconnect", id: "w-3")
                 try await collector.wait { $0.contains { $0.message?.id == "w-3" } }
                 #expect(await !server.server.watchers(of: "messaging:general").contains("bot"))
