@@ -6,23 +6,25 @@ import Logging
 extension EventConnection {
     /// With `watchesMemberChannels`, on each (re)connection: watches every channel the user is a
     /// member of now, including those it was added to while disconnected, and stops watching
-    /// those it was removed from meanwhile (their removal happened while nobody listened).
+    /// those it was removed from meanwhile (their removal happened while nobody listened). A
+    /// channel deleted meanwhile is left to the reconnection, which announces its deletion.
     func followMemberChannels() async throws {
         let current = try await client.memberChannels(of: user.id)
-        let (added, lost) = shared.withLock { shared -> ([ChannelId], Set<ChannelId>) in
-            let lost = shared.memberChannels.subtracting(current)
-            shared.watched.removeAll { lost.contains($0) }
+        let gone = shared.withLock { $0.memberChannels.subtracting(current) }
+        let removedFrom = gone.isEmpty ? [] : gone.intersection(try await client.existingChannels(Array(gone)))
+        let added = shared.withLock { shared -> [ChannelId] in
+            shared.watched.removeAll { removedFrom.contains($0) }
             let added = current.filter { !shared.watched.contains($0) }
             shared.watched.append(contentsOf: added)
             shared.memberChannels = Set(current)
-            return (added, lost)
+            return added
         }
         if !added.isEmpty {
             logger.info("Watching the channels \(user.id) is a member of: \(added.map(\.rawValue).joined(separator: ", "))")
         }
-        if !lost.isEmpty {
+        if !removedFrom.isEmpty {
             logger.info(
-                "\(user.id) was removed from \(lost.map(\.rawValue).sorted().joined(separator: ", ")) while disconnected; no longer watched")
+                "\(user.id) was removed from \(removedFrom.map(\.rawValue).sorted().joined(separator: ", ")) while disconnected; no longer watched")
         }
     }
 
