@@ -12,8 +12,8 @@ extension EventConnection {
         let current = try await client.memberChannels(of: user.id)
         let gone = shared.withLock { $0.memberChannels.subtracting(current) }
         let removedFrom = gone.isEmpty ? [] : gone.intersection(try await client.existingChannels(Array(gone)))
+        forget(removedFrom)
         let added = shared.withLock { shared -> [ChannelId] in
-            shared.watched.removeAll { removedFrom.contains($0) }
             let added = current.filter { !shared.watched.contains($0) }
             shared.watched.append(contentsOf: added)
             shared.memberChannels = Set(current)
@@ -39,7 +39,7 @@ extension EventConnection {
                 try await watch(cid)
             } else if event.isRemoval(of: user.id) {
                 shared.withLock { _ = $0.memberChannels.remove(cid) }
-                if let connectionId { try await client.stopWatching(cid, connectionId: connectionId) }
+                try await unwatch(cid)
             }
         } catch {
             logger.warning("Could not follow \(user.id)'s membership of \(cid): \(error)", metadata: ["cid": "\(cid)"])

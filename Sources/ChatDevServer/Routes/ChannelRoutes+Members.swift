@@ -24,7 +24,7 @@ extension ChannelRoutes {
             conditions = object
         }
         let filter = try ChannelMemberFilter(conditions, operation: operation)
-        let sort = try ChannelRoutes.memberSort(payload["sort"], operation: operation)
+        let sort = try DevServerState.sortKeys(payload["sort"], fields: ChannelRoutes.memberSortFields, operation: operation)
         let limit = try DevServerState.pageParameter(payload["limit"], "limit", default: 100, range: 1...300, operation: operation)
         let offset = try DevServerState.pageParameter(payload["offset"], "offset", default: 0, range: 0...Int(Int32.max), operation: operation)
         let renderer = await state.renderer(for: request)
@@ -34,26 +34,12 @@ extension ChannelRoutes {
             let members = try ChannelsTable.members(db, cid)
             let users = try UsersTable.fetch(db, ids: members.map(\.userId))
             var matching = members.filter { filter.matches($0, user: users[$0.userId]) }
-            for (field, direction) in sort.reversed() {
-                matching = ChannelRoutes.stableSorted(matching, by: field, ascending: direction > 0, users: users)
+            for (field, ascending) in sort.reversed() {
+                matching = ChannelRoutes.stableSorted(matching, by: field, ascending: ascending, users: users)
             }
             return matching.dropFirst(offset).prefix(limit).map { .object(renderer.member($0, users: users)) }
         }
         return JSONReply(["members": .array(members)])
-    }
-
-    /// `[{"field": "created_at", "direction": -1}, ...]`, checked.
-    static func memberSort(_ value: RawJSON?, operation: String) throws -> [(String, Int)] {
-        guard let value, !value.isNull else { return [] }
-        guard let entries = value.arrayValue else { throw APIError.input(operation, "sort must be an array of {field, direction}") }
-        return try entries.map { entry in
-            guard let field = entry["field"]?.stringValue, memberSortFields.contains(field) else {
-                throw APIError.input(operation, "sort field must be one of \(memberSortFields.sorted().joined(separator: ", "))")
-            }
-            let direction = entry["direction"]?.intValue ?? 1
-            guard direction == 1 || direction == -1 else { throw APIError.input(operation, "sort direction must be 1 or -1") }
-            return (field, direction)
-        }
     }
 
     /// Members sorted by one field, keeping the order of equal ones (so earlier sort keys win).

@@ -14,19 +14,7 @@ struct ChannelSort {
 
     /// Reads and checks a `sort` value; none sorts nothing.
     init(_ value: RawJSON?, operation: String) throws {
-        guard let value, !value.isNull else {
-            keys = []
-            return
-        }
-        guard let entries = value.arrayValue else { throw APIError.input(operation, "sort must be an array of {field, direction}") }
-        keys = try entries.map { entry in
-            guard let field = entry["field"]?.stringValue, !field.isEmpty else {
-                throw APIError.input(operation, "each sort entry needs a field, such as \(Self.builtInFields.sorted().joined(separator: ", "))")
-            }
-            let direction = entry["direction"]?.intValue ?? 1
-            guard direction == 1 || direction == -1 else { throw APIError.input(operation, "sort direction must be 1 or -1") }
-            return (field, direction == 1)
-        }
+        keys = try DevServerState.sortKeys(value, fields: Self.builtInFields, allowsCustomFields: true, operation: operation)
     }
 
     /// `channels` in this order.

@@ -47,6 +47,28 @@ extension DevServerState {
         throw APIError.input(operation, "either user or user_id must be provided when using server side auth")
     }
 
+    /// A `sort` of `[{"field": …, "direction": 1 or -1}, …]` (direction 1 when absent), first key
+    /// first; none sorts nothing. `fields` are the ones accepted, or with `allowsCustomFields`
+    /// the ones suggested beside any other (a custom field of the data).
+    static func sortKeys(_ value: RawJSON?, fields: Set<String>, allowsCustomFields: Bool = false, operation: String) throws
+        -> [(field: String, ascending: Bool)]
+    {
+        guard let value, !value.isNull else { return [] }
+        guard let entries = value.arrayValue else { throw APIError.input(operation, "sort must be an array of {field, direction}") }
+        let listed = fields.sorted().joined(separator: ", ")
+        return try entries.map { entry in
+            let field = entry["field"]?.stringValue ?? ""
+            if allowsCustomFields {
+                guard !field.isEmpty else { throw APIError.input(operation, "each sort entry needs a field, such as \(listed)") }
+            } else {
+                guard fields.contains(field) else { throw APIError.input(operation, "sort field must be one of \(listed)") }
+            }
+            let direction = entry["direction"]?.intValue ?? 1
+            guard direction == 1 || direction == -1 else { throw APIError.input(operation, "sort direction must be 1 or -1") }
+            return (field, direction == 1)
+        }
+    }
+
     /// A `limit` or `offset`: `fallback` when absent, else a whole number within `range` (a
     /// query string's through ``Request/queryValue(_:)``).
     static func pageParameter(_ value: RawJSON?, _ name: String, default fallback: Int, range: ClosedRange<Int>, operation: String) throws -> Int {
