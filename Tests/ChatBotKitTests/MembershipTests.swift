@@ -8,13 +8,19 @@ import Testing
 
 @Suite("A bot follows the channels it is added to while running, and stops following those it is removed from")
 struct MembershipTests {
+    /// "keeper", recording each new message and each edit as "new|edit <cid> <text>".
+    static func recordingBot(_ recorder: Recorder) -> Bot {
+        let bot = Bot(name: "keeper")
+        bot.onMessage { context in recorder.record("new \(context.channel.cid) \(context.message.text)") }
+        bot.onMessageUpdated { context in recorder.record("edit \(context.channel.cid) \(context.message.text)") }
+        return bot
+    }
+
     @Test("added to a channel while running: its new messages and their edits reach the bot, after a reconnect too")
     func addedWhileRunning() async throws {
         try await TestChatServer.withServer { server in
             let recorder = Recorder()
-            let bot = Bot(name: "keeper")
-            bot.onMessage { context in recorder.record("new \(context.channel.cid) \(context.message.text)") }
-            bot.onMessageUpdated { context in recorder.record("edit \(context.channel.cid) \(context.message.text)") }
+            let bot = Self.recordingBot(recorder)
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:later")
             try await server.withBot(bot, channels: ["messaging:general"]) { running in
                 try await ann.client.addMembers(["keeper"], to: "messaging:later")
@@ -42,9 +48,7 @@ struct MembershipTests {
     func addedWhileNotRunning() async throws {
         try await TestChatServer.withServer { server in
             let recorder = Recorder()
-            let bot = Bot(name: "keeper")
-            bot.onMessage { context in recorder.record("new \(context.channel.cid) \(context.message.text)") }
-            bot.onMessageUpdated { context in recorder.record("edit \(context.channel.cid) \(context.message.text)") }
+            let bot = Self.recordingBot(recorder)
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:meanwhile")
             _ = try await TestUser.join(server, id: "keeper", channel: "messaging:meanwhile")
             try await server.withBot(bot, channels: ["messaging:general"]) { running in
@@ -62,8 +66,7 @@ struct MembershipTests {
     func removedWhileRunning() async throws {
         try await TestChatServer.withServer { server in
             let recorder = Recorder()
-            let bot = Bot(name: "keeper")
-            bot.onMessage { context in recorder.record("new \(context.channel.cid) \(context.message.text)") }
+            let bot = Self.recordingBot(recorder)
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let annElsewhere = try await TestUser.join(server, id: "ann", channel: "messaging:side")
             try await server.withBot(bot, channels: ["messaging:general", "messaging:side"]) { running in
