@@ -32,6 +32,10 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        // Hummingbird already depends on swift-metrics; swift-prometheus (its only new package)
+        // lets `bots run` serve the metrics at /metrics.
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // MARK: Wire model
@@ -72,6 +76,8 @@ let package = Package(
                 "ChatModels", "ChatTransport", "ChatLocking",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings
@@ -82,6 +88,8 @@ let package = Package(
                 "ChatClient", "ChatModels", "ChatLocking",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
@@ -110,6 +118,7 @@ let package = Package(
                 "ChatBotKit", "ChatClient", "ChatDevServer", "ChatModels", "ChatLocking",
                 // TestWebPages: a loopback web site for the dev server's link previews to fetch.
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -142,6 +151,10 @@ let package = Package(
             dependencies: [
                 "ChatBotKit", "ChatDevServer", "WorkoutBot", "ModerationBot", "ArchiveBot",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                // Serves /metrics; the dev server already builds it.
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -179,13 +192,17 @@ let package = Package(
         ),
         .testTarget(
             name: "ChatClientTests",
-            dependencies: ["ChatClient", "ChatDevServer", "ChatBotKitTesting", "ChatTransport", "WorkoutBot", "ChatLocking"],
+            dependencies: [
+                "ChatClient", "ChatDevServer", "ChatBotKitTesting", "ChatTransport", "WorkoutBot", "ChatLocking",
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ChatBotKitTests",
             dependencies: [
                 "ChatBotKit", "ChatBotKitTesting", "ChatDevServer", "ChatLocking", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,6 +1,7 @@
 import ChatBotKit
 import ChatClient
 import ChatModels
+import CoreMetrics
 import Logging
 import ServiceLifecycle
 
@@ -39,7 +40,8 @@ extension TestChatServer {
     }
 
     /// Runs `bot` in `channels` for the duration of `body`, ready (connected and watching)
-    /// when `body` starts; stops it gracefully afterwards.
+    /// when `body` starts; stops it gracefully afterwards. Its metrics go to `metricsFactory`
+    /// (else to the process's).
     ///
     /// ```swift
     /// try await server.withBot(WorkoutBot.make(...), channels: ["messaging:general"]) { _ in
@@ -49,9 +51,10 @@ extension TestChatServer {
     /// ```
     public func withBot<T: Sendable>(
         _ bot: Bot, channels: [ChannelId], configuration: BotService.Configuration = TestChatServer.testBotConfiguration,
-        _ body: (RunningBot) async throws -> T
+        metricsFactory: (any MetricsFactory)? = nil, _ body: (RunningBot) async throws -> T
     ) async throws -> T {
-        let service = BotService(bot: bot, client: client(as: bot.user.id), channels: channels, configuration: configuration)
+        let client = client(as: bot.user.id, metricsFactory: metricsFactory)
+        let service = BotService(bot: bot, client: client, channels: channels, configuration: configuration)
         let running = RunningBot(service: service, logger: service.logger)
         do {
             try await service.waitUntilReady()

@@ -2,6 +2,7 @@ import ChatClient
 import ChatDevServer
 import ChatLocking
 import ChatModels
+import CoreMetrics
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -66,11 +67,14 @@ public final class TestChatServer: Sendable {
     /// `http://127.0.0.1:<port>`.
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(boundPort.withLock { $0 })")! }
 
-    /// A client acting as `userId`, authenticated with the app secret.
-    public func client(as userId: String, configure: (inout ChatClientConfiguration) -> Void = { _ in }) -> ChatClient {
+    /// A client acting as `userId`, authenticated with the app secret; its metrics go to
+    /// `metricsFactory` (else to the process's).
+    public func client(
+        as userId: String, metricsFactory: (any MetricsFactory)? = nil, configure: (inout ChatClientConfiguration) -> Void = { _ in }
+    ) -> ChatClient {
         var configuration = ChatClientConfiguration(apiKey: apiKey, baseURL: baseURL, credentials: .apiSecret(apiSecret), userId: userId)
         configure(&configuration)
-        return ChatClient(configuration: configuration, logger: logger)
+        return ChatClient(configuration: configuration, metricsFactory: metricsFactory, logger: logger)
     }
 
     /// Stops the server and starts it again on the same port and data folder, as a deploy or a

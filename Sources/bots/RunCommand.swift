@@ -4,9 +4,11 @@ import ChatBotKit
 import ChatClient
 import ChatDevServer
 import ChatModels
+import CoreMetrics
 import Foundation
 import Logging
 import ModerationBot
+import Prometheus
 import ServiceLifecycle
 import UnixSignals
 import WorkoutBot
@@ -52,15 +54,23 @@ struct RunCommand: AsyncParsableCommand {
             } else {
                 nil
             }
+        let metricsServer = configuration.metrics.map { endpoint in
+            // Before any client exists: clients, connections and bots report to the process's factory.
+            let registry = PrometheusCollectorRegistry()
+            MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+            return MetricsServer(endpoint: endpoint, registry: registry, logger: Logger(label: "bots.metrics"))
+        }
         let config = self.config
         let botsService = BotsAfterServer(
-            server: devServer, serverURL: configuration.server.url,
+            server: devServer, serverURL: configuration.server.url, metrics: metricsServer,
             makeRunner: { url in RunCommand.runner(for: bots, configuration: configuration, baseURL: url, logger: logger) },
-            onReady: { url in
-                RunCommand.printWelcome(configuration, bots: bots.map { $0.0 }, baseURL: url, devServer: devServer != nil, config: config)
+            onReady: { url, metricsURL in
+                RunCommand.printWelcome(
+                    configuration, bots: bots.map { $0.0 }, baseURL: url, metricsURL: metricsURL, devServer: devServer != nil, config: config)
             })
-        // Services stop in reverse order: the bots drain their handlers while the server still answers.
-        let services: [any Service] = (devServer.map { [$0] } ?? []) + [botsService]
+        // Services stop in reverse order: the bots drain their handlers while the server still
+        // answers, and the metrics are served until the end.
+        let services: [any Service] = (metricsServer.map { [$0] } ?? []) + (devServer.map { [$0] } ?? []) + [botsService]
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         say("Bots stopped.")
@@ -96,8 +106,11 @@ struct RunCommand: AsyncParsableCommand {
         return BotRunner(services: services, logger: logger)
     }
 
-    static func printWelcome(_ configuration: BotsConfiguration, bots: [BotsConfiguration.BotEntry], baseURL: URL, devServer: Bool, config: String) {
+    static func printWelcome(
+        _ configuration: BotsConfiguration, bots: [BotsConfiguration.BotEntry], baseURL: URL, metricsURL: URL?, devServer: Bool, config: String
+    ) {
         say(devServer ? "Dev server: \(baseURL.absoluteString)  (API key \(configuration.server.apiKey))" : "Server: \(baseURL.absoluteString)")
+        if let metricsURL { say("Metrics: \(metricsURL.absoluteString)") }
         for bot in bots {
             say("Bot \(bot.name) (\(bot.kind)) as \(bot.user) in \(bot.channels.map(\.rawValue).joined(separator: ", "))")
         }
@@ -118,8 +131,9 @@ struct RunCommand: AsyncParsableCommand {
 struct BotsAfterServer: Service {
     let server: DevServer?
     let serverURL: URL?
+    let metrics: MetricsServer?
     let makeRunner: @Sendable (URL) -> BotRunner
-    let onReady: @Sendable (URL) -> Void
+    let onReady: @Sendable (URL, URL?) -> Void
 
     func run() async throws {
         let url: URL
@@ -130,12 +144,13 @@ struct BotsAfterServer: Service {
         } else {
             preconditionFailure("either the embedded server or server.url is set")
         }
+        let metricsURL = try await metrics?.url()
         let runner = makeRunner(url)
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { try await runner.run() }
             group.addTask {
                 // A bot that cannot start makes the runner fail with the reason; no welcome then.
-                if (try? await runner.waitUntilReady()) != nil { onReady(url) }
+                if (try? await runner.waitUntilReady()) != nil { onReady(url, metricsURL) }
             }
         }
     }

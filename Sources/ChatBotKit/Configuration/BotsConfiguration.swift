@@ -97,6 +97,8 @@ public struct BotsConfiguration: Sendable {
     public var embedded: Embedded
     /// The bots.
     public var bots: [BotEntry]
+    /// Where `bots run` serves the bots' metrics; nil (no `metrics:` section) serves none.
+    public var metrics: MetricsEndpoint?
 
     /// The keys a bot entry may have besides the ones its kind reads.
     public static let commonBotKeys = ["name", "kind", "user", "channels", "concurrency", "drain_deadline"]
@@ -116,9 +118,10 @@ public struct BotsConfiguration: Sendable {
         -> BotsConfiguration
     {
         let root = try ConfigParser(file: file, environment: environment).parse(text)
-        try root.allowOnly(["server", "embedded", "bots"])
+        try root.allowOnly(["server", "embedded", "metrics", "bots"])
         let server = try parseServer(root["server"], root: root)
         let embedded = try parseEmbedded(root["embedded"])
+        let metrics = try parseMetrics(root["metrics"], embedded: embedded, server: server)
         guard let botsNode = root["bots"] else { throw root.error(.missingKey, "bots.yaml needs a bots: list") }
         var bots: [BotEntry] = []
         for node in try botsNode.sequence() {
@@ -141,7 +144,7 @@ public struct BotsConfiguration: Sendable {
             }
             bots.append(entry)
         }
-        return BotsConfiguration(server: server, embedded: embedded, bots: bots)
+        return BotsConfiguration(server: server, embedded: embedded, bots: bots, metrics: metrics)
     }
 
     static func parseServer(_ node: ConfigNode?, root: ConfigNode) throws(ConfigurationError) -> Server {

@@ -205,14 +205,23 @@ public final class BotService: Service, Sendable {
     private func once(_ delivery: Delivery, in cid: ChannelId) -> (Delivery, ChannelId)? {
         guard handled.withLock({ $0.insert(delivery.key) }) else {
             logger.debug("Delivered again; not handled twice", metadata: ["key": "\(delivery.key)"])
+            metrics.redelivered()
             return nil
         }
+        metrics.accepted(delivery.metricsTrigger)
+        if case .message(.newMessage, let message) = delivery.work, !message.attachments.isEmpty { metrics.received(message.attachmentCounts) }
         return (delivery, cid)
     }
+
+    /// Where the bot's metrics go: its client's factory, looked up when used.
+    private var metrics: BotMetrics { BotMetrics(bot: bot.name, factory: client.metricsFactory) }
 
     private func drainMailbox(_ cid: ChannelId) async {
         while let delivery = mailboxes.next(in: cid) {
             inFlight.add(1, ordering: .relaxed)
+            let metrics = self.metrics
+            metrics.started()
+            let start = ContinuousClock.now
             switch delivery.work {
             case .truncation(let truncation):
                 await bot.handle(truncation, channel: client.channel(cid), logger: logger)
@@ -225,6 +234,7 @@ public final class BotService: Service, Sendable {
                 case .deletion(let isHardDelete): await bot.handle(MessageDeletion(message: message, isHardDelete: isHardDelete), context: context)
                 }
             }
+            metrics.finished(delivery.metricsTrigger, after: ContinuousClock.now - start)
             inFlight.subtract(1, ordering: .relaxed)
         }
     }

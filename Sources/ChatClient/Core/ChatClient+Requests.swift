@@ -14,11 +14,12 @@ extension ChatClient {
             let request = try transportRequest(for: endpoint)
             let response: TransportResponse
             do {
-                response = try await http.send(request)
+                response = try await timedSend(request, operation: endpoint.operation)
             } catch let error as TransportError {
                 let retryable = [TransportError.Code.connectionFailed, .connectionLost, .timedOut].contains(error.code)
                 if retryable, endpoint.isIdempotent, attempt < configuration.maximumAttempts {
                     logger.debug("\(endpoint.operation) failed (\(error)); retrying", metadata: ["attempt": "\(attempt)"])
+                    metrics.retrying(endpoint.operation, reason: "transport_error")
                     try await Task.sleep(for: RetryDelay.backoff(attempt: attempt))
                     continue
                 }
@@ -27,15 +28,31 @@ extension ChatClient {
             if response.status == 429, attempt < configuration.maximumAttempts {
                 let wait = RetryDelay.rateLimitWait(response, maximum: configuration.maximumRateLimitWait)
                 logger.info("\(endpoint.operation) was rate limited; waiting for the reset", metadata: ["seconds": "\(wait)"])
+                metrics.retrying(endpoint.operation, reason: "rate_limited")
+                metrics.waitedForRateLimit(endpoint.operation, wait)
                 try await Task.sleep(for: wait)
                 continue
             }
             if (500...599).contains(response.status), endpoint.isIdempotent, attempt < configuration.maximumAttempts {
                 logger.debug("\(endpoint.operation) got HTTP \(response.status); retrying", metadata: ["attempt": "\(attempt)"])
+                metrics.retrying(endpoint.operation, reason: "server_error")
                 try await Task.sleep(for: RetryDelay.backoff(attempt: attempt))
                 continue
             }
             return try ChatClient.decode(response, operation: endpoint.operation)
+        }
+    }
+
+    /// Sends one attempt and records its status and duration (`transport_error` when no answer came).
+    func timedSend(_ request: TransportRequest, operation: String) async throws -> TransportResponse {
+        let start = ContinuousClock.now
+        do {
+            let response = try await http.send(request)
+            metrics.requestFinished(operation, status: response.status, duration: ContinuousClock.now - start)
+            return response
+        } catch {
+            metrics.requestFinished(operation, status: nil, duration: ContinuousClock.now - start)
+            throw error
         }
     }
 

@@ -1,6 +1,7 @@
 import ChatLocking
 import ChatModels
 import ChatTransport
+import CoreMetrics
 import Foundation
 import Logging
 
@@ -31,15 +32,18 @@ public final class ChatClient: Sendable {
     /// Fills custom payloads in after their file was uploaded.
     public let uploadedAttachmentPostProcessor: (any UploadedAttachmentPostProcessor)?
     let signer: TokenSigner?
+    let metrics: ClientMetrics
 
-    /// A client; transports default to libcurl and libwebsockets.
+    /// A client; transports default to libcurl and libwebsockets. Its metrics (and those of the
+    /// bots using it) go to `metricsFactory`, else to the one `MetricsSystem.bootstrap` set.
     public init(
         configuration: ChatClientConfiguration, http: (any HTTPTransport)? = nil, webSocket: (any WebSocketTransport)? = nil,
         cdnStorage: (any CDNStorage)? = nil, cdnRequester: (any CDNRequester)? = nil,
         uploadedAttachmentPostProcessor: (any UploadedAttachmentPostProcessor)? = nil,
-        logger: Logger = Logger(label: "chatbotkit.client")
+        metricsFactory: (any MetricsFactory)? = nil, logger: Logger = Logger(label: "chatbotkit.client")
     ) {
         self.configuration = configuration
+        metrics = ClientMetrics(explicitFactory: metricsFactory)
         self.http = http ?? CurlHTTPTransport(caFile: configuration.caFile)
         self.webSocket = webSocket ?? LibWebSocketsTransport(caFile: configuration.caFile)
         self.logger = logger
@@ -52,6 +56,9 @@ public final class ChatClient: Sendable {
         }
         self.cdnStorage = cdnStorage ?? StreamCDNStorage()
     }
+
+    /// Where this client's metrics go, and those of the bots and connections using it.
+    public var metricsFactory: any MetricsFactory { metrics.factory }
 
     /// The payload types attachments decode into; built-ins are registered from the start.
     public var registry: AttachmentPayloadRegistry { registryStorage.withLock { $0 } }

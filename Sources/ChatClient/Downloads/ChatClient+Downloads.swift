@@ -41,6 +41,7 @@ extension ChatClient {
         var link = signedLink
         let target = destination ?? FileManager.default.temporaryDirectory.appendingPathComponent("chatbotkit-\(UUID().uuidString)")
         if SignedLink(link).isExpired(at: Date(), margin: configuration.linkRefreshMargin.timeInterval) {
+            metrics.linkRefreshed(reason: "expired")
             link = try await refreshedLink(for: attachment, field: field, after: link)
         }
         var refreshed = false
@@ -55,13 +56,14 @@ extension ChatClient {
                 progress: progress.map { report in { @Sendable transfer in report(transfer.downloaded, transfer.downloadTotal) } })
             let response: TransportResponse
             do {
-                response = try await http.send(request)
+                response = try await timedSend(request, operation: "DownloadFile")
             } catch let error as TransportError {
                 try? FileManager.default.removeItem(at: target)
                 throw ChatClientError(code: .downloadFailed, message: "downloading \(attachment.id) failed: \(error.message)", transportError: error)
             }
             if response.status == 403, !refreshed {
                 refreshed = true
+                metrics.linkRefreshed(reason: "forbidden")
                 link = try await refreshedLink(for: attachment, field: field, after: link)
                 continue
             }
@@ -87,6 +89,7 @@ extension ChatClient {
             message = cached
         } else {
             message = try await refreshes.run(messageId) { [self] in
+                metrics.messageReread()
                 let fresh = try await getMessage(messageId)
                 let until = fresh.attachments.compactMap { $0.fileLink.flatMap { SignedLink($0).expiresAt } }.min() ?? Date.distantFuture
                 refreshedMessages.withLock { $0.store(fresh, as: messageId, until: until.addingTimeInterval(-margin)) }

@@ -30,6 +30,8 @@ extension EventConnection {
             if shared.firstConnectedAt == nil { shared.firstConnectedAt = Date() }
             return shared.connections > 1
         }
+        metrics.connected()
+        defer { metrics.disconnected() }
         onConnected()
         if configuration.watchesMemberChannels { try await followMemberChannels() }
         let watched = watchedChannels
@@ -151,6 +153,7 @@ extension EventConnection {
         // One microsecond earlier: the server compares strictly, and duplicates are filtered anyway.
         let events = try await client.sync(watched, since: RFC3339.string(from: since.addingTimeInterval(-0.000_001)))
         logger.debug("Synced \(events.count) events after reconnecting")
+        metrics.synced(events.count)
         for event in events { await deliver(event) }
         let announced = Set(events.filter { $0.type == .channelDeleted }.compactMap(\.cid))
         for cid in vanished.subtracting(announced).sorted(by: { $0.rawValue < $1.rawValue }) {
@@ -221,6 +224,7 @@ extension EventConnection {
             event = try Event.decode(frame: Data(text.utf8))
         } catch {
             logger.warning("A frame that is not a valid event was skipped: \(error)", metadata: ["frame": "\(text.prefix(120))"])
+            metrics.invalidFrame()
             return
         }
         switch event.type {
@@ -235,7 +239,10 @@ extension EventConnection {
 
     /// Passes an event on once; waits while the reader is behind.
     func deliver(_ event: Event) async {
-        guard deduplicator.withLock({ $0.admit(event) }) else { return }
+        guard deduplicator.withLock({ $0.admit(event) }) else {
+            metrics.duplicateDropped()
+            return
+        }
         // Not watched again after a reconnect: a deleted channel, which watching would create
         // anew, and one this user was removed from, whose events watching with server
         // credentials would keep coming.
@@ -248,6 +255,7 @@ extension EventConnection {
                 if shared.lastEventAt.map({ createdAt > $0 }) ?? true { shared.lastEventAt = createdAt }
             }
         }
+        metrics.delivered(event.type)
         await channel.send(event)
     }
 

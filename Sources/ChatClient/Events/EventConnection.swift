@@ -90,6 +90,7 @@ public final class EventConnection: Service, Sendable {
     let deduplicator = Locked(EventDeduplicator())
     let lastFrameAt = Atomic<Int64>(0)
     let logger: Logger
+    let metrics: ConnectionMetrics
 
     /// A connection for `user`; it connects when `run()` is called.
     public init(client: ChatClient, user: User, configuration: Configuration = Configuration()) {
@@ -100,6 +101,7 @@ public final class EventConnection: Service, Sendable {
         var logger = client.logger
         logger[metadataKey: "user"] = .string(user.id)
         self.logger = logger
+        metrics = ConnectionMetrics(client: client.metrics, user: user.id)
     }
 
     /// The events, each once. Ends when the connection stops.

@@ -47,7 +47,16 @@ public struct StreamCDNStorage: CDNStorage {
             guard let progress, transfer.uploadTotal > 0 else { return }
             progress(min(1, Double(transfer.uploaded) / Double(transfer.uploadTotal)))
         }
-        let response = try await client.send(request, endpoint: endpoint)
+        let start = ContinuousClock.now
+        let response: JSONObject
+        do {
+            response = try await client.send(request, endpoint: endpoint)
+        } catch {
+            client.metrics.uploadFinished(kind: isImage ? "image" : "file", bytes: nil, duration: ContinuousClock.now - start)
+            throw error
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
+        client.metrics.uploadFinished(kind: isImage ? "image" : "file", bytes: size, duration: ContinuousClock.now - start)
         guard let link = response["file"]?.stringValue, let url = URL(string: link) else {
             throw ChatClientError(code: .invalidResponse, message: "\(operation) answered without a file link")
         }
@@ -64,19 +73,24 @@ extension ChatClient {
             attempt += 1
             let response: TransportResponse
             do {
-                response = try await http.send(request)
+                response = try await timedSend(request, operation: endpoint.operation)
             } catch let error as TransportError {
                 if [TransportError.Code.connectionLost, .connectionFailed].contains(error.code), attempt < configuration.maximumAttempts {
+                    metrics.retrying(endpoint.operation, reason: "transport_error")
                     try await Task.sleep(for: RetryDelay.backoff(attempt: attempt))
                     continue
                 }
                 throw ChatClientError(code: .transport, message: "\(endpoint.operation): \(error.message)", transportError: error)
             }
             if response.status == 429, attempt < configuration.maximumAttempts {
-                try await Task.sleep(for: RetryDelay.rateLimitWait(response, maximum: configuration.maximumRateLimitWait))
+                let wait = RetryDelay.rateLimitWait(response, maximum: configuration.maximumRateLimitWait)
+                metrics.retrying(endpoint.operation, reason: "rate_limited")
+                metrics.waitedForRateLimit(endpoint.operation, wait)
+                try await Task.sleep(for: wait)
                 continue
             }
             if (500...599).contains(response.status), attempt < configuration.maximumAttempts {
+                metrics.retrying(endpoint.operation, reason: "server_error")
                 try await Task.sleep(for: RetryDelay.backoff(attempt: attempt))
                 continue
             }
