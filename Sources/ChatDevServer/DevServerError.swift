@@ -47,15 +47,22 @@ public struct DevServerError: Error, Sendable, Hashable, CustomStringConvertible
 
     /// The failure to start listening on `host:port`, with a hint for the usual causes.
     static func cannotListen(host: String, port: Int, because error: any Error) -> DevServerError {
-        let address = "\(host):\(port)"
-        guard let reason = error as? IOError else {
-            return DevServerError(code: .cannotListen, message: "cannot listen on \(address): \(error)")
-        }
+        let reason = ListenFailure.describe(error, host: host, settings: "embedded.port in bots.yaml, --port for bots serve")
+        return DevServerError(code: .cannotListen, message: "cannot listen on \(host):\(port): \(reason)")
+    }
+}
+
+/// Why a server could not listen, said so that the user knows what to change.
+public enum ListenFailure {
+    /// The reason for `error` (thrown by binding `host`), with what to do about it; `settings`
+    /// names where the port is chosen (`"metrics.port in bots.yaml"`).
+    public static func describe(_ error: any Error, host: String, settings: String) -> String {
+        guard let reason = error as? IOError else { return "\(error)" }
         let hint: String
         switch reason.errnoCode {
         case EADDRINUSE:
             hint = "the port is already in use, perhaps by another `bots run` or `bots serve`; stop that process or choose another port"
-                + " (embedded.port in bots.yaml, --port for bots serve, 0 for any free port)"
+                + " (\(settings), 0 for any free port)"
         case EACCES:
             hint = "ports below 1024 need root; choose a port of 1024 or more"
         case EADDRNOTAVAIL:
@@ -63,6 +70,6 @@ public struct DevServerError: Error, Sendable, Hashable, CustomStringConvertible
         default:
             hint = String(cString: strerror(reason.errnoCode))
         }
-        return DevServerError(code: .cannotListen, message: "cannot listen on \(address): \(hint) (errno \(reason.errnoCode))")
+        return "\(hint) (errno \(reason.errnoCode))"
     }
 }

@@ -1,4 +1,5 @@
 import ChatBotKit
+import ChatDevServer
 import Foundation
 import Hummingbird
 import Logging
@@ -50,9 +51,9 @@ final class MetricsServer: Service, Sendable {
         } catch {
             guard !isBound.load(ordering: .sequentiallyConsistent), !(error is CancellationError) else { throw error }
             // Hummingbird throws NIO's bind error; say which setting to change.
+            let reason = ListenFailure.describe(error, host: endpoint.host, settings: "metrics.port in bots.yaml")
             let failure = MetricsServerError(
-                code: .cannotListen,
-                message: "cannot serve metrics on \(endpoint.host):\(endpoint.port) (\(error)); change metrics.port in bots.yaml, or 0 for any free port")
+                code: .cannotListen, message: "cannot serve metrics on \(endpoint.host):\(endpoint.port): \(reason)")
             continuation.yield(.failure(failure))
             throw failure
         }

@@ -31,6 +31,18 @@ struct ConfigurationTests {
         #expect(configuration.bots.allSatisfy { $0.channels == ["messaging:general"] })
         #expect(try configuration.bots[1].node["policy"]?["action"]?.string() == "delete_and_notify")
         #expect(try configuration.bots[1].node["policy"]?["ban_after"]?.int() == 3)
+        #expect(configuration.metrics == BotsConfiguration.MetricsEndpoint(host: "127.0.0.1", port: 9464))
+    }
+
+    @Test("metrics: serves none when left out; host and port default to 127.0.0.1:9464; the dev server's port is fine with server.url")
+    func metricsSection() throws {
+        #expect(try BotsConfiguration.parse(Self.minimal).metrics == nil)
+        #expect(try BotsConfiguration.parse(Self.minimal + "\nmetrics: {}\n").metrics == .init(host: "127.0.0.1", port: 9464))
+        let chosen = try BotsConfiguration.parse(Self.minimal + "\nmetrics: {host: 0.0.0.0, port: 0}\n").metrics
+        #expect(chosen == .init(host: "0.0.0.0", port: 0))
+        // No embedded server runs with server.url, so its port is free for the metrics.
+        let hosted = Self.minimal.replacingOccurrences(of: "server:\n", with: "server:\n  url: https://chat.example.com\n")
+        #expect(try BotsConfiguration.parse(hosted + "\nmetrics: {port: 8787}\n").metrics?.port == 8787)
     }
 
     @Test("${VAR:-default} takes the environment's value when set, the default otherwise")
@@ -116,6 +128,26 @@ struct ConfigurationTests {
                 "upload limit of nothing",
                 "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nembedded:\n  uploads: {size_limit: 0}\nbots: []\n",
                 .badValue, 5, 25, "must be more than 0"
+            ),
+            (
+                "metrics port out of range",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nmetrics:\n  port: 70000\nbots: []\n",
+                .badValue, 5, 9, "metrics.port must be 0...65535"
+            ),
+            (
+                "metrics on the embedded dev server's port (it failed to bind only once the server listened)",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nembedded:\n  port: 8787\nmetrics:\n  port: 8787\nbots: []\n",
+                .badValue, 7, 9, "metrics.port 8787 is the embedded dev server's port"
+            ),
+            (
+                "metrics with an empty host",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nmetrics:\n  host: \"\"\nbots: []\n",
+                .badValue, 5, 9, "metrics.host is empty"
+            ),
+            (
+                "unknown key in metrics",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nmetrics:\n  path: /stats\nbots: []\n",
+                .unknownKey, 5, 3, "path"
             ),
             ("missing bots list", "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\n", .missingKey, 1, 1, "bots"),
             ("short secret", "server:\n  api_key: k\n  api_secret: short\nbots: []\n", .badValue, 3, 15, "too short"),

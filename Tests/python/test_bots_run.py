@@ -32,6 +32,8 @@ embedded:
   port: 0
   data: {folder}/data
   health_check_interval: 1s
+metrics:
+  port: 0
 bots:
   - name: workout
     kind: workout
@@ -66,6 +68,7 @@ class BotsRun:
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=config.parent, env=env)
         self.output = []
         self.base_url = None
+        self.metrics_url = None
         deadline = time.time() + 60
         while time.time() < deadline:
             line = self.process.stdout.readline()
@@ -75,6 +78,9 @@ class BotsRun:
             match = re.search(r"Dev server: (http://127\.0\.0\.1:\d+)", line)
             if match:
                 self.base_url = match.group(1)
+            match = re.search(r"Metrics: (http://127\.0\.0\.1:\d+/metrics)", line)
+            if match:
+                self.metrics_url = match.group(1)
             if "Ctrl-C stops everything" in line:
                 return
         self.kill()
@@ -200,7 +206,8 @@ def test_the_repository_bots_yaml_lets_the_bots_answer_with_files_past_the_moder
     text = (ROOT / "bots.yaml").read_text()
     assert "port: 8787" in text and ".bots/" in text, "the test expects the shipped bots.yaml's port and folders"
     config = tmp_path / "bots.yaml"
-    config.write_text(text.replace("port: 8787", "port: 0"))
+    assert "port: 9464" in text, "the shipped bots.yaml serves metrics on 9464"
+    config.write_text(text.replace("port: 8787", "port: 0").replace("port: 9464", "port: 0"))
     env = {key: value for key, value in os.environ.items() if key not in ("CHAT_API_KEY", "CHAT_API_SECRET")}
     run = BotsRun(config, env=env)
     try:
@@ -333,7 +340,7 @@ def test_a_port_already_in_use_stops_bots_run_and_bots_serve_at_once_saying_what
         holder.listen()
         port = holder.getsockname()[1]
         config = write_config(tmp_path)
-        config.write_text(config.read_text().replace("port: 0", f"port: {port}"))
+        config.write_text(config.read_text().replace("port: 0", f"port: {port}", 1))  # embedded.port
         commands = {
             "run": [bots_binary(), "run", "--config", str(config)],
             "serve": [bots_binary(), "serve", "--port", str(port), "--data", str(tmp_path / "serve-data")],
@@ -347,6 +354,78 @@ def test_a_port_already_in_use_stops_bots_run_and_bots_serve_at_once_saying_what
                     in result.stderr), name + ": " + result.stderr
             assert "embedded.port in bots.yaml, --port for bots serve" in result.stderr
             assert "Ctrl-C stops everything" not in result.stdout and "listening on" not in result.stdout
+
+
+def scrape(url):
+    """The samples of a Prometheus text page, as {(name, frozenset(labels)): value}, and its content type."""
+    with urllib.request.urlopen(url, timeout=10) as response:
+        content_type = response.headers["Content-Type"]
+        text = response.read().decode()
+    samples = {}
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        match = re.fullmatch(r'([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)', line)
+        assert match, f"not a Prometheus sample: {line!r}"
+        labels = frozenset(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', match.group(2) or ""))
+        samples[(match.group(1), labels)] = float(match.group(3))
+    return samples, content_type
+
+
+def sample(samples, name, **labels):
+    return samples.get((name, frozenset(labels.items())))
+
+
+def test_bots_run_serves_what_the_bots_did_as_prometheus_metrics(bots):
+    client = StreamChat(API_KEY, API_SECRET, base_url=bots.base_url + "/", timeout=10.0)
+    client.upsert_user({"id": "alice", "name": "Alice"})
+    channel = client.channel("messaging", "general")
+    channel.add_members(["alice"])
+    assert bots.metrics_url, "bots run says where its metrics are:\n" + "".join(bots.output)
+    samples, content_type = scrape(bots.metrics_url)
+    assert content_type.startswith("text/plain; version=0.0.4")
+    for user in ("workout-bot", "moderator", "archive-bot"):
+        assert sample(samples, "chatbotkit_connected", user=user) == 1, user
+
+    workout = {"type": "workout", "workout-type": "run", "workout-distance-meters": 5000,
+               "workout-duration-seconds": 1500, "workout-energy-cal": 400}
+    good = channel.send_message({"text": "run", "attachments": [workout]}, "alice")["message"]
+    bad = channel.send_message({"text": "?", "attachments": [{**workout, "workout-energy-cal": "lots"}]}, "alice")["message"]
+    wait_for(lambda: bot_messages(channel, "workout-bot", bad["id"]))
+
+
+    def handled_both():  # a handler's time is recorded once it returns, after its reply
+        samples = scrape(bots.metrics_url)[0]
+        done = sample(samples, "chatbotkit_bot_handling_duration_seconds_count", bot="workout", trigger="message") or 0
+        return samples if done >= 2 else None
+
+    samples = wait_for(handled_both)
+    assert sample(samples, "chatbotkit_bot_decoding_failures_total", bot="workout", type="workout") == 1
+    # Every bot saw alice's two workouts; the moderator and the archive bot judge attachments too.
+    for bot in ("workout", "moderator", "archive"):
+        assert sample(samples, "chatbotkit_bot_attachments_total", bot=bot, type="workout") == 2, bot
+    assert sample(samples, "chatbotkit_events_total", user="workout-bot", type="message.new") >= 2
+    assert sample(samples, "chatbotkit_http_requests_total", operation="SendMessage", status="201") >= 2
+    assert sample(samples, "chatbotkit_bot_handler_errors_total", bot="workout") is None
+    assert good["id"] != bad["id"]
+
+    assert bots.terminate() == 0, "".join(bots.output)
+
+
+def test_a_metrics_port_already_in_use_stops_bots_run_saying_which_setting_to_change(tmp_path):
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        config = write_config(tmp_path)
+        config.write_text(config.read_text().replace("metrics:\n  port: 0", f"metrics:\n  port: {port}"))
+        result = subprocess.run([bots_binary(), "run", "--config", str(config)], capture_output=True, text=True, timeout=60,
+                                cwd=tmp_path)
+        assert result.returncode == 1, result.stdout + result.stderr
+        assert (f"[metrics.cannot_listen] cannot serve metrics on 127.0.0.1:{port}: the port is already in use" in result.stderr), \
+            result.stderr
+        assert "metrics.port in bots.yaml, 0 for any free port" in result.stderr
+        assert "Ctrl-C stops everything" not in result.stdout
 
 
 def test_a_data_folder_that_cannot_be_made_stops_the_server_with_the_path_and_the_reason(tmp_path):
@@ -370,7 +449,7 @@ def test_bots_send_and_events_without_a_server_say_how_to_start_one(tmp_path):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     config = write_config(tmp_path)
-    config.write_text(config.read_text().replace("port: 0", f"port: {port}"))
+    config.write_text(config.read_text().replace("port: 0", f"port: {port}", 1))  # embedded.port
     cases = [
         (["send", "--config", str(config), "--text", "hi"],
          f"no chat server answers at http://127.0.0.1:{port}; start it with `make run`"),
