@@ -168,6 +168,8 @@ let package = Package(
             dependencies: [
                 "ChatModels", "ChatClient", "ChatBotKit", "ChatBotKitTesting", "ChatDevServer", "WorkoutBot",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             path: "Benchmarks/ChatBenchmarks",
             swiftSettings: strictSettings

@@ -4,7 +4,8 @@
 #   upload  - ChatClient vs curl -F vs the Python SDK's send_file, 100 MiB and 1 GiB, same dev server
 #   events  - message.new events/s over one WebSocket
 #   bot     - bot dispatch events/s on one core, and handler latency at 1,000 msg/s
-# Usage: Benchmarks/run.sh [decode|upload|events|bot ...]   (default: all)
+#   metrics - a running bot's events/s without a metrics backend and with Prometheus
+# Usage: Benchmarks/run.sh [decode|upload|events|bot|metrics ...]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Benchmarks/.out
@@ -14,7 +15,7 @@ swift build -c release --product ChatBenchmarks >&2
 swift build -c release --product bots >&2
 bin=$(swift build -c release --show-bin-path)
 which=("$@")
-[ ${#which[@]} -eq 0 ] && which=(decode upload events bot)
+[ ${#which[@]} -eq 0 ] && which=(decode upload events bot metrics)
 for name in "${which[@]}"; do
     echo "== $name"
     case $name in
@@ -42,6 +43,7 @@ for name in "${which[@]}"; do
         upload) "$python" Benchmarks/peers/run_uploads.py "$bin" "$out" ;;
         events) "$bin/ChatBenchmarks" events 50000 2>&1 | grep -v ' info \| debug ' ;;
         bot) "$bin/ChatBenchmarks" bot 50000 10 2>&1 | grep -v ' info \| debug ' ;;
+        metrics) "$bin/ChatBenchmarks" metrics 50000 5 2>&1 | grep -v ' info \| debug \| notice ' ;;
         *) echo "unknown benchmark $name" >&2; exit 2 ;;
     esac
 done

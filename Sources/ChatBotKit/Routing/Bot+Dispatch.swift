@@ -36,7 +36,7 @@ extension Bot {
                 let botError = BotError(
                     code: .handlerFailed, message: "a channel truncation handler of bot \(name) failed: \(error)", underlying: error)
                 logger.error("\(botError.message)", metadata: ["cid": "\(channel.cid)"])
-                BotMetrics(bot: name, factory: channel.client.metricsFactory).handlerFailed()
+                BotMetrics.handlerFailed(bot: name, factory: channel.client.metricsFactory)
                 for handler in routes.errors { await handler(botError, nil) }
             }
         }
@@ -89,7 +89,7 @@ extension Bot {
                 payload = nil
             case .failed(let failure):
                 context.logger.notice("Attachment could not be decoded: \(failure.message)")
-                BotMetrics(bot: name, factory: context.client.metricsFactory).decodingFailed(attachment.type)
+                BotMetrics.decodingFailed(attachment.type, bot: name, factory: context.client.metricsFactory)
                 for handler in routes.decodingFailures { await run(context, routes) { try await handler(failure, context) } }
                 // Type-erased routes still see the raw attachment.
                 for route in matching where !route.isTyped { await run(context, routes) { try await route.handler(attachment, nil, context) } }
@@ -118,7 +118,7 @@ extension Bot {
         let botError = BotError(
             code: .handlerFailed, message: "a handler of bot \(name) failed: \(error)", messageId: context.message.id, underlying: error)
         context.logger.error("\(botError.message)", metadata: ["cid": "\(context.channel.cid)"])
-        BotMetrics(bot: name, factory: context.client.metricsFactory).handlerFailed()
+        BotMetrics.handlerFailed(bot: name, factory: context.client.metricsFactory)
         for handler in routes.errors { await handler(botError, context) }
     }
 }

@@ -1,44 +1,69 @@
+import ChatLocking
 import ChatModels
 import CoreMetrics
 import Metrics
 
 /// What a bot reports through swift-metrics, to its client's factory (``ChatClient/metricsFactory``),
 /// with the bot's name as a dimension: deliveries taken and skipped, attachments by type,
-/// decoding failures, handler errors, handling time, and its queue and running handlers.
-struct BotMetrics: Sendable {
-    /// The bot's name.
-    let bot: String
-    /// Where the metrics go.
-    let factory: any MetricsFactory
+/// handling time, and its queue and running handlers; decoding failures and handler errors
+/// through the static functions, from the routing.
+///
+/// The handles of every delivery are made once: making them per delivery asks the backend to
+/// look each metric up again, which cost a Prometheus-backed bot about a tenth of its throughput.
+final class BotMetrics: Sendable {
+    private let bot: String
+    private let factory: any MetricsFactory
+    private let deliveries: [String: Counter]
+    private let durations: [String: Timer]
+    private let redeliveries: Counter
+    private let queued: Meter
+    private let running: Meter
+    private let attachmentsByType = Locked<[AttachmentType: Counter]>([:])
 
-    /// A delivery taken for handling (`message`, `edit`, `deletion` or `truncation`).
+    /// What metrics name a delivery's kind.
+    static let triggers = ["message", "edit", "deletion", "truncation"]
+
+    init(bot: String, factory: any MetricsFactory) {
+        self.bot = bot
+        self.factory = factory
+        let dimensions = [("bot", bot)]
+        deliveries = Dictionary(
+            uniqueKeysWithValues: Self.triggers.map { trigger in
+                (trigger, Counter(label: "chatbotkit_bot_deliveries_total", dimensions: dimensions + [("trigger", trigger)], factory: factory))
+            })
+        durations = Dictionary(
+            uniqueKeysWithValues: Self.triggers.map { trigger in
+                (
+                    trigger,
+                    Timer(label: "chatbotkit_bot_handling_duration_seconds", dimensions: dimensions + [("trigger", trigger)], factory: factory)
+                )
+            })
+        redeliveries = Counter(label: "chatbotkit_bot_redeliveries_total", dimensions: dimensions, factory: factory)
+        queued = Meter(label: "chatbotkit_bot_queued_deliveries", dimensions: dimensions, factory: factory)
+        running = Meter(label: "chatbotkit_bot_running_handlers", dimensions: dimensions, factory: factory)
+    }
+
+    /// A delivery taken for handling (one of ``triggers``).
     func accepted(_ trigger: String) {
-        Counter(label: "chatbotkit_bot_deliveries_total", dimensions: [("bot", bot), ("trigger", trigger)], factory: factory).increment()
+        deliveries[trigger]?.increment()
         queued.increment()
     }
 
     /// A delivery skipped because it was handled before (a reconnect or `/sync` brought it again).
-    func redelivered() {
-        Counter(label: "chatbotkit_bot_redeliveries_total", dimensions: [("bot", bot)], factory: factory).increment()
-    }
+    func redelivered() { redeliveries.increment() }
 
     /// The attachments of a new message, by type as ``Message/attachmentCounts`` classifies them.
     func received(_ counts: [AttachmentType: Int]) {
         for (type, count) in counts {
-            Counter(label: "chatbotkit_bot_attachments_total", dimensions: [("bot", bot), ("type", type.rawValue)], factory: factory)
-                .increment(by: count)
+            let counter = attachmentsByType.withLock { counters in
+                if let counter = counters[type] { return counter }
+                let counter = Counter(
+                    label: "chatbotkit_bot_attachments_total", dimensions: [("bot", bot), ("type", type.rawValue)], factory: factory)
+                counters[type] = counter
+                return counter
+            }
+            counter.increment(by: count)
         }
-    }
-
-    /// An attachment whose JSON did not fit its registered payload type.
-    func decodingFailed(_ type: AttachmentType) {
-        Counter(label: "chatbotkit_bot_decoding_failures_total", dimensions: [("bot", bot), ("type", type.rawValue)], factory: factory)
-            .increment()
-    }
-
-    /// A handler or middleware that threw.
-    func handlerFailed() {
-        Counter(label: "chatbotkit_bot_handler_errors_total", dimensions: [("bot", bot)], factory: factory).increment()
     }
 
     /// A delivery's handling begins: it leaves the queue.
@@ -50,16 +75,23 @@ struct BotMetrics: Sendable {
     /// A delivery's handling ended, every route of it, after `duration`.
     func finished(_ trigger: String, after duration: Duration) {
         running.decrement()
-        Timer(label: "chatbotkit_bot_handling_duration_seconds", dimensions: [("bot", bot), ("trigger", trigger)], factory: factory)
-            .record(duration: duration)
+        durations[trigger]?.record(duration: duration)
     }
 
-    private var queued: Meter { Meter(label: "chatbotkit_bot_queued_deliveries", dimensions: [("bot", bot)], factory: factory) }
-    private var running: Meter { Meter(label: "chatbotkit_bot_running_handlers", dimensions: [("bot", bot)], factory: factory) }
+    /// An attachment whose JSON did not fit its registered payload type.
+    static func decodingFailed(_ type: AttachmentType, bot: String, factory: any MetricsFactory) {
+        Counter(label: "chatbotkit_bot_decoding_failures_total", dimensions: [("bot", bot), ("type", type.rawValue)], factory: factory)
+            .increment()
+    }
+
+    /// A handler or middleware that threw.
+    static func handlerFailed(bot: String, factory: any MetricsFactory) {
+        Counter(label: "chatbotkit_bot_handler_errors_total", dimensions: [("bot", bot)], factory: factory).increment()
+    }
 }
 
 extension Delivery {
-    /// How metrics name what it is.
+    /// How metrics name what it is (one of ``BotMetrics/triggers``).
     var metricsTrigger: String {
         switch work {
         case .truncation: "truncation"

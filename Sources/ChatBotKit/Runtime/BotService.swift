@@ -52,6 +52,7 @@ public final class BotService: Service, Sendable {
     private let mailboxes = ChannelMailboxes()
     private let readiness = Locked(Readiness.starting([]))
     private let inFlight = Atomic<Int>(0)
+    private let metrics: BotMetrics
 
     /// A service for `bot`, talking through `client`.
     public init(bot: Bot, client: ChatClient, channels: [ChannelId], configuration: Configuration = Configuration(), logger: Logger? = nil) {
@@ -59,6 +60,7 @@ public final class BotService: Service, Sendable {
         self.client = client
         self.channels = channels
         self.configuration = configuration
+        metrics = BotMetrics(bot: bot.name, factory: client.metricsFactory)
         // A bot follows its membership, as its users expect: a channel it is added to from an
         // app is handled like its configured ones, across restarts and reconnects.
         var connectionConfiguration = configuration.connection
@@ -213,13 +215,9 @@ public final class BotService: Service, Sendable {
         return (delivery, cid)
     }
 
-    /// Where the bot's metrics go: its client's factory, looked up when used.
-    private var metrics: BotMetrics { BotMetrics(bot: bot.name, factory: client.metricsFactory) }
-
     private func drainMailbox(_ cid: ChannelId) async {
         while let delivery = mailboxes.next(in: cid) {
             inFlight.add(1, ordering: .relaxed)
-            let metrics = self.metrics
             metrics.started()
             let start = ContinuousClock.now
             switch delivery.work {
