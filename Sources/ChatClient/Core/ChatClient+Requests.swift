@@ -8,16 +8,23 @@ extension ChatClient {
     /// `Authorization`. A 429 waits for the rate-limit reset and tries again; a 5xx or a broken
     /// connection is retried with backoff when the call is safe to repeat.
     func perform(_ endpoint: Endpoint) async throws -> JSONObject {
+        try await send(endpoint, retryingOn: [.connectionFailed, .connectionLost, .timedOut]) { try transportRequest(for: endpoint) }
+    }
+
+    /// Sends the request `makeRequest` builds (once per attempt) with the retry rules of
+    /// ``perform(_:)``, retrying transport errors of the kinds in `retryable` only.
+    func send(
+        _ endpoint: Endpoint, retryingOn retryable: [TransportError.Code], request makeRequest: () throws -> TransportRequest
+    ) async throws -> JSONObject {
         var attempt = 0
         while true {
             attempt += 1
-            let request = try transportRequest(for: endpoint)
+            let request = try makeRequest()
             let response: TransportResponse
             do {
                 response = try await timedSend(request, operation: endpoint.operation)
             } catch let error as TransportError {
-                let retryable = [TransportError.Code.connectionFailed, .connectionLost, .timedOut].contains(error.code)
-                if retryable, endpoint.isIdempotent, attempt < configuration.maximumAttempts {
+                if retryable.contains(error.code), endpoint.isIdempotent, attempt < configuration.maximumAttempts {
                     logger.debug("\(endpoint.operation) failed (\(error)); retrying", metadata: ["attempt": "\(attempt)"])
                     metrics.retrying(endpoint.operation, reason: "transport_error")
                     try await Task.sleep(for: RetryDelay.backoff(attempt: attempt))

@@ -47,54 +47,22 @@ public struct StreamCDNStorage: CDNStorage {
             guard let progress, transfer.uploadTotal > 0 else { return }
             progress(min(1, Double(transfer.uploaded) / Double(transfer.uploadTotal)))
         }
+        let kind = isImage ? "image" : "file"
         let start = ContinuousClock.now
         let response: JSONObject
         do {
-            response = try await client.send(request, endpoint: endpoint)
+            // The same request each attempt: its body, the file, is simply read again. A timeout
+            // is not retried, unlike other calls: it would send a large file all over again.
+            response = try await client.send(endpoint, retryingOn: [.connectionLost, .connectionFailed]) { request }
         } catch {
-            client.metrics.uploadFinished(kind: isImage ? "image" : "file", bytes: nil, duration: ContinuousClock.now - start)
+            client.metrics.uploadFinished(kind: kind, bytes: nil, duration: ContinuousClock.now - start)
             throw error
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
-        client.metrics.uploadFinished(kind: isImage ? "image" : "file", bytes: size, duration: ContinuousClock.now - start)
+        client.metrics.uploadFinished(kind: kind, bytes: size, duration: ContinuousClock.now - start)
         guard let link = response["file"]?.stringValue, let url = URL(string: link) else {
             throw ChatClientError(code: .invalidResponse, message: "\(operation) answered without a file link")
         }
         return UploadedFile(fileURL: url, thumbnailURL: response["thumb_url"]?.stringValue.flatMap(URL.init(string:)))
-    }
-}
-
-extension ChatClient {
-    /// Sends a prepared request with the same retry rules as ``perform(_:)``; the body (a file)
-    /// is simply read again on each attempt.
-    func send(_ request: TransportRequest, endpoint: Endpoint) async throws -> JSONObject {
-        var attempt = 0
-        while true {
-            attempt += 1
-            let response: TransportResponse
-            do {
-                response = try await timedSend(request, operation: endpoint.operation)
-            } catch let error as TransportError {
-                if [TransportError.Code.connectionLost, .connectionFailed].contains(error.code), attempt < configuration.maximumAttempts {
-                    metrics.retrying(endpoint.operation, reason: "transport_error")
-                    try await Task.sleep(for: RetryDelay.backoff(attempt: attempt))
-                    continue
-                }
-                throw ChatClientError(code: .transport, message: "\(endpoint.operation): \(error.message)", transportError: error)
-            }
-            if response.status == 429, attempt < configuration.maximumAttempts {
-                let wait = RetryDelay.rateLimitWait(response, maximum: configuration.maximumRateLimitWait)
-                metrics.retrying(endpoint.operation, reason: "rate_limited")
-                metrics.waitedForRateLimit(endpoint.operation, wait)
-                try await Task.sleep(for: wait)
-                continue
-            }
-            if (500...599).contains(response.status), attempt < configuration.maximumAttempts {
-                metrics.retrying(endpoint.operation, reason: "server_error")
-                try await Task.sleep(for: RetryDelay.backoff(attempt: attempt))
-                continue
-            }
-            return try ChatClient.decode(response, operation: endpoint.operation)
-        }
     }
 }
