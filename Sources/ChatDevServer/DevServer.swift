@@ -22,7 +22,7 @@ public final class DevServer: Service, Sendable {
     public let configuration: DevServerConfiguration
     let state: DevServerState
     private let application: Application<APIResponder<RouterResponder<DevRequestContext>>>
-    private let listening = ListeningPort()
+    private let listening = ListeningPort<DevServerError>()
 
     /// Opens the data folder and prepares the server; `run()` starts serving.
     public init(configuration: DevServerConfiguration, logger: Logger = Logger(label: "chatbotkit.devserver")) async throws {

@@ -3,10 +3,10 @@ import ChatLocking
 /// The port the server is bound to, and the callers waiting to learn it: they get the port once
 /// the server listens, or the reason it never will, or `CancellationError` when their task is
 /// cancelled first. (Waiting forever used to hang `bots run` on a port already in use, deaf to
-/// Ctrl-C.)
-final class ListeningPort: Sendable {
+/// Ctrl-C.) The dev server's and `bots run`'s metrics server use it, each with its own error.
+public final class ListeningPort<Failure: Error & Sendable>: Sendable {
     private struct State {
-        var outcome: Result<Int, DevServerError>?
+        var outcome: Result<Int, Failure>?
         var waiters: [Int: CheckedContinuation<Int, any Error>] = [:]
         var nextWaiter = 0
         /// Waiters cancelled before they were registered.
@@ -15,16 +15,19 @@ final class ListeningPort: Sendable {
 
     private let state = Locked(State())
 
+    /// Nobody waiting yet, and not bound.
+    public init() {}
+
     /// Whether the server has listened.
-    var isBound: Bool { state.withLock { (try? $0.outcome?.get()) != nil } }
+    public var isBound: Bool { state.withLock { (try? $0.outcome?.get()) != nil } }
 
     /// The server listens on `port`.
-    func bound(to port: Int) { settle(.success(port)) }
+    public func bound(to port: Int) { settle(.success(port)) }
 
     /// The server will not listen, because of `error`. Ignored once it is listening.
-    func failed(_ error: DevServerError) { settle(.failure(error)) }
+    public func failed(_ error: Failure) { settle(.failure(error)) }
 
-    private func settle(_ outcome: Result<Int, DevServerError>) {
+    private func settle(_ outcome: Result<Int, Failure>) {
         let waiters = state.withLock { state -> [CheckedContinuation<Int, any Error>] in
             guard state.outcome == nil else { return [] }
             state.outcome = outcome
@@ -35,7 +38,7 @@ final class ListeningPort: Sendable {
     }
 
     /// Waits until the server listens and returns its port.
-    func port() async throws -> Int {
+    public func port() async throws -> Int {
         let id = state.withLock { state in
             defer { state.nextWaiter += 1 }
             return state.nextWaiter

@@ -6,7 +6,6 @@ import Logging
 import NIOCore
 import Prometheus
 import ServiceLifecycle
-import Synchronization
 
 /// Serves the process's metrics (the bots', their clients' and connections') in Prometheus' text
 /// format at `GET /metrics`, for `metrics:` in bots.yaml. It stops last, so the bots' drain can
@@ -17,8 +16,7 @@ final class MetricsServer: Service, Sendable {
     /// What it serves.
     let registry: PrometheusCollectorRegistry
     private let logger: Logger
-    private let listening = AsyncStream<Result<Int, MetricsServerError>>.makeStream(bufferingPolicy: .bufferingNewest(1))
-    private let isBound = Atomic(false)
+    private let listening = ListeningPort<MetricsServerError>()
 
     init(endpoint: BotsConfiguration.MetricsEndpoint, registry: PrometheusCollectorRegistry, logger: Logger) {
         self.endpoint = endpoint
@@ -35,36 +33,30 @@ final class MetricsServer: Service, Sendable {
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: text)))
         }
-        let continuation = listening.continuation
+        let listening = self.listening
         let application = Application(
             router: router,
             configuration: .init(address: .hostname(endpoint.host, port: endpoint.port), serverName: "chatbotkit-metrics"),
-            onServerRunning: { [self] channel in
-                self.isBound.store(true, ordering: .sequentiallyConsistent)
-                continuation.yield(.success(channel.localAddress?.port ?? self.endpoint.port))
-                continuation.finish()
-            },
+            onServerRunning: { [endpoint] channel in listening.bound(to: channel.localAddress?.port ?? endpoint.port) },
             logger: logger)
-        defer { continuation.finish() }
+        // However it ends, callers still waiting for the port learn that it never came (this is
+        // ignored once it listened or failed to).
+        defer { listening.failed(MetricsServerError(code: .stopped, message: "the metrics server stopped before it was listening")) }
         do {
             try await application.run()
-        } catch {
-            guard !isBound.load(ordering: .sequentiallyConsistent), !(error is CancellationError) else { throw error }
+        } catch let error where !listening.isBound && !(error is CancellationError) {
             // Hummingbird throws NIO's bind error; say which setting to change.
             let reason = ListenFailure.describe(error, host: endpoint.host, settings: "metrics.port in bots.yaml")
             let failure = MetricsServerError(
                 code: .cannotListen, message: "cannot serve metrics on \(endpoint.host):\(endpoint.port): \(reason)")
-            continuation.yield(.failure(failure))
+            listening.failed(failure)
             throw failure
         }
     }
 
     /// `http://host:port/metrics` once it listens; throws why it cannot, or `CancellationError`.
     func url() async throws -> URL {
-        for await outcome in listening.stream {
-            return URL(string: "http://\(endpoint.host):\(try outcome.get())/metrics")!
-        }
-        throw CancellationError()
+        URL(string: "http://\(endpoint.host):\(try await listening.port())/metrics")!
     }
 }
 
@@ -74,6 +66,8 @@ struct MetricsServerError: Error, CustomStringConvertible {
     enum Code: String {
         /// The address could not be bound (in use, not permitted, not a local address).
         case cannotListen = "metrics.cannot_listen"
+        /// The server stopped (shutdown, cancellation) before it was listening.
+        case stopped = "metrics.stopped"
     }
 
     /// The kind.

@@ -58,11 +58,11 @@ struct ListeningTests {
 
     @Test("the first outcome stands: a port bound after a failure, or a failure after binding, changes nothing")
     func firstOutcomeStands() {
-        let port = ListeningPort()
+        let port = ListeningPort<DevServerError>()
         port.failed(DevServerError(code: .stopped, message: "stopped"))
         port.bound(to: 80)  // too late: the first outcome stands
         #expect(!port.isBound)
-        let other = ListeningPort()
+        let other = ListeningPort<DevServerError>()
         other.bound(to: 8080)
         other.failed(DevServerError(code: .stopped, message: "stopped"))
         #expect(other.isBound)
