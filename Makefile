@@ -12,7 +12,7 @@ CONFIG ?= bots.yaml
 
 run: deps
 	$(SWIFT) build --product bots
-	$$($(SWIFT) build --show-bin-path)/bots run --config $(CONFIG)
+	$$($(SWIFT) build --show-bin-path)/bots run --config $(CONFIG) --watch
 
 test: deps python-env build test-swift test-python test-sanitizers
 

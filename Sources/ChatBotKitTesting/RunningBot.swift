@@ -4,6 +4,7 @@ import ChatModels
 import CoreMetrics
 import Logging
 import ServiceLifecycle
+import Tracing
 
 /// A bot running against a ``TestChatServer``, as `bots run` would run it: its own user, its
 /// own event connection, and a graceful shutdown.
@@ -41,7 +42,7 @@ extension TestChatServer {
 
     /// Runs `bot` in `channels` for the duration of `body`, ready (connected and watching)
     /// when `body` starts; stops it gracefully afterwards. Its metrics go to `metricsFactory`
-    /// (else to the process's).
+    /// and its spans to `tracer` (else to the process's).
     ///
     /// ```swift
     /// try await server.withBot(WorkoutBot.make(...), channels: ["messaging:general"]) { _ in
@@ -51,9 +52,9 @@ extension TestChatServer {
     /// ```
     public func withBot<T: Sendable>(
         _ bot: Bot, channels: [ChannelId], configuration: BotService.Configuration = TestChatServer.testBotConfiguration,
-        metricsFactory: (any MetricsFactory)? = nil, _ body: (RunningBot) async throws -> T
+        metricsFactory: (any MetricsFactory)? = nil, tracer: (any Tracer)? = nil, _ body: (RunningBot) async throws -> T
     ) async throws -> T {
-        let client = client(as: bot.user.id, metricsFactory: metricsFactory)
+        let client = client(as: bot.user.id, metricsFactory: metricsFactory, tracer: tracer)
         let service = BotService(bot: bot, client: client, channels: channels, configuration: configuration)
         let running = RunningBot(service: service, logger: service.logger)
         do {

@@ -6,6 +6,7 @@ import CoreMetrics
 import Foundation
 import Logging
 import ServiceLifecycle
+import Tracing
 
 /// The embedded dev server running in your test process, on a free loopback port, with its
 /// own data folder (removed when the test ends).
@@ -68,13 +69,14 @@ public final class TestChatServer: Sendable {
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(boundPort.withLock { $0 })")! }
 
     /// A client acting as `userId`, authenticated with the app secret; its metrics go to
-    /// `metricsFactory` (else to the process's).
+    /// `metricsFactory` and its spans to `tracer` (else to the process's).
     public func client(
-        as userId: String, metricsFactory: (any MetricsFactory)? = nil, configure: (inout ChatClientConfiguration) -> Void = { _ in }
+        as userId: String, metricsFactory: (any MetricsFactory)? = nil, tracer: (any Tracer)? = nil,
+        configure: (inout ChatClientConfiguration) -> Void = { _ in }
     ) -> ChatClient {
         var configuration = ChatClientConfiguration(apiKey: apiKey, baseURL: baseURL, credentials: .apiSecret(apiSecret), userId: userId)
         configure(&configuration)
-        return ChatClient(configuration: configuration, metricsFactory: metricsFactory, logger: logger)
+        return ChatClient(configuration: configuration, metricsFactory: metricsFactory, tracer: tracer, logger: logger)
     }
 
     /// Stops the server and starts it again on the same port and data folder, as a deploy or a

@@ -30,6 +30,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Check the configuration and exit.")
     var check = false
 
+    @Flag(help: "Apply changes of the configuration file as it is saved (SIGHUP always applies them).")
+    var watch = false
+
     @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
@@ -37,6 +40,7 @@ struct RunCommand: AsyncParsableCommand {
         let logger = Logger(label: "bots.run")
         let configuration: BotsConfiguration
         let bots: [(BotsConfiguration.BotEntry, Bot)]
+        let loadedStamp = FileStamp(config)
         do {
             configuration = try BotsConfiguration.load(contentsOf: config)
             bots = try RunCommand.makeBots(configuration, logger: logger)
@@ -61,12 +65,23 @@ struct RunCommand: AsyncParsableCommand {
             return MetricsServer(endpoint: endpoint, registry: registry, logger: Logger(label: "bots.metrics"))
         }
         let config = self.config
+        let watch = self.watch
+        let hangUps = await UnixSignalsSequence(trapping: .sighup)
         let botsService = BotsAfterServer(
             server: devServer, serverURL: configuration.server.url, metrics: metricsServer,
             makeRunner: { url in RunCommand.runner(for: bots, configuration: configuration, baseURL: url, logger: logger) },
+            makeReloader: { runner, url in
+                let logger = Logger(label: "bots.reload")
+                return BotsReloader(
+                    path: config, loadedStamp: loadedStamp, watchesFile: watch, hangUps: hangUps, running: configuration, runner: runner,
+                    makeBot: { entry, configuration in try RunCommand.makeBot(entry, configuration: configuration, logger: logger) },
+                    makeService: { entry, bot, configuration in RunCommand.service(for: entry, bot: bot, configuration: configuration, baseURL: url) },
+                    logger: logger)
+            },
             onReady: { url, metricsURL in
                 RunCommand.printWelcome(
-                    configuration, bots: bots.map { $0.0 }, baseURL: url, metricsURL: metricsURL, devServer: devServer != nil, config: config)
+                    configuration, bots: bots.map { $0.0 }, baseURL: url, metricsURL: metricsURL, devServer: devServer != nil, config: config,
+                    watch: watch)
             })
         // Services stop in reverse order: the bots drain their handlers while the server still
         // answers, and the metrics are served until the end.
@@ -77,37 +92,43 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     static func makeBots(_ configuration: BotsConfiguration, logger: Logger) throws(ConfigurationError) -> [(BotsConfiguration.BotEntry, Bot)] {
-        let dataDirectory = URL(fileURLWithPath: configuration.embedded.dataDirectory).deletingLastPathComponent()
         var bots: [(BotsConfiguration.BotEntry, Bot)] = []
-        for entry in configuration.bots {
-            guard let kind = kinds[entry.kind] else {
-                let node = entry.node["kind"] ?? entry.node
-                throw node.error(.badValue, "unknown bot kind \"\(entry.kind)\"; known kinds: \(kinds.keys.sorted().joined(separator: ", "))")
-            }
-            do {
-                bots.append((entry, try kind.makeBot(entry, environment: BotKindEnvironment(dataDirectory: dataDirectory, logger: logger))))
-            } catch let error as ConfigurationError {
-                throw error
-            } catch {
-                throw entry.node.error(.badValue, "bot \(entry.name) could not be set up: \(FileErrorText.describe(error))")
-            }
-        }
+        for entry in configuration.bots { bots.append((entry, try makeBot(entry, configuration: configuration, logger: logger))) }
         return bots
     }
 
-    static func runner(for bots: [(BotsConfiguration.BotEntry, Bot)], configuration: BotsConfiguration, baseURL: URL, logger: Logger) -> BotRunner {
-        let services = bots.map { entry, bot in
-            BotService(
-                bot: bot, server: baseURL, apiKey: configuration.server.apiKey, apiSecret: configuration.server.apiSecret.value,
-                channels: entry.channels,
-                configuration: BotService.Configuration(maximumConcurrentChannels: entry.concurrency, drainDeadline: entry.drainDeadline),
-                logger: Logger(label: "bots.\(entry.name)"))
+    /// The bot of one entry, built by its kind; any problem is located in the file.
+    static func makeBot(_ entry: BotsConfiguration.BotEntry, configuration: BotsConfiguration, logger: Logger) throws(ConfigurationError) -> Bot {
+        let dataDirectory = URL(fileURLWithPath: configuration.embedded.dataDirectory).deletingLastPathComponent()
+        guard let kind = kinds[entry.kind] else {
+            let node = entry.node["kind"] ?? entry.node
+            throw node.error(.badValue, "unknown bot kind \"\(entry.kind)\"; known kinds: \(kinds.keys.sorted().joined(separator: ", "))")
         }
-        return BotRunner(services: services, logger: logger)
+        do {
+            return try kind.makeBot(entry, environment: BotKindEnvironment(dataDirectory: dataDirectory, logger: logger))
+        } catch let error as ConfigurationError {
+            throw error
+        } catch {
+            throw entry.node.error(.badValue, "bot \(entry.name) could not be set up: \(FileErrorText.describe(error))")
+        }
+    }
+
+    static func runner(for bots: [(BotsConfiguration.BotEntry, Bot)], configuration: BotsConfiguration, baseURL: URL, logger: Logger) -> BotRunner {
+        BotRunner(services: bots.map { service(for: $0, bot: $1, configuration: configuration, baseURL: baseURL) }, logger: logger)
+    }
+
+    /// The service running one entry's bot on `baseURL`.
+    static func service(for entry: BotsConfiguration.BotEntry, bot: Bot, configuration: BotsConfiguration, baseURL: URL) -> BotService {
+        BotService(
+            bot: bot, server: baseURL, apiKey: configuration.server.apiKey, apiSecret: configuration.server.apiSecret.value,
+            channels: entry.channels,
+            configuration: BotService.Configuration(maximumConcurrentChannels: entry.concurrency, drainDeadline: entry.drainDeadline),
+            logger: Logger(label: "bots.\(entry.name)"))
     }
 
     static func printWelcome(
-        _ configuration: BotsConfiguration, bots: [BotsConfiguration.BotEntry], baseURL: URL, metricsURL: URL?, devServer: Bool, config: String
+        _ configuration: BotsConfiguration, bots: [BotsConfiguration.BotEntry], baseURL: URL, metricsURL: URL?, devServer: Bool, config: String,
+        watch: Bool
     ) {
         say(devServer ? "Dev server: \(baseURL.absoluteString)  (API key \(configuration.server.apiKey))" : "Server: \(baseURL.absoluteString)")
         if let metricsURL { say("Metrics: \(metricsURL.absoluteString)") }
@@ -121,6 +142,7 @@ struct RunCommand: AsyncParsableCommand {
               .build/debug/bots send --config \(config) --channel \(channel) --user alice --text /workouts
               .build/debug/bots send --config \(config) --channel \(channel) --user alice --file some.pdf
               .build/debug/bots events --config \(config) --channel \(channel) --user alice
+            Edit \(config) and `kill -HUP \(ProcessInfo.processInfo.processIdentifier)` applies it without a restart\(watch ? " (or just save it: --watch is on)" : "").
             Ctrl-C stops everything.
             """)
     }
@@ -133,6 +155,7 @@ struct BotsAfterServer: Service {
     let serverURL: URL?
     let metrics: MetricsServer?
     let makeRunner: @Sendable (URL) -> BotRunner
+    let makeReloader: @Sendable (BotRunner, URL) -> BotsReloader
     let onReady: @Sendable (URL, URL?) -> Void
 
     func run() async throws {
@@ -150,7 +173,9 @@ struct BotsAfterServer: Service {
             group.addTask { try await runner.run() }
             group.addTask {
                 // A bot that cannot start makes the runner fail with the reason; no welcome then.
-                if (try? await runner.waitUntilReady()) != nil { onReady(url, metricsURL) }
+                guard (try? await runner.waitUntilReady()) != nil else { return }
+                onReady(url, metricsURL)
+                await makeReloader(runner, url).run()
             }
         }
     }

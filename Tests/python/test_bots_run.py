@@ -63,9 +63,9 @@ bots:
 class BotsRun:
     """One `bots run` process; stopped (SIGTERM, then SIGKILL) when the test ends."""
 
-    def __init__(self, config: Path, env=None):
+    def __init__(self, config: Path, env=None, args=()):
         self.process = subprocess.Popen(
-            [bots_binary(), "run", "--config", str(config), "--log-level", "warning"],
+            [bots_binary(), "run", "--config", str(config), "--log-level", "warning", *args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=config.parent, env=env)
         self.output = []
         self.base_url = None
@@ -110,6 +110,15 @@ def bots(tmp_path):
     run.kill()
 
 
+def alice_in(run, channel_id="general"):
+    """An SDK client of the run's dev server, and the channel with alice (Alice) a member of it."""
+    client = StreamChat(API_KEY, API_SECRET, base_url=run.base_url + "/", timeout=10.0)
+    client.upsert_user({"id": "alice", "name": "Alice"})
+    channel = client.channel("messaging", channel_id)
+    channel.add_members(["alice"])
+    return client, channel
+
+
 def bot_messages(channel, bot_id, after_id=None):
     messages = channel.query(messages={"limit": 100})["messages"]
     if after_id is not None:
@@ -119,10 +128,7 @@ def bot_messages(channel, bot_id, after_id=None):
 
 
 def test_the_three_bots_answer_the_official_sdk_and_stop_cleanly(bots, tmp_path):
-    client = StreamChat(API_KEY, API_SECRET, base_url=bots.base_url + "/", timeout=10.0)
-    client.upsert_user({"id": "alice", "name": "Alice"})
-    channel = client.channel("messaging", "general")
-    channel.add_members(["alice"])
+    client, channel = alice_in(bots)
 
     # The workout bot answers a workout with this week's summary.
     workout = {"type": "workout", "workout-type": "run", "workout-distance-meters": 5000,
@@ -384,10 +390,7 @@ def sample(samples, name, **labels):
 
 
 def test_bots_run_serves_what_the_bots_did_as_prometheus_metrics(bots):
-    client = StreamChat(API_KEY, API_SECRET, base_url=bots.base_url + "/", timeout=10.0)
-    client.upsert_user({"id": "alice", "name": "Alice"})
-    channel = client.channel("messaging", "general")
-    channel.add_members(["alice"])
+    client, channel = alice_in(bots)
     assert bots.metrics_url, "bots run says where its metrics are:\n" + "".join(bots.output)
     samples, content_type = scrape(bots.metrics_url)
     assert content_type.startswith("text/plain; version=0.0.4")
@@ -523,3 +526,100 @@ def test_bots_serve_takes_its_settings_from_bots_yaml_and_its_flags_override_the
     assert result.returncode == 78, result.stdout + result.stderr
     assert f'{config}:2:12: error: unknown key "prot" in embedded (did you mean "port"?)' in result.stderr, result.stderr
     assert not (tmp_path / "unused").exists()
+
+
+def post_file(channel, path: Path, content_type: str):
+    link = channel.send_file(str(path), path.name, {"id": "alice"}, content_type=content_type)["file"]
+    attachment = {"type": "file", "asset_url": link, "title": path.name, "mime_type": content_type,
+                  "file_size": path.stat().st_size}
+    return channel.send_message({"text": path.name, "attachments": [attachment]}, "alice")["message"]
+
+
+def reloads(run, outcome):
+    return sample(scrape(run.metrics_url)[0], "chatbotkit_config_reloads_total", outcome=outcome) or 0
+
+
+def test_a_changed_bots_yaml_applies_on_sighup_without_reconnecting_and_one_with_a_mistake_changes_nothing(tmp_path):
+    config = write_config(tmp_path)
+    original = config.read_text()
+    run = BotsRun(config)
+    try:
+        client, channel = alice_in(run)
+        report = tmp_path / "before.csv"
+        report.write_text("date,km\n2026-11-01,5\n")
+
+        # The policy allows CSV files: the moderator lets one through.
+        kept = post_file(channel, report, "text/csv")
+        wait_for(lambda: sample(scrape(run.metrics_url)[0], "chatbotkit_bot_handling_duration_seconds_count",
+                                bot="moderator", trigger="message") == 1)
+        assert not _is_gone(client, kept["id"])
+
+        # CSV taken out of the allowed types; SIGHUP applies it to the running moderator.
+        config.write_text(original.replace("application/pdf, text/csv]", "application/pdf]"))
+        run.process.send_signal(signal.SIGHUP)
+        wait_for(lambda: reloads(run, "applied") == 1)
+        report = report.rename(tmp_path / "after.csv")
+        removed = post_file(channel, report, "text/csv")
+        notice = wait_for(lambda: bot_messages(channel, "moderator"))
+        assert notice[0]["text"].startswith("@Alice: after.csv was removed"), notice[0]["text"]
+        assert wait_for(lambda: _is_gone(client, removed["id"]))
+        samples = scrape(run.metrics_url)[0]
+        assert sample(samples, "chatbotkit_connections_total", user="moderator") == 1, "reconfigured, not reconnected"
+        assert sample(samples, "chatbotkit_connected", user="moderator") == 1
+
+        # A file with a mistake (CSV allowed again, and a key no policy has) changes nothing.
+        config.write_text(original.replace("sniff_content: true", "sniff_content: true\n      colour: red"))
+        run.process.send_signal(signal.SIGHUP)
+        wait_for(lambda: reloads(run, "rejected") == 1)
+        report = report.rename(tmp_path / "again.csv")
+        again = post_file(channel, report, "text/csv")
+        assert wait_for(lambda: _is_gone(client, again["id"])), "the policy of the last good file still holds"
+        assert reloads(run, "applied") == 1
+    finally:
+        code = run.terminate()
+    output = "".join(run.output)
+    assert code == 0, output
+    line = original.replace("sniff_content: true", "sniff_content: true\n      colour: red").splitlines().index("      colour: red") + 1
+    assert f'{config}:{line}:7: error: unknown key "colour" in bots[1].policy' in output, output
+    assert "nothing was changed (reload on SIGHUP)" in output
+
+
+def test_with_watch_a_saved_bots_yaml_starts_new_bots_and_stops_removed_ones(tmp_path):
+    config = write_config(tmp_path)
+    original = config.read_text()
+    run = BotsRun(config, args=["--watch"])
+    try:
+        assert "or just save it: --watch is on" in "".join(run.output)
+        # No signal: saving the file is enough. The archive bot goes; a second workout bot comes.
+        archive_entry = original[original.index("  - name: archive"):]
+        config.write_text(original.replace(archive_entry, f"""  - name: coach
+    kind: workout
+    user: coach-bot
+    channels: [messaging:gym]
+    database: {tmp_path}/coach.sqlite
+"""))
+        wait_for(lambda: reloads(run, "applied") + reloads(run, "failed") + reloads(run, "rejected") >= 1, timeout=30)
+        assert reloads(run, "applied") == 1, scrape(run.metrics_url)[0]
+        samples = scrape(run.metrics_url)[0]
+        assert sample(samples, "chatbotkit_connected", user="coach-bot") == 1
+        assert sample(samples, "chatbotkit_connected", user="archive-bot") == 0
+        for user in ("workout-bot", "moderator"):
+            assert sample(samples, "chatbotkit_connections_total", user=user) == 1, user
+
+        _, gym = alice_in(run, "gym")
+        workout = {"type": "workout", "workout-type": "run", "workout-distance-meters": 3000,
+                   "workout-duration-seconds": 900, "workout-energy-cal": 200}
+        sent = gym.send_message({"text": "intervals", "attachments": [workout]}, "alice")["message"]
+        replies = wait_for(lambda: bot_messages(gym, "coach-bot", sent["id"]))
+        assert replies[0]["text"] == "This week: 1 workout, 3.0 km, 0h 15m, 200 kcal."
+        assert (tmp_path / "coach.sqlite").exists()
+
+        # Saved and signalled at once: read once, not again by the watcher.
+        config.write_text(config.read_text().replace("channels: [messaging:gym]", "channels: [messaging:gym, messaging:track]"))
+        run.process.send_signal(signal.SIGHUP)
+        wait_for(lambda: reloads(run, "applied") == 2)
+        time.sleep(1.5)
+        assert (reloads(run, "applied"), reloads(run, "unchanged")) == (2, 0)
+    finally:
+        code = run.terminate()
+    assert code == 0, "".join(run.output)

@@ -20,7 +20,9 @@ public protocol BotKind {
     /// The `kind:` value.
     static var name: String { get }
     /// Checks the entry's options and builds the bot; configuration problems are
-    /// ``ConfigurationError``s located in the file.
+    /// ``ConfigurationError``s located in the file. It may be called only to check an entry (as
+    /// `bots run --check` and a reload do, before applying anything), and again when the entry's
+    /// options change while the bot runs: the bot built then replaces the running one's handlers.
     static func makeBot(_ entry: BotsConfiguration.BotEntry, environment: BotKindEnvironment) throws -> Bot
 }
 

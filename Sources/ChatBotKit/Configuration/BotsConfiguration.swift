@@ -17,7 +17,7 @@ import Foundation
 /// Unknown keys, wrong types and bad values are errors with file, line and column.
 public struct BotsConfiguration: Sendable {
     /// Where the bots connect.
-    public struct Server: Sendable {
+    public struct Server: Sendable, Equatable {
         /// The hosted service's URL; nil runs the embedded dev server.
         public var url: URL?
         /// The API key.
@@ -43,7 +43,7 @@ public struct BotsConfiguration: Sendable {
     }
 
     /// The embedded dev server, used when `server.url` is absent.
-    public struct Embedded: Sendable {
+    public struct Embedded: Sendable, Equatable {
         /// The defaults: 127.0.0.1:8787, data in `.bots/data`, 14-day links.
         public init() {}
 

@@ -37,6 +37,7 @@ extension Bot {
                     code: .handlerFailed, message: "a channel truncation handler of bot \(name) failed: \(error)", underlying: error)
                 logger.error("\(botError.message)", metadata: ["cid": "\(channel.cid)"])
                 BotMetrics.handlerFailed(bot: name, factory: channel.client.metricsFactory)
+                DeliverySpan.handlerFailed(botError)
                 for handler in routes.errors { await handler(botError, nil) }
             }
         }
@@ -90,6 +91,7 @@ extension Bot {
             case .failed(let failure):
                 context.logger.notice("Attachment could not be decoded: \(failure.message)")
                 BotMetrics.decodingFailed(attachment.type, bot: name, factory: context.client.metricsFactory)
+                DeliverySpan.decodingFailed(failure)
                 for handler in routes.decodingFailures { await run(context, routes) { try await handler(failure, context) } }
                 // Type-erased routes still see the raw attachment.
                 for route in matching where !route.isTyped { await run(context, routes) { try await route.handler(attachment, nil, context) } }
@@ -119,6 +121,7 @@ extension Bot {
             code: .handlerFailed, message: "a handler of bot \(name) failed: \(error)", messageId: context.message.id, underlying: error)
         context.logger.error("\(botError.message)", metadata: ["cid": "\(context.channel.cid)"])
         BotMetrics.handlerFailed(bot: name, factory: context.client.metricsFactory)
+        DeliverySpan.handlerFailed(botError)
         for handler in routes.errors { await handler(botError, context) }
     }
 }

@@ -150,6 +150,13 @@ public final class Bot: Sendable {
 
     /// The payload types this bot decodes.
     public var registry: AttachmentPayloadRegistry { routes.withLock { $0.registry } }
+
+    /// Takes every route, middleware and payload type of `other` in place of its own (a
+    /// reconfigured bot keeps its identity, its connection and what it has handled).
+    func adoptRoutes(of other: Bot) {
+        let adopted = other.routes.withLock { $0 }
+        routes.withLock { $0 = adopted }
+    }
 }
 
 import Foundation

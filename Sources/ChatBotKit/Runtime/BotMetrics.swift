@@ -1,4 +1,4 @@
-import ChatLocking
+import ChatClient
 import ChatModels
 import CoreMetrics
 import Metrics
@@ -11,21 +11,17 @@ import Metrics
 /// The handles of every delivery are made once: making them per delivery asks the backend to
 /// look each metric up again, which cost a Prometheus-backed bot about a tenth of its throughput.
 final class BotMetrics: Sendable {
-    private let bot: String
-    private let factory: any MetricsFactory
     private let deliveries: [String: Counter]
     private let durations: [String: Timer]
     private let redeliveries: Counter
     private let queued: Meter
     private let running: Meter
-    private let attachmentsByType = Locked<[AttachmentType: Counter]>([:])
+    private let attachmentsByType: CountersByKey<AttachmentType>
 
     /// What metrics name a delivery's kind.
     static let triggers = ["message", "edit", "deletion", "truncation"]
 
     init(bot: String, factory: any MetricsFactory) {
-        self.bot = bot
-        self.factory = factory
         let dimensions = [("bot", bot)]
         deliveries = Dictionary(
             uniqueKeysWithValues: Self.triggers.map { trigger in
@@ -41,6 +37,7 @@ final class BotMetrics: Sendable {
         redeliveries = Counter(label: "chatbotkit_bot_redeliveries_total", dimensions: dimensions, factory: factory)
         queued = Meter(label: "chatbotkit_bot_queued_deliveries", dimensions: dimensions, factory: factory)
         running = Meter(label: "chatbotkit_bot_running_handlers", dimensions: dimensions, factory: factory)
+        attachmentsByType = CountersByKey(label: "chatbotkit_bot_attachments_total", dimensions: dimensions, keyDimension: "type", factory: factory)
     }
 
     /// A delivery taken for handling (one of ``triggers``).
@@ -54,16 +51,7 @@ final class BotMetrics: Sendable {
 
     /// The attachments of a new message, by type as ``Message/attachmentCounts`` classifies them.
     func received(_ counts: [AttachmentType: Int]) {
-        for (type, count) in counts {
-            let counter = attachmentsByType.withLock { counters in
-                if let counter = counters[type] { return counter }
-                let counter = Counter(
-                    label: "chatbotkit_bot_attachments_total", dimensions: [("bot", bot), ("type", type.rawValue)], factory: factory)
-                counters[type] = counter
-                return counter
-            }
-            counter.increment(by: count)
-        }
+        for (type, count) in counts { attachmentsByType.increment(type, by: count) }
     }
 
     /// A delivery's handling begins: it leaves the queue.

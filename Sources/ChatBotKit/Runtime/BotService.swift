@@ -4,7 +4,7 @@ import ChatModels
 import Foundation
 import Logging
 import ServiceLifecycle
-import Synchronization
+import Tracing
 
 /// Runs one bot: its user's event connection, its channels, and the handling of new, edited
 /// and deleted messages.
@@ -40,8 +40,8 @@ public final class BotService: Service, Sendable {
     /// Its client (acting as the bot's user).
     public let client: ChatClient
     /// The channels it joins and watches (created, with the bot as a member, when missing); it
-    /// also watches every other channel it is a member of.
-    public let channels: [ChannelId]
+    /// also watches every other channel it is a member of. ``follow(_:)`` adds to them.
+    public var channels: [ChannelId] { configuredChannels.withLock { $0 } }
     /// The configuration.
     public let configuration: Configuration
     /// The bot's event connection.
@@ -51,14 +51,17 @@ public final class BotService: Service, Sendable {
     private let handled = Locked(RecentKeys(capacity: 50_000))
     private let mailboxes = ChannelMailboxes()
     private let readiness = Locked(Readiness.starting([]))
-    private let inFlight = Atomic<Int>(0)
+    let configuredChannels: Locked<[ChannelId]>
+    let gate = HandlerGate()
+    /// One reconfiguration at a time.
+    let reconfiguring = AsyncSlots(limit: 1)
     private let metrics: BotMetrics
 
     /// A service for `bot`, talking through `client`.
     public init(bot: Bot, client: ChatClient, channels: [ChannelId], configuration: Configuration = Configuration(), logger: Logger? = nil) {
         self.bot = bot
         self.client = client
-        self.channels = channels
+        configuredChannels = Locked(channels)
         self.configuration = configuration
         metrics = BotMetrics(bot: bot.name, factory: client.metricsFactory)
         // A bot follows its membership, as its users expect: a channel it is added to from an
@@ -83,7 +86,7 @@ public final class BotService: Service, Sendable {
     }
 
     /// Handlers running right now.
-    public var runningHandlers: Int { inFlight.load(ordering: .relaxed) }
+    public var runningHandlers: Int { gate.running }
 
     /// Waits until the bot is connected and watching its channels; throws the error that
     /// stopped it if it could not start or stopped before it was ready.
@@ -216,24 +219,38 @@ public final class BotService: Service, Sendable {
     }
 
     private func drainMailbox(_ cid: ChannelId) async {
+        let tracer = client.tracer
         while let delivery = mailboxes.next(in: cid) {
-            inFlight.add(1, ordering: .relaxed)
+            let span = DeliverySpan.start(delivery, bot: bot.name, cid: cid, tracer: tracer)
+            if !gate.tryEnter() { await gate.enter() }
             metrics.started()
             let start = ContinuousClock.now
-            switch delivery.work {
-            case .truncation(let truncation):
-                await bot.handle(truncation, channel: client.channel(cid), logger: logger)
-            case .message(let trigger, let message):
-                let context = BotContext(
-                    message: message, trigger: trigger, channel: client.channel(cid), bot: bot, logger: logger, replyKey: delivery.key)
-                switch trigger {
-                case .newMessage: await bot.handle(message, context: context)
-                case .edit: await bot.handleUpdate(context: context)
-                case .deletion(let isHardDelete): await bot.handle(MessageDeletion(message: message, isHardDelete: isHardDelete), context: context)
+            if span is NoOpTracer.NoOpSpan {
+                // No tracer: the two task-local values would cost more than the rest of the span.
+                await handle(delivery, in: cid)
+            } else {
+                await DeliverySpan.$current.withValue(span) {
+                    await ServiceContext.$current.withValue(span.context) { await handle(delivery, in: cid) }
                 }
             }
+            span.end()
             metrics.finished(delivery.metricsTrigger, after: ContinuousClock.now - start)
-            inFlight.subtract(1, ordering: .relaxed)
+            gate.leave()
+        }
+    }
+
+    private func handle(_ delivery: Delivery, in cid: ChannelId) async {
+        switch delivery.work {
+        case .truncation(let truncation):
+            await bot.handle(truncation, channel: client.channel(cid), logger: logger)
+        case .message(let trigger, let message):
+            let context = BotContext(
+                message: message, trigger: trigger, channel: client.channel(cid), bot: bot, logger: logger, replyKey: delivery.key)
+            switch trigger {
+            case .newMessage: await bot.handle(message, context: context)
+            case .edit: await bot.handleUpdate(context: context)
+            case .deletion(let isHardDelete): await bot.handle(MessageDeletion(message: message, isHardDelete: isHardDelete), context: context)
+            }
         }
     }
 
@@ -252,6 +269,14 @@ public final class BotService: Service, Sendable {
             }
             // Only while shutting down; polled, as handlers signal nothing when they finish.
             try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// Whether the bot got connected and watched its channels (it may have stopped since).
+    var becameReady: Bool {
+        readiness.withLock { readiness in
+            if case .settled(.success) = readiness { return true }
+            return false
         }
     }
 

@@ -1,5 +1,6 @@
 import ChatLocking
 import ChatModels
+import Tracing
 
 /// What a bot handles: a new message, an edit of one, or the deletion of one (or a channel's
 /// truncation), with the key that identifies it.
@@ -17,6 +18,8 @@ struct Delivery: Sendable {
     /// also its `updated_at`; for a deletion also `deleted`. So replies about an edit or a
     /// deletion never take the ids of the replies to the message.
     let key: String
+    /// When the bot took it, where its span starts.
+    let acceptedAt = DefaultTracerClock.now
 
     init(_ trigger: BotContext.Trigger, _ message: Message) {
         work = .message(trigger, message)

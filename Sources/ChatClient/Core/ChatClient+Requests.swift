@@ -2,6 +2,7 @@ import ChatModels
 import ChatTransport
 import Foundation
 import Logging
+import Tracing
 
 extension ChatClient {
     /// Performs a call with Stream's conventions: `api_key` in the query, the token in
@@ -16,6 +17,14 @@ extension ChatClient {
     func send(
         _ endpoint: Endpoint, retryingOn retryable: [TransportError.Code], request makeRequest: () throws -> TransportRequest
     ) async throws -> JSONObject {
+        try await traced(endpoint.operation, method: endpoint.method, url: configuration.baseURL.appendingPathComponent(endpoint.path)) { span in
+            try await send(endpoint, retryingOn: retryable, span: span, request: makeRequest)
+        }
+    }
+
+    private func send(
+        _ endpoint: Endpoint, retryingOn retryable: [TransportError.Code], span: any Span, request makeRequest: () throws -> TransportRequest
+    ) async throws -> JSONObject {
         var attempt = 0
         while true {
             attempt += 1
@@ -23,7 +32,9 @@ extension ChatClient {
             let response: TransportResponse
             do {
                 response = try await timedSend(request, operation: endpoint.operation)
+                span.recordAttempt(attempt, status: response.status)
             } catch let error as TransportError {
+                span.recordAttempt(attempt, status: nil)
                 if retryable.contains(error.code), endpoint.isIdempotent, attempt < configuration.maximumAttempts {
                     logger.debug("\(endpoint.operation) failed (\(error)); retrying", metadata: ["attempt": "\(attempt)"])
                     metrics.retrying(endpoint.operation, reason: "transport_error")

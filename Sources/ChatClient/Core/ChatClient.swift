@@ -4,6 +4,7 @@ import ChatTransport
 import CoreMetrics
 import Foundation
 import Logging
+import Tracing
 
 /// A client of the Stream Chat API: REST calls, uploads, downloads with link refresh, and
 /// event connections.
@@ -33,17 +34,20 @@ public final class ChatClient: Sendable {
     public let uploadedAttachmentPostProcessor: (any UploadedAttachmentPostProcessor)?
     let signer: TokenSigner?
     let metrics: ClientMetrics
+    private let explicitTracer: (any Tracer)?
 
     /// A client; transports default to libcurl and libwebsockets. Its metrics (and those of the
-    /// bots using it) go to `metricsFactory`, else to the one `MetricsSystem.bootstrap` set.
+    /// bots using it) go to `metricsFactory`, else to the one `MetricsSystem.bootstrap` set; its
+    /// spans go to `tracer`, else to the one `InstrumentationSystem.bootstrap` set.
     public init(
         configuration: ChatClientConfiguration, http: (any HTTPTransport)? = nil, webSocket: (any WebSocketTransport)? = nil,
         cdnStorage: (any CDNStorage)? = nil, cdnRequester: (any CDNRequester)? = nil,
         uploadedAttachmentPostProcessor: (any UploadedAttachmentPostProcessor)? = nil,
-        metricsFactory: (any MetricsFactory)? = nil, logger: Logger = Logger(label: "chatbotkit.client")
+        metricsFactory: (any MetricsFactory)? = nil, tracer: (any Tracer)? = nil, logger: Logger = Logger(label: "chatbotkit.client")
     ) {
         self.configuration = configuration
         metrics = ClientMetrics(explicitFactory: metricsFactory)
+        explicitTracer = tracer
         self.http = http ?? CurlHTTPTransport(caFile: configuration.caFile)
         self.webSocket = webSocket ?? LibWebSocketsTransport(caFile: configuration.caFile)
         self.logger = logger
@@ -56,6 +60,10 @@ public final class ChatClient: Sendable {
         }
         self.cdnStorage = cdnStorage ?? StreamCDNStorage()
     }
+
+    /// Where this client's spans go (a span per call, and one per delivery of the bots using it):
+    /// the tracer given at `init`, else the process's (no-op until an app bootstraps one).
+    public var tracer: any Tracer { explicitTracer ?? InstrumentationSystem.tracer }
 
     /// Where this client's metrics go, and those of the bots and connections using it.
     public var metricsFactory: any MetricsFactory { metrics.factory }

@@ -2,6 +2,7 @@ import ChatLocking
 import ChatModels
 import ChatTransport
 import Foundation
+import Tracing
 import Synchronization
 
 extension ChatClient {
@@ -35,6 +36,15 @@ extension ChatClient {
     public func download(
         _ attachment: AnyChatMessageAttachment, to destination: URL? = nil, progress: (@Sendable (Int64, Int64) -> Void)? = nil
     ) async throws -> URL {
+        // One span for the download, its attempts and the link refreshes (getMessage) it took.
+        try await traced("DownloadFile", method: "GET", url: attachment.linkedFile?.link) { span in
+            try await download(attachment, to: destination, progress: progress, span: span)
+        }
+    }
+
+    private func download(
+        _ attachment: AnyChatMessageAttachment, to destination: URL?, progress: (@Sendable (Int64, Int64) -> Void)?, span: any Span
+    ) async throws -> URL {
         guard let (field, signedLink) = attachment.linkedFile else {
             throw ChatClientError(code: .downloadFailed, message: "attachment \(attachment.id) has no file link")
         }
@@ -42,6 +52,7 @@ extension ChatClient {
         let target = destination ?? FileManager.default.temporaryDirectory.appendingPathComponent("chatbotkit-\(UUID().uuidString)")
         if SignedLink(link).isExpired(at: Date(), margin: configuration.linkRefreshMargin.timeInterval) {
             metrics.linkRefreshed(reason: "expired")
+            span.addEvent("link refreshed: expired")
             link = try await refreshedLink(for: attachment, field: field, after: link)
         }
         var refreshed = false
@@ -57,6 +68,7 @@ extension ChatClient {
             let response: TransportResponse
             do {
                 response = try await timedSend(request, operation: "DownloadFile")
+                span.recordAttempt(refreshed ? 2 : 1, status: response.status)
             } catch let error as TransportError {
                 try? FileManager.default.removeItem(at: target)
                 throw ChatClientError(code: .downloadFailed, message: "downloading \(attachment.id) failed: \(error.message)", transportError: error)
@@ -64,6 +76,7 @@ extension ChatClient {
             if response.status == 403, !refreshed {
                 refreshed = true
                 metrics.linkRefreshed(reason: "forbidden")
+                span.addEvent("link refreshed: forbidden")
                 link = try await refreshedLink(for: attachment, field: field, after: link)
                 continue
             }

@@ -24,6 +24,9 @@ extension EventConnection {
             shared.withLock { $0.socket = nil }
         }
         let connectionId = try await firstHealthCheck(on: socket)
+        // Runs before the socket closes (defers run last first): from the moment the server can
+        // drop this id, `watch` no longer sends it.
+        defer { shared.withLock { if case .connected(connectionId) = $0.state { $0.state = .connecting } } }
         markFrame()
         let isReconnect = shared.withLock { shared -> Bool in
             shared.connections += 1

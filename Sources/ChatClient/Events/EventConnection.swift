@@ -129,7 +129,14 @@ public final class EventConnection: Service, Sendable {
             shared.watched.append(cid)
             return true
         }
-        if isNew, let connectionId { try await watch([cid], connectionId: connectionId) }
+        guard isNew, let connectionId else { return }
+        do {
+            try await watch([cid], connectionId: connectionId)
+        } catch where self.connectionId != connectionId {
+            // The connection ended while the request was out, and the server refused its id;
+            // `cid` is watched, and the next connection watches it with the others.
+            logger.debug("\(cid) will be watched after the reconnect: \(error)")
+        }
     }
 
     /// Stops watching `cid`: on the server at once when connected, and it is not watched again

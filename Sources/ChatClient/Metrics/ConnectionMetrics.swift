@@ -1,4 +1,3 @@
-import ChatLocking
 import ChatModels
 import CoreMetrics
 
@@ -6,9 +5,7 @@ import CoreMetrics
 /// (per event type as types appear): making one per event asks the backend to look the metric up
 /// each time, which cost a Prometheus-backed bot about a tenth of its throughput.
 final class ConnectionMetrics: Sendable {
-    private let factory: any MetricsFactory
-    private let user: String
-    private let eventsByType = Locked<[EventType: Counter]>([:])
+    private let eventsByType: CountersByKey<EventType>
     private let duplicates: Counter
     private let invalidFrames: Counter
     private let syncedEvents: Counter
@@ -18,8 +15,7 @@ final class ConnectionMetrics: Sendable {
     init(client: ClientMetrics, user: String) {
         let factory = client.factory
         let dimensions = [("user", user)]
-        self.factory = factory
-        self.user = user
+        eventsByType = CountersByKey(label: "chatbotkit_events_total", dimensions: dimensions, keyDimension: "type", factory: factory)
         duplicates = Counter(label: "chatbotkit_duplicate_events_total", dimensions: dimensions, factory: factory)
         invalidFrames = Counter(label: "chatbotkit_invalid_frames_total", dimensions: dimensions, factory: factory)
         syncedEvents = Counter(label: "chatbotkit_synced_events_total", dimensions: dimensions, factory: factory)
@@ -28,15 +24,7 @@ final class ConnectionMetrics: Sendable {
     }
 
     /// An event passed on to the reader.
-    func delivered(_ type: EventType) {
-        let counter = eventsByType.withLock { counters in
-            if let counter = counters[type] { return counter }
-            let counter = Counter(label: "chatbotkit_events_total", dimensions: [("user", user), ("type", type.rawValue)], factory: factory)
-            counters[type] = counter
-            return counter
-        }
-        counter.increment()
-    }
+    func delivered(_ type: EventType) { eventsByType.increment(type) }
 
     /// An event dropped because it came before (a reconnect, `/sync`, or both `message.new` and
     /// `notification.message_new`).

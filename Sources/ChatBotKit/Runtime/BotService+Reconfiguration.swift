@@ -1,0 +1,46 @@
+import ChatClient
+import ChatLocking
+import ChatModels
+import Logging
+
+extension BotService {
+    /// Replaces the bot's handlers with those of the bot `makeBot` builds, without
+    /// reconnecting: messages that arrive meanwhile wait in their channels' queues, handlers
+    /// already running finish with the old handlers, and `makeBot` runs once none runs, so the
+    /// old and the new handlers never use what they hold (a store, a folder) at the same time.
+    ///
+    /// The new bot must have the same name and user; if it has not, or `makeBot` throws, the old
+    /// handlers stay. Not from one of the bot's own handlers: it would wait for itself.
+    public func reconfigure(_ makeBot: @Sendable () throws -> Bot) async throws {
+        await reconfiguring.acquire()
+        defer { reconfiguring.release() }
+        let running = gate.running
+        if running > 0 { logger.info("Bot \(bot.name) waits for \(running) running handlers before taking its new configuration") }
+        await gate.closeAndWaitUntilIdle()
+        defer { gate.open() }
+        let replacement = try makeBot()
+        guard replacement.name == bot.name, replacement.user.id == bot.user.id else {
+            throw BotError(
+                code: .configuration,
+                message: "bot \(bot.name) (user \(bot.user.id)) cannot become bot \(replacement.name) (user \(replacement.user.id)) "
+                    + "without a restart; stop it and start the new one")
+        }
+        bot.adoptRoutes(of: replacement)
+        logger.info("Bot \(bot.name) took its new configuration")
+    }
+
+    /// Joins `cid` (creating it when missing) and watches it, as the bot does with its channels
+    /// at start; it is one of ``channels`` from then on.
+    public func follow(_ cid: ChannelId) async throws {
+        do {
+            try await client.join(cid, as: bot.user.id)
+        } catch {
+            throw BotError(code: .startFailed, message: "bot \(bot.name) could not join \(cid): \(error)", underlying: error)
+        }
+        configuredChannels.withLock { channels in
+            if !channels.contains(cid) { channels.append(cid) }
+        }
+        try await connection.watch(cid)
+        logger.info("Bot \(bot.name) follows \(cid)", metadata: ["cid": "\(cid)"])
+    }
+}

@@ -1,0 +1,52 @@
+import ChatModels
+import Tracing
+
+/// The span of one delivery: from the moment the bot took it (so time queued behind the
+/// channel's earlier messages shows) to the end of its last handler. The HTTP calls its
+/// handlers make are its children (the client's spans), and failures inside the bot's
+/// routing mark it through the task-local ``current``.
+enum DeliverySpan {
+    /// The span of the delivery this task is handling.
+    @TaskLocal static var current: (any Span)?
+
+    /// Starts the span of `delivery` for `bot`, dated from when the bot took it.
+    static func start(_ delivery: Delivery, bot: String, cid: ChannelId, tracer: any Tracer) -> any Span {
+        let span = tracer.startSpan(delivery.spanName, context: .topLevel, ofKind: .consumer, at: delivery.acceptedAt)
+        guard span.isRecording else { return span }
+        span.attributes["chatbotkit.bot"] = bot
+        span.attributes["chat.channel.cid"] = cid.rawValue
+        if let message = delivery.message {
+            span.attributes["chat.message.id"] = message.id
+            if !message.attachments.isEmpty { span.attributes["chatbotkit.attachment.types"] = message.attachments.map(\.type.rawValue) }
+        }
+        return span
+    }
+
+    /// Marks the current delivery failed: a handler or middleware threw.
+    static func handlerFailed(_ error: BotError) {
+        guard let span = current else { return }
+        span.recordError(error)
+        span.setStatus(SpanStatus(code: .error, message: error.message))
+    }
+
+    /// Notes on the current delivery an attachment that did not fit its payload type.
+    static func decodingFailed(_ failure: AttachmentDecodingFailure) {
+        guard let span = current, span.isRecording else { return }
+        var attributes = SpanAttributes()
+        attributes["chatbotkit.attachment.type"] = failure.type.rawValue
+        attributes["chatbotkit.field_path"] = failure.fieldPath
+        span.addEvent(SpanEvent(name: "attachment decoding failed", attributes: attributes))
+    }
+}
+
+extension Delivery {
+    /// `HandleMessage`, `HandleEdit`, `HandleDeletion` or `HandleTruncation`.
+    var spanName: String {
+        switch work {
+        case .truncation: "HandleTruncation"
+        case .message(.newMessage, _): "HandleMessage"
+        case .message(.edit, _): "HandleEdit"
+        case .message(.deletion, _): "HandleDeletion"
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import ChatBotKit
+import ChatBotKitTesting
+import ChatClient
+import ChatModels
+import Foundation
+import Logging
+import ServiceLifecycle
+import UnixSignals
+import Testing
+
+@Suite("Changing running bots: new handlers without reconnecting, new channels, bots started and stopped")
+struct ReconfigurationTests {
+    /// A bot answering people's messages with `version` (not other bots', or two would answer
+    /// each other forever); "slow" takes a while.
+    static func versioned(_ version: String, recorder: Recorder, name: String = "versioned") -> Bot {
+        let bot = Bot(name: name)
+        bot.onMessage { context in
+            guard ["ann", "bob", "cat"].contains(context.message.user?.id) else { return }
+            recorder.record("\(version) started \(context.message.text)")
+            if context.message.text == "slow" { try await Task.sleep(for: .milliseconds(800)) }
+            try await context.reply(text: version)
+            recorder.record("\(version) finished \(context.message.text)")
+        }
+        return bot
+    }
+
+    @Test("reconfigure swaps the handlers between two handlers without reconnecting: the running one ends on the old, what came meanwhile gets the new")
+    func swapBetweenHandlers() async throws {
+        try await TestChatServer.withServer { server in
+            let recorder = Recorder()
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let bob = try await TestUser.join(server, id: "bob", channel: "messaging:other")
+            try await server.withBot(Self.versioned("v1", recorder: recorder), channels: ["messaging:general", "messaging:other"]) { running in
+                let connections = running.service.connection.connectionCount
+                let slow = try await ann.send(text: "slow")
+                try await recorder.wait { $0.contains("v1 started slow") }
+                async let reconfigured: Void = running.service.reconfigure {
+                    recorder.record("v2 built")
+                    return Self.versioned("v2", recorder: recorder)
+                }
+                try await Task.sleep(for: .milliseconds(100))
+                // Another channel, so nothing but the reconfiguration holds it back.
+                let meanwhile = try await bob.send(text: "meanwhile")
+                try await reconfigured
+                #expect(try await ann.replies(to: slow, from: "versioned").map(\.text) == ["v1"])
+                #expect(try await bob.replies(to: meanwhile, from: "versioned").map(\.text) == ["v2"])
+                let after = try await ann.send(text: "after")
+                #expect(try await ann.replies(to: after, from: "versioned").map(\.text) == ["v2"])
+                #expect(
+                    recorder.all == [
+                        "v1 started slow", "v1 finished slow", "v2 built", "v2 started meanwhile", "v2 finished meanwhile", "v2 started after",
+                        "v2 finished after",
+                    ])
+                #expect(running.service.connection.connectionCount == connections, "no reconnect")
+            }
+        }
+    }
+
+    struct BuildFailed: Error {}
+
+    @Test("a reconfiguration to another user, or whose build throws, changes nothing: the old handlers answer on")
+    func refusedReconfiguration() async throws {
+        try await TestChatServer.withServer { server in
+            let recorder = Recorder()
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            try await server.withBot(Self.versioned("v1", recorder: recorder), channels: ["messaging:general"]) { running in
+                let otherUser = await #expect(throws: BotError.self) {
+                    try await running.service.reconfigure { Bot(name: "versioned", user: User(id: "someone-else")) }
+                }
+                #expect(otherUser?.code == .configuration)
+                #expect(otherUser?.message.contains("cannot become bot versioned (user someone-else) without a restart") == true)
+                await #expect(throws: BuildFailed.self) { try await running.service.reconfigure { throw BuildFailed() } }
+                let sent = try await ann.send(text: "still there?")
+                #expect(try await ann.replies(to: sent, from: "versioned").map(\.text) == ["v1"])
+            }
+        }
+    }
+
+    @Test("follow joins and watches a channel the bot was not in, without reconnecting")
+    func followNewChannel() async throws {
+        try await TestChatServer.withServer { server in
+            let recorder = Recorder()
+            try await server.withBot(Self.versioned("v1", recorder: recorder), channels: ["messaging:general"]) { running in
+                let connections = running.service.connection.connectionCount
+                try await running.service.follow("messaging:new")
+                #expect(running.service.channels == ["messaging:general", "messaging:new"])
+                let cat = try await TestUser.join(server, id: "cat", channel: "messaging:new")
+                let sent = try await cat.send(text: "hello")
+                #expect(try await cat.replies(to: sent, from: "versioned").map(\.text) == ["v1"])
+                #expect(running.service.connection.connectionCount == connections)
+            }
+        }
+    }
+
+    @Test("a running runner starts and stops bots one at a time; one that cannot start says why and the others go on")
+    func runnerStartsAndStops() async throws {
+        try await TestChatServer.withServer { server in
+            let recorder = Recorder()
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            func service(_ bot: Bot, secret: String? = nil) -> BotService {
+                let client = server.client(as: bot.user.id) { configuration in
+                    if let secret { configuration.credentials = .apiSecret(secret) }
+                }
+                return BotService(bot: bot, client: client, channels: ["messaging:general"], configuration: TestChatServer.testBotConfiguration)
+            }
+            let runner = BotRunner(services: [service(Self.versioned("a", recorder: recorder, name: "alpha"))])
+            let group = ServiceGroup(configuration: .init(services: [runner], logger: Logger(label: "test.runner")))
+            let running = Task { try await group.run() }
+            try await runner.waitUntilReady()
+
+            try await runner.start(service(Self.versioned("b", recorder: recorder, name: "beta")))
+            let first = try await ann.send(text: "first")
+            #expect(Set(try await ann.replies(to: first, from: "beta").map(\.text)) == ["b"])
+            #expect(try await ann.replies(to: first, from: "alpha").map(\.text) == ["a"])
+
+            let twice = await #expect(throws: BotError.self) { try await runner.start(service(Self.versioned("b2", recorder: recorder, name: "beta"))) }
+            #expect(twice?.message == "a bot named beta is already running; stop it first")
+            let refused = await #expect(throws: BotError.self) {
+                try await runner.start(service(Self.versioned("c", recorder: recorder, name: "gamma"), secret: "not-this-server's-secret-at-all"))
+            }
+            #expect(refused?.code == .startFailed)
+            #expect(refused?.message.hasPrefix("bot gamma could not set up its user and channels") == true, "\(String(describing: refused))")
+            try await eventually("gamma is gone") { runner.services.map(\.bot.name) == ["alpha", "beta"] }
+
+            // Stopping beta lets its running handler finish first, as a shutdown does.
+            _ = try await ann.send(text: "slow")
+            try await recorder.wait { $0.contains("b started slow") }
+            #expect(await runner.stop(botNamed: "beta"))
+            #expect(recorder.all.contains("b finished slow"))
+            #expect(runner.services.map(\.bot.name) == ["alpha"])
+            #expect(await runner.stop(botNamed: "nobody") == false)
+            let last = try await ann.send(text: "last")
+            #expect(try await ann.replies(to: last, from: "alpha").map(\.text) == ["a"])
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(!recorder.all.contains("b started last"))
+
+            await group.triggerGracefulShutdown()
+            try await running.value
+            #expect(runner.services.isEmpty)
+        }
+    }
+
+    @Test("a reload waits for the one under way: one that comes while the first waits for a running handler finds nothing left to change")
+    func reloadsOneAtATime() async throws {
+        try await TestChatServer.withServer { server in
+            let recorder = Recorder()
+            let builds = Recorder()
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reload-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let path = folder.appendingPathComponent("bots.yaml").path
+            func write(_ version: String) throws {
+                try """
+                    server: {api_key: key, api_secret: a-secret-of-at-least-32-bytes-long}
+                    bots:
+                      - {name: versioned, kind: versioned, channels: [messaging:general], version: \(version)}
+                    """.write(toFile: path, atomically: true, encoding: .utf8)
+            }
+            try write("v1")
+            let running = try BotsConfiguration.load(contentsOf: path)
+            let makeBot: BotsReloader.MakeBot = { entry, _ in
+                let version = try entry.node.required("version").string()
+                builds.record(version)
+                return Self.versioned(version, recorder: recorder)
+            }
+            let makeService: BotsReloader.MakeService = { entry, bot, _ in
+                BotService(bot: bot, client: server.client(as: bot.user.id), channels: entry.channels, configuration: TestChatServer.testBotConfiguration)
+            }
+            let runner = BotRunner(services: [makeService(running.bots[0], try makeBot(running.bots[0], running), running)])
+            let group = ServiceGroup(configuration: .init(services: [runner], logger: Logger(label: "test.runner")))
+            let task = Task { try await group.run() }
+            try await runner.waitUntilReady()
+            let reloader = BotsReloader(
+                path: path, loadedStamp: FileStamp(path), watchesFile: false, hangUps: await UnixSignalsSequence(trapping: []), running: running,
+                runner: runner, makeBot: makeBot, makeService: makeService, logger: Logger(label: "test.reload"))
+
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            try await ann.send(text: "slow")
+            try await recorder.wait { $0.contains("v1 started slow") }
+            try write("v2")
+            async let first = reloader.reload(reason: "first")
+            // The first is waiting for the slow handler to finish before it swaps the handlers.
+            try await Task.sleep(for: .milliseconds(200))
+            let second = await reloader.reload(reason: "second")
+            #expect(await first == .applied)
+            #expect(second == .unchanged)
+            #expect(builds.all == ["v1", "v2", "v2"], "at start, then the first reload's check and build; the second built nothing")
+            let after = try await ann.send(text: "after")
+            #expect(try await ann.replies(to: after, from: "versioned").map(\.text).last == "v2")
+
+            await group.triggerGracefulShutdown()
+            try await task.value
+        }
+    }
+}
