@@ -136,12 +136,14 @@ struct RunCommand: AsyncParsableCommand {
             say("Bot \(bot.name) (\(bot.kind)) as \(bot.user) in \(bot.channels.map(\.rawValue).joined(separator: ", "))")
         }
         let channel = bots.first?.channels.first?.rawValue ?? "messaging:general"
+        // With `port: 0` the file does not say which port the server got; the commands must.
+        let target = devServer && configuration.embedded.port == 0 ? "\(config) --server \(baseURL.absoluteString)" : config
         say("""
             Talk to them from another terminal:
-              .build/debug/bots send --config \(config) --channel \(channel) --user alice --attachment '{"type":"workout","workout-type":"run","workout-distance-meters":5000,"workout-duration-seconds":1500,"workout-energy-cal":400}'
-              .build/debug/bots send --config \(config) --channel \(channel) --user alice --text /workouts
-              .build/debug/bots send --config \(config) --channel \(channel) --user alice --file some.pdf
-              .build/debug/bots events --config \(config) --channel \(channel) --user alice
+              .build/debug/bots send --config \(target) --channel \(channel) --user alice --attachment '{"type":"workout","workout-type":"run","workout-distance-meters":5000,"workout-duration-seconds":1500,"workout-energy-cal":400}'
+              .build/debug/bots send --config \(target) --channel \(channel) --user alice --text /workouts
+              .build/debug/bots send --config \(target) --channel \(channel) --user alice --file some.pdf
+              .build/debug/bots events --config \(target) --channel \(channel) --user alice
             Edit \(config) and `kill -HUP \(ProcessInfo.processInfo.processIdentifier)` applies it without a restart\(watch ? " (or just save it: --watch is on)" : "").
             Ctrl-C stops everything.
             """)

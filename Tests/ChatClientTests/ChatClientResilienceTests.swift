@@ -220,4 +220,18 @@ struct ChatClientResilienceTests {
             return error.code == .transport && error.transportError?.code == .connectionFailed && error.message.contains("cannot connect")
         }
     }
+
+    @Test("an event connection that cannot connect keeps trying and says why in lastFailure")
+    func lastFailure() async throws {
+        let client = ChatClient(
+            configuration: ChatClientConfiguration(apiKey: "k", baseURL: URL(string: "http://127.0.0.1:9")!, credentials: .apiSecret("s"), userId: "u"))
+        let connection = EventConnection(client: client, user: User(id: "u"), configuration: .init(connectTimeout: .seconds(2)))
+        #expect(connection.lastFailure == nil)
+        let runner = Task { try await connection.run() }
+        defer { runner.cancel() }
+        try await eventually("a failed attempt is recorded") { connection.lastFailure != nil }
+        #expect(connection.state == .connecting, "it keeps trying")
+        let failure = try #require(connection.lastFailure as? TransportError)
+        #expect(failure.code == .connectionFailed && failure.message.contains("cannot open a WebSocket to 127.0.0.1"))
+    }
 }

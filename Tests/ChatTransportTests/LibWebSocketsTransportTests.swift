@@ -151,6 +151,22 @@ struct LibWebSocketsTransportTests {
         }
     }
 
+    @Test("an HTTP answer instead of the switch to WebSocket (here a path without a WebSocket route) is a refused handshake that names the status")
+    func refusedHandshake() async throws {
+        try await withDevServer { _, baseURL in
+            let transport = LibWebSocketsTransport()
+            defer { transport.shutdown() }
+            var components = URLComponents(url: Self.connectURL(baseURL, user: "u6"), resolvingAgainstBaseURL: false)!
+            components.path = "/no-websocket-here"
+            await #expect {
+                _ = try await transport.connect(WebSocketRequest(url: components.url!, headers: authHeaders(devToken("u6"))))
+            } throws: { error in
+                guard let error = error as? TransportError else { return false }
+                return error.code == .webSocketClosed && error.message.contains(#/it answered HTTP 4\d\d instead of switching to the WebSocket protocol/#)
+            }
+        }
+    }
+
     @Test("shutting the transport down ends every open connection")
     func shutdown() async throws {
         try await withDevServer { _, baseURL in

@@ -5,6 +5,7 @@ import contextlib
 import json
 import os
 import re
+import shlex
 import shutil
 import signal
 import socket
@@ -288,6 +289,17 @@ def test_bots_send_uploads_a_file_with_progress_and_shows_the_bots_answers(bots,
     assert answer.returncode == 0 and answer.stderr == ""
     assert "archive-bot: 1 file archived (1 distinct).  [file]" in answer.stdout, answer.stdout
     assert "moderator" not in answer.stdout
+
+
+def test_the_commands_the_welcome_prints_reach_a_server_on_port_0(bots, tmp_path):
+    # bots.yaml says `port: 0`, so the printed commands must name the port the server got.
+    printed = [line.strip() for line in bots.output if line.strip().startswith(".build/debug/bots send")]
+    workouts = next(line for line in printed if line.endswith("--text /workouts"))
+    assert f"--server {bots.base_url} " in workouts, workouts
+    arguments = shlex.split(workouts)[1:]
+    result = subprocess.run([bots_binary(), *arguments], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert re.search(r"Sent \S+ to messaging:general as alice", result.stdout), result.stdout
 
 
 def _is_gone(client, message_id):

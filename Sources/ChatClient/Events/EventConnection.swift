@@ -77,6 +77,7 @@ public final class EventConnection: Service, Sendable {
         var stateWaiters: [CheckedContinuation<Void, Never>] = []
         var connections = 0
         var stopping = false
+        var lastFailure: (any Error)?
     }
 
     /// The client whose server it connects to.
@@ -118,6 +119,11 @@ public final class EventConnection: Service, Sendable {
 
     /// How many times a connection was established (1 until the first reconnect).
     public var connectionCount: Int { shared.withLock { $0.connections } }
+
+    /// The error that made the last failed attempt fail (the handshake, the first health check,
+    /// watching, a broken connection), kept after later successes; nil until one fails. A
+    /// connection that keeps retrying says here what it retries for (`bots doctor` shows it).
+    public var lastFailure: (any Error)? { shared.withLock { $0.lastFailure } }
 
     /// The channels watched (again after every reconnect, unless deleted meanwhile).
     public var watchedChannels: [ChannelId] { shared.withLock { $0.watched } }
@@ -190,11 +196,13 @@ public final class EventConnection: Service, Sendable {
                 try await session { failures = 0 }
             } catch let error as ChatClientError where error.code == .connectionRefused {
                 logger.error("The chat server refused the event connection for good: \(error.message)")
+                shared.withLock { $0.lastFailure = error }
                 throw error
             } catch is CancellationError {
                 return
             } catch {
                 logger.info("Event connection lost: \(error)")
+                shared.withLock { $0.lastFailure = error }
             }
             if Task.isCancelled || shared.withLock({ $0.stopping }) { return }
             setState(.connecting)

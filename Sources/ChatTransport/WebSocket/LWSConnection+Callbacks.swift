@@ -16,12 +16,23 @@ extension LWSConnection {
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
             let detail = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "unknown error"
             let lowered = detail.lowercased()
-            let code: TransportError.Code =
-                lowered.contains("cert") || lowered.contains("ssl") || lowered.contains("tls") ? .tlsFailure : .connectionFailed
-            let message =
-                code == .tlsFailure
-                ? "the TLS certificate of \(request.url.host ?? "") does not verify, so nothing was sent: \(detail)"
-                : "cannot open a WebSocket to \(request.url.host ?? ""): \(detail)"
+            // Read while the handshake's headers are still held: the status an HTTP server (or a
+            // proxy that does not pass WebSockets on) answered instead of switching protocols.
+            let status = lws_http_client_http_response(wsi)
+            let code: TransportError.Code
+            let message: String
+            if lowered.contains("cert") || lowered.contains("ssl") || lowered.contains("tls") {
+                code = .tlsFailure
+                message = "the TLS certificate of \(request.url.host ?? "") does not verify, so nothing was sent: \(detail)"
+            } else if status != 0, status != 101 {
+                code = .webSocketClosed
+                message =
+                    "cannot open a WebSocket to \(request.url.host ?? ""): it answered HTTP \(status) instead of switching to the "
+                    + "WebSocket protocol; check the URL, and that a proxy in between passes WebSockets on (\(detail))"
+            } else {
+                code = .connectionFailed
+                message = "cannot open a WebSocket to \(request.url.host ?? ""): \(detail)"
+            }
             connectFinished(TransportError(code: code, message: message))
             ended(code: 1006, reason: message)
         case LWS_CALLBACK_CLIENT_RECEIVE:

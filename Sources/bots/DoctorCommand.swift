@@ -1,0 +1,170 @@
+import ArgumentParser
+import ChatBotKit
+import ChatClient
+import ChatModels
+import Foundation
+import Logging
+
+/// `bots doctor`: checks, without starting any bot, what the bots of a configuration need from
+/// their server, and says what to change when something is missing.
+struct DoctorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check that the bots of a configuration can run: the file, the server, its credentials, its upload rules, "
+            + "each bot's user and channels, and the realtime connection. Creates nothing, but the WebSocket check connects as the "
+            + "first bot's user, which makes that user as the bot's start would. Exits 1 when a check fails.")
+
+    @OptionGroup var options: ConfigOptions
+
+    @Option(help: "Seconds the realtime check waits for a WebSocket connection.")
+    var timeout: Int = 10
+
+    @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        guard timeout > 0 else { throw ValidationError("--timeout must be at least 1 second") }
+    }
+
+    func run() async throws {
+        logging.bootstrap()
+        let checkup = Checkup()
+        let configuration: BotsConfiguration
+        do {
+            configuration = try BotsConfiguration.load(contentsOf: options.config)
+            _ = try RunCommand.makeBots(configuration, logger: Logger(label: "bots.doctor"))
+        } catch {
+            // The error starts with the file, line and column, as editors read them.
+            say("FAIL  \(error.description)")
+            throw ExitCode(78)
+        }
+        let names = configuration.bots.map(\.name).joined(separator: ", ")
+        checkup.report(.ok, options.config, "\(configuration.bots.count) bots (\(names)), each with a kind this CLI knows")
+
+        let (client, _) = try options.client(as: configuration.bots.first?.user ?? "doctor")
+        if await checkServer(client, configuration, checkup) {
+            await checkUploads(client, checkup)
+            for entry in configuration.bots { await checkBot(entry, client: client, checkup) }
+            // Last: connecting records the user, as the bot's own start would.
+            if let first = configuration.bots.first { await checkRealtime(client, user: first.user, checkup) }
+        }
+        say(checkup.summary)
+        if checkup.failures > 0 { throw ExitCode(1) }
+    }
+
+    /// The server answers and takes the key and secret; the other checks need both.
+    private func checkServer(_ client: ChatClient, _ configuration: BotsConfiguration, _ checkup: Checkup) async -> Bool {
+        let (base, origin) = options.address(configuration)
+        let source =
+            switch origin {
+            case .option: "--server"
+            case .configuration: "server.url"
+            case .embedded: "the embedded dev server's address; `bots run` or `bots serve` starts it"
+            }
+        let start = ContinuousClock.now
+        do {
+            _ = try await client.appSettings(refresh: true)
+            checkup.report(.ok, "server", "\(base.absoluteString) (\(source)) answers in \(Self.milliseconds(since: start))")
+            checkup.report(.ok, "credentials", "api key \"\(configuration.server.apiKey)\" and its secret are accepted")
+            return true
+        } catch let error as ChatClientError where error.isServerUnreachable {
+            checkup.report(.fail, "server", ServerUnreachable(base: base, origin: origin, underlying: error).description)
+        } catch let error as ChatClientError where error.httpStatus == 401 || error.httpStatus == 403 {
+            checkup.report(.ok, "server", "\(base.absoluteString) (\(source)) answers")
+            checkup.report(
+                .fail, "credentials",
+                "the server refused api key \"\(configuration.server.apiKey)\" or its secret: \(error.message); "
+                    + "check server.api_key and server.api_secret (or the variables they name) against the app's keys")
+        } catch {
+            checkup.report(.fail, "server", "\(base.absoluteString) (\(source)) does not answer as a Stream Chat server: \(error)")
+        }
+        checkup.report(.skip, "the rest", "needs the server and its credentials")
+        return false
+    }
+
+    /// The app's upload rules, which every file a bot sends must pass.
+    private func checkUploads(_ client: ChatClient, _ checkup: Checkup) async {
+        do {
+            let settings = try await client.appSettings()
+            checkup.report(.ok, "uploads", "files: \(Self.describe(settings.fileUploadConfig)); images: \(Self.describe(settings.imageUploadConfig))")
+        } catch {
+            checkup.report(.fail, "uploads", "the app settings could not be read: \(error)")
+        }
+    }
+
+    /// A WebSocket connection as `user` gets its first health check (proxies that do not pass
+    /// WebSockets on fail here, not in the bots' first minutes).
+    private func checkRealtime(_ client: ChatClient, user: String, _ checkup: Checkup) async {
+        let connection = EventConnection(
+            client: client, user: User(id: user), configuration: .init(connectTimeout: .seconds(timeout)))
+        let start = ContinuousClock.now
+        let timeout = Duration.seconds(self.timeout)
+        let connected = await withTaskGroup(of: Bool?.self) { group in
+            group.addTask { (try? await connection.run()).map { false } ?? false }
+            group.addTask {
+                await connection.waitUntilConnected()
+                return connection.connectionId != nil ? true : nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return Task.isCancelled ? nil : false
+            }
+            var outcome = false
+            for await result in group {
+                guard let result else { continue }
+                outcome = result
+                break
+            }
+            group.cancelAll()
+            return outcome
+        }
+        if connected {
+            checkup.report(.ok, "realtime", "a WebSocket connection as \(user) got its first health check in \(Self.milliseconds(since: start))")
+        } else {
+            let why = connection.lastFailure.map { "\($0)" } ?? "no answer within \(self.timeout) s"
+            checkup.report(.fail, "realtime", "no WebSocket connection as \(user): \(why); the bots would get no messages")
+        }
+    }
+
+    /// The bot's user, and which channels it will follow: those of the file (created at start
+    /// when missing) and every other one it is a member of.
+    private func checkBot(_ entry: BotsConfiguration.BotEntry, client: ChatClient, _ checkup: Checkup) async {
+        let subject = "bot \(entry.name)"
+        do {
+            let exists = try await !client.queryUsers(ids: [entry.user]).isEmpty
+            let existing = try await client.existingChannels(entry.channels)
+            let memberOf = try await client.memberChannels(of: entry.user)
+            let userText = exists ? "user \(entry.user) exists" : "user \(entry.user) does not exist yet (made at start)"
+            let missing = entry.channels.filter { !existing.contains($0) }
+            let toJoin = entry.channels.filter { existing.contains($0) && !memberOf.contains($0) }
+            let others = memberOf.filter { !entry.channels.contains($0) }
+            var parts = [userText]
+            if !missing.isEmpty { parts.append("\(Self.list(missing)) \(missing.count == 1 ? "does" : "do") not exist yet (created at start)") }
+            if !toJoin.isEmpty { parts.append("joins \(Self.list(toJoin)) at start") }
+            let members = entry.channels.filter { memberOf.contains($0) }
+            if !members.isEmpty { parts.append("a member of \(Self.list(members))") }
+            if !others.isEmpty { parts.append("also follows \(Self.list(others)), of which it is a member") }
+            checkup.report(missing.isEmpty && toJoin.isEmpty && exists ? .ok : .note, subject, parts.joined(separator: "; "))
+        } catch {
+            checkup.report(.fail, subject, "its user and channels could not be read: \(error)")
+        }
+    }
+
+    private static func list(_ cids: [ChannelId]) -> String { cids.map(\.rawValue).joined(separator: ", ") }
+
+    private static func milliseconds(since start: ContinuousClock.Instant) -> String {
+        let elapsed = ContinuousClock.now - start
+        return "\(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000) ms"
+    }
+
+    /// One upload configuration in words.
+    static func describe(_ config: UploadConfig) -> String {
+        let limit = config.sizeLimit > 0 ? config.sizeLimit : 100 * 1024 * 1024
+        let megabytes = Double(limit) / 1_048_576
+        var parts = ["up to " + (megabytes >= 1 ? "\((megabytes * 10).rounded() / 10) MB" : "\(limit) bytes")]
+        if !config.allowedFileExtensions.isEmpty { parts.append("only \(config.allowedFileExtensions.joined(separator: " "))") }
+        if !config.blockedFileExtensions.isEmpty { parts.append("not \(config.blockedFileExtensions.joined(separator: " "))") }
+        if !config.allowedMimeTypes.isEmpty { parts.append("only \(config.allowedMimeTypes.joined(separator: " "))") }
+        if !config.blockedMimeTypes.isEmpty { parts.append("not \(config.blockedMimeTypes.joined(separator: " "))") }
+        return parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,163 @@
+"""`bots doctor` against the real dev server (`bots serve` on a loopback port), with the official
+Python SDK changing what the doctor should see: the app's upload rules, users, channels, members."""
+
+import socket
+import subprocess
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import requests
+
+from conftest import API_KEY, API_SECRET, bots_binary
+
+
+def write_config(folder: Path, server_url: str, secret: str = API_SECRET, channels: str = "[messaging:general, messaging:lab]") -> Path:
+    config = folder / "bots.yaml"
+    config.write_text(f"""
+server:
+  url: {server_url}
+  api_key: {API_KEY}
+  api_secret: {secret}
+bots:
+  - name: workout
+    kind: workout
+    user: workout-bot
+    channels: {channels}
+    database: {folder}/workouts.sqlite
+  - name: archive
+    kind: archive
+    user: archive-bot
+    channels: [messaging:general]
+    folder: {folder}/archive
+""")
+    return config
+
+
+def doctor(config: Path, *arguments):
+    return subprocess.run([bots_binary(), "doctor", "--config", str(config), "--log-level", "critical", *arguments],
+                          capture_output=True, text=True, timeout=90, cwd=config.parent)
+
+
+def line(result, subject: str) -> str:
+    found = [text for text in result.stdout.splitlines() if text[6:].startswith(subject + ":")]
+    assert len(found) == 1, f"no single line for {subject!r} in:\n{result.stdout}{result.stderr}"
+    return found[0]
+
+
+def test_a_healthy_setup_passes_and_says_what_the_bots_will_do_at_start(server, client, tmp_path):
+    client.update_app_settings(file_upload_config={"blocked_file_extensions": [".exe"], "size_limit": 5 * 1024 * 1024})
+    client.upsert_users([{"id": "workout-bot"}, {"id": "archive-bot"}, {"id": "ann"}])
+    client.channel("messaging", "general").create("ann")
+    client.channel("messaging", "general").add_members(["archive-bot"])
+    client.channel("messaging", "gym").create("ann")
+    client.channel("messaging", "gym").add_members(["archive-bot"])
+
+    result = doctor(write_config(tmp_path, server.base_url))
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert line(result, "server").startswith(f"ok    server: {server.base_url} (server.url) answers in ")
+    assert line(result, "credentials") == f'ok    credentials: api key "{API_KEY}" and its secret are accepted'
+    assert line(result, "uploads").startswith("ok    uploads: files: up to 5.0 MB, not .exe; images: up to 100.0 MB")
+    assert line(result, "realtime").startswith("ok    realtime: a WebSocket connection as workout-bot got its first health check in ")
+    assert line(result, "bot workout") == ("note  bot workout: user workout-bot exists; messaging:lab does not exist yet "
+                                           "(created at start); joins messaging:general at start")
+    assert line(result, "bot archive") == ("ok    bot archive: user archive-bot exists; a member of messaging:general; "
+                                           "also follows messaging:gym, of which it is a member")
+    assert result.stdout.splitlines()[-1] == "All 6 checks passed, 1 note."
+    # It changes nothing: the channel it would create is still missing, the member still not one.
+    assert client.query_channels({"cid": "messaging:lab"})["channels"] == []
+    members = client.channel("messaging", "general").query_members({"id": "workout-bot"})
+    assert members == []
+
+
+def test_a_wrong_secret_fails_the_credentials_and_skips_what_needs_them(server, tmp_path):
+    result = doctor(write_config(tmp_path, server.base_url, secret="not-the-secret-of-this-app-at-all-32-bytes"))
+
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert line(result, "server").startswith(f"ok    server: {server.base_url} (server.url) answers")
+    credentials = line(result, "credentials")
+    assert credentials.startswith(f'FAIL  credentials: the server refused api key "{API_KEY}" or its secret: ')
+    assert credentials.endswith("check server.api_key and server.api_secret (or the variables they name) against the app's keys")
+    assert line(result, "the rest") == "skip  the rest: needs the server and its credentials"
+    assert "realtime" not in result.stdout
+    assert result.stdout.splitlines()[-1].startswith("1 check failed (2 passed)")
+
+
+def test_no_server_at_the_address_fails_with_how_to_start_one(tmp_path):
+    with socket.socket() as probe:  # a loopback port nothing listens on once closed
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = write_config(tmp_path, f"http://127.0.0.1:{port}")
+
+    result = doctor(config)
+
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert line(result, "server").startswith(
+        f"FAIL  server: [bots.server_unreachable] no chat server answers at http://127.0.0.1:{port}; "
+        "check server.url in the configuration, or pass --server")
+
+
+class RestOnlyProxy(BaseHTTPRequestHandler):
+    """A reverse proxy that passes REST calls on to the dev server and turns WebSocket upgrades
+    away, as a proxy without WebSocket support does."""
+
+    protocol_version = "HTTP/1.1"
+    target = ""
+
+    def forward(self):
+        if self.headers.get("Upgrade", "").lower() == "websocket":
+            self.send_response(403)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        length = int(self.headers.get("Content-Length") or 0)
+        skipped = {"host", "content-length", "connection", "transfer-encoding"}
+        headers = {name: value for name, value in self.headers.items() if name.lower() not in skipped}
+        answer = requests.request(self.command, self.target + self.path, data=self.rfile.read(length) if length else None,
+                                  headers=headers, timeout=10)
+        self.send_response(answer.status_code)
+        for name, value in answer.headers.items():
+            if name.lower() not in skipped | {"content-encoding"}:
+                self.send_header(name, value)
+        self.send_header("Content-Length", str(len(answer.content)))
+        self.end_headers()
+        self.wfile.write(answer.content)
+
+    do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = forward
+
+    def log_message(self, *arguments):
+        pass
+
+
+def test_a_proxy_that_turns_websockets_away_fails_the_realtime_check_and_says_why(server, tmp_path):
+    handler = type("Handler", (RestOnlyProxy,), {"target": server.base_url})
+    proxy = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=proxy.serve_forever, daemon=True)
+    thread.start()
+    try:
+        proxy_url = f"http://127.0.0.1:{proxy.server_address[1]}"
+        result = doctor(write_config(tmp_path, proxy_url), "--timeout", "3")
+    finally:
+        proxy.shutdown()
+        proxy.server_close()
+        thread.join(timeout=10)
+
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert line(result, "credentials").startswith("ok    credentials:"), "REST calls pass the proxy"
+    realtime = line(result, "realtime")
+    assert realtime.startswith("FAIL  realtime: no WebSocket connection as workout-bot: "), realtime
+    assert "it answered HTTP 403 instead of switching to the WebSocket protocol" in realtime, realtime
+    assert realtime.endswith("; the bots would get no messages")
+    assert line(result, "bot workout").startswith("note  bot workout: ")
+    assert result.stdout.splitlines()[-1].startswith("1 check failed (")
+
+
+def test_a_configuration_with_a_mistake_is_located_and_nothing_is_asked_of_the_server(tmp_path):
+    config = write_config(tmp_path, "http://127.0.0.1:1")
+    config.write_text(config.read_text().replace("channels: [messaging:general]", "chanels: [messaging:general]"))
+
+    result = doctor(config)
+
+    assert result.returncode == 78, result.stdout + result.stderr
+    assert result.stdout == f'FAIL  {config}:12:5: error: bots[1] needs "channels" [config.missing_key]\n'
