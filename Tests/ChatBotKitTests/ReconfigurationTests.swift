@@ -1,6 +1,7 @@
 import ChatBotKit
 import ChatBotKitTesting
 import ChatClient
+import ChatLocking
 import ChatModels
 import Foundation
 import Logging
@@ -72,6 +73,55 @@ struct ReconfigurationTests {
                 await #expect(throws: BuildFailed.self) { try await running.service.reconfigure { throw BuildFailed() } }
                 let sent = try await ann.send(text: "still there?")
                 #expect(try await ann.replies(to: sent, from: "versioned").map(\.text) == ["v1"])
+            }
+        }
+    }
+
+    @Test("reconfigure from one of the bot's own handlers is refused, saying how, and changes nothing; from a Task the handler starts, it applies once the handler is done")
+    func reconfigureFromAHandler() async throws {
+        try await TestChatServer.withServer { server in
+            let recorder = Recorder()
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let service = Locked<BotService?>(nil)
+            let bot = Bot(name: "versioned")
+            bot.onMessage { context in
+                guard context.message.user?.id == "ann", let running = service.withLock({ $0 }) else { return }
+                let makeV2: @Sendable () -> Bot = {
+                    recorder.record("v2 built")
+                    return Self.versioned("v2", recorder: recorder)
+                }
+                switch context.message.text {
+                case "now":
+                    do {
+                        try await running.reconfigure(makeV2)
+                        try await context.reply(text: "reconfigured")
+                    } catch let error as BotError {
+                        try await context.reply(text: "\(error.code): \(error.message)")
+                    }
+                case "later":
+                    Task { try await running.reconfigure(makeV2) }
+                    try await context.reply(text: "later")
+                default:
+                    try await context.reply(text: "v1")
+                }
+            }
+            try await server.withBot(bot, channels: ["messaging:general"]) { running in
+                service.withLock { $0 = running.service }
+                let now = try await ann.send(text: "now")
+                #expect(
+                    try await ann.replies(to: now, from: "versioned").map(\.text) == [
+                        "bot.configuration: bot versioned cannot be reconfigured from one of its own handlers, which the reconfiguration "
+                            + "waits for; start it in a Task the handler does not await, and it applies once the handler is done"
+                    ])
+                let still = try await ann.send(text: "still v1?")
+                #expect(try await ann.replies(to: still, from: "versioned").map(\.text) == ["v1"])
+
+                let later = try await ann.send(text: "later")
+                #expect(try await ann.replies(to: later, from: "versioned").map(\.text) == ["later"])
+                try await recorder.wait { $0.contains("v2 built") }
+                let after = try await ann.send(text: "after")
+                #expect(try await ann.replies(to: after, from: "versioned").map(\.text) == ["v2"])
+                #expect(recorder.all.filter { $0 == "v2 built" }.count == 1, "only the Task's reconfiguration built the new bot")
             }
         }
     }

@@ -10,8 +10,16 @@ extension BotService {
     /// old and the new handlers never use what they hold (a store, a folder) at the same time.
     ///
     /// The new bot must have the same name and user; if it has not, or `makeBot` throws, the old
-    /// handlers stay. Not from one of the bot's own handlers: it would wait for itself.
+    /// handlers stay. From one of the bot's own handlers it throws (`bot.configuration`), as it
+    /// would wait for that handler to finish: start it in a `Task` the handler does not await,
+    /// and it applies once the handler is done.
     public func reconfigure(_ makeBot: @Sendable () throws -> Bot) async throws {
+        if let task = HandlerGate.currentTask(), gate.isHandler(task) {
+            throw BotError(
+                code: .configuration,
+                message: "bot \(bot.name) cannot be reconfigured from one of its own handlers, which the reconfiguration waits "
+                    + "for; start it in a Task the handler does not await, and it applies once the handler is done")
+        }
         await reconfiguring.acquire()
         defer { reconfiguring.release() }
         let running = gate.running

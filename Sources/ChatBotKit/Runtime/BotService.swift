@@ -220,9 +220,10 @@ public final class BotService: Service, Sendable {
 
     private func drainMailbox(_ cid: ChannelId) async {
         let tracer = client.tracer
+        let task = HandlerGate.currentTask()
         while let delivery = mailboxes.next(in: cid) {
             let span = DeliverySpan.start(delivery, bot: bot.name, cid: cid, tracer: tracer)
-            if !gate.tryEnter() { await gate.enter() }
+            if !gate.tryEnter(task: task) { await gate.enter(task: task) }
             metrics.started()
             let start = ContinuousClock.now
             if span is NoOpTracer.NoOpSpan {
@@ -235,7 +236,7 @@ public final class BotService: Service, Sendable {
             }
             span.end()
             metrics.finished(delivery.metricsTrigger, after: ContinuousClock.now - start)
-            gate.leave()
+            gate.leave(task: task)
         }
     }
 

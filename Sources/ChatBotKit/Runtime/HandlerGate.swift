@@ -3,12 +3,22 @@ import ChatLocking
 /// Counts a bot's running handlers and can hold new ones back until none runs, so a bot's
 /// routes are replaced between handlers, never under one: the old routes' resources (a store,
 /// an archive) are never used by two sets of handlers at once.
+///
+/// It also knows the tasks the handlers run in (a channel's worker runs them one after the
+/// other, in its own task), so a reconfiguration asked for by one of them is refused instead
+/// of waiting for itself forever.
 final class HandlerGate: Sendable {
     private struct State {
         var running = 0
         var isClosed = false
-        var waitingToEnter: [CheckedContinuation<Void, Never>] = []
+        var handlerTasks: [Int: Int] = [:]
+        var waitingToEnter: [(task: Int?, continuation: CheckedContinuation<Void, Never>)] = []
         var waitingForIdle: CheckedContinuation<Void, Never>?
+
+        mutating func enter(_ task: Int?) {
+            running += 1
+            if let task { handlerTasks[task, default: 0] += 1 }
+        }
     }
 
     private let state = Locked(State())
@@ -16,35 +26,45 @@ final class HandlerGate: Sendable {
     /// Handlers running now.
     var running: Int { state.withLock { $0.running } }
 
-    /// Counts one more running handler, unless the gate is closed; then `enter()` waits.
-    /// Synchronous, for the path every delivery takes while the gate is open.
-    func tryEnter() -> Bool {
+    /// The current task's key, for `tryEnter`, `enter`, `leave` and `isHandler`.
+    static func currentTask() -> Int? { withUnsafeCurrentTask { $0?.hashValue } }
+
+    /// Counts one more handler, running in `task`, unless the gate is closed; then `enter(task:)`
+    /// waits. Synchronous, for the path every delivery takes while the gate is open.
+    func tryEnter(task: Int?) -> Bool {
         state.withLock { state in
             guard !state.isClosed else { return false }
-            state.running += 1
+            state.enter(task)
             return true
         }
     }
 
-    /// Waits while the gate is closed, then counts one more running handler.
-    func enter() async {
+    /// Waits while the gate is closed, then counts one more handler, running in `task`.
+    func enter(task: Int?) async {
         await withCheckedContinuation { continuation in
             let entered = state.withLock { state -> Bool in
                 guard state.isClosed else {
-                    state.running += 1
+                    state.enter(task)
                     return true
                 }
-                state.waitingToEnter.append(continuation)
+                state.waitingToEnter.append((task, continuation))
                 return false
             }
             if entered { continuation.resume() }
         }
     }
 
-    /// Counts one handler less.
-    func leave() {
+    /// Whether a handler runs in `task` now.
+    func isHandler(_ task: Int) -> Bool { state.withLock { $0.handlerTasks[task] != nil } }
+
+    /// Counts one handler less, the one running in `task`.
+    func leave(task: Int?) {
         let idle = state.withLock { state -> CheckedContinuation<Void, Never>? in
             state.running -= 1
+            if let task {
+                let remaining = (state.handlerTasks[task] ?? 1) - 1
+                state.handlerTasks[task] = remaining > 0 ? remaining : nil
+            }
             guard state.running == 0, state.isClosed else { return nil }
             defer { state.waitingForIdle = nil }
             return state.waitingForIdle
@@ -70,9 +90,9 @@ final class HandlerGate: Sendable {
     func open() {
         let waiting = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.isClosed = false
-            state.running += state.waitingToEnter.count
+            for waiter in state.waitingToEnter { state.enter(waiter.task) }
             defer { state.waitingToEnter = [] }
-            return state.waitingToEnter
+            return state.waitingToEnter.map(\.continuation)
         }
         for continuation in waiting { continuation.resume() }
     }
