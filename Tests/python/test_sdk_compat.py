@@ -38,6 +38,19 @@ def test_create_channel_with_members(client, channel):
         assert key in state["channel"], key
 
 
+def test_member_count_follows_members_in_every_rendering_of_the_channel(client, channel):
+    channel.send_message({"id": "count-1", "text": "hi"}, "u2")
+    assert client.get_message("count-1")["message"]["channel"]["member_count"] == 2
+    channel.add_members(["outsider"])
+    assert client.get_message("count-1")["message"]["channel"]["member_count"] == 3
+    updated = channel.update({"name": "General", "color": "blue"})
+    assert updated["channel"]["member_count"] == 3
+    channel.remove_members(["u2", "outsider"])
+    assert client.get_message("count-1")["message"]["channel"]["member_count"] == 1
+    found = client.search({"cid": "messaging:general"}, "hi")["results"][0]["message"]
+    assert found["channel"]["member_count"] == 1
+
+
 def test_server_side_create_needs_a_creator(client):
     with pytest.raises(StreamAPIException) as error:
         client.channel("messaging", "nobody").query()

@@ -95,7 +95,7 @@ extension AppRoutes {
                 if let reason = ban.reason { object["reason"] = .string(reason) }
                 if let expires = ban.expires { object["expires"] = .string(RFC3339.string(from: expires)) }
                 if let cid = ban.cid, let channel = try ChannelsTable.fetch(db, cid) {
-                    object["channel"] = .object(renderer.channel(channel, memberCount: try ChannelsTable.members(db, cid).count, createdBy: nil))
+                    object["channel"] = .object(renderer.channel(channel, memberCount: try ChannelsTable.memberCount(db, cid), createdBy: nil))
                 }
                 return .object(object)
             }

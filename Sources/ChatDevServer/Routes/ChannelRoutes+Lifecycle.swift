@@ -114,7 +114,7 @@ extension ChannelRoutes {
             channel.updatedAt = now
             try ChannelsTable.update(db, channel)
             let truncated = try ChannelRoutes.channelEvent(
-                "channel.truncated", channel, memberCount: try ChannelsTable.members(db, cid).count, by: actor, renderer: renderer, at: now, db)
+                "channel.truncated", channel, memberCount: try ChannelsTable.memberCount(db, cid), by: actor, renderer: renderer, at: now, db)
             var reply: JSONObject = ["channel": truncated.event["channel"] ?? .null]
             var events = [truncated]
             if let notice, let author {

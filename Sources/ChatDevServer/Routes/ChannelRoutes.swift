@@ -170,7 +170,7 @@ struct ChannelRoutes {
                 try ChannelsTable.update(db, channel)
                 events.append(
                     try ChannelRoutes.channelEvent(
-                        "channel.updated", channel, memberCount: try ChannelsTable.members(db, cid).count, by: principal.userId,
+                        "channel.updated", channel, memberCount: try ChannelsTable.memberCount(db, cid), by: principal.userId,
                         renderer: renderer, at: now, db))
             }
             return events

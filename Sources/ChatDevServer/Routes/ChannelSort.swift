@@ -22,7 +22,7 @@ struct ChannelSort {
         guard !keys.isEmpty else { return channels }
         var memberCounts: [ChannelId: Int] = [:]
         if keys.contains(where: { $0.field == "member_count" }) {
-            for channel in channels { memberCounts[channel.cid] = try ChannelsTable.members(db, channel.cid).count }
+            for channel in channels { memberCounts[channel.cid] = try ChannelsTable.memberCount(db, channel.cid) }
         }
         let rows = channels.enumerated().map { index, channel in
             (index: index, channel: channel, values: keys.map { Self.value(of: $0.field, in: channel, memberCounts) })

@@ -37,7 +37,7 @@ extension MessageRoutes {
             let pageCids = Set(page.map(\.cid))
             let renderedChannels = try Dictionary(
                 uniqueKeysWithValues: channels.filter { pageCids.contains($0.cid) }.map { channel in
-                    (channel.cid, renderer.channel(channel, memberCount: try ChannelsTable.members(db, channel.cid).count, createdBy: nil))
+                    (channel.cid, renderer.channel(channel, memberCount: try ChannelsTable.memberCount(db, channel.cid), createdBy: nil))
                 })
             let rendered = try renderer.messages(page, viewer: principal.userId, in: db)
             let results = zip(page, rendered).map { stored, message -> RawJSON in

@@ -148,7 +148,7 @@ struct MessageRoutes {
             try DevServerState.requireAccess(db, message.cid, principal, operation: operation)
             var rendered = try renderer.messages([message], viewer: principal.userId, in: db)[0]
             let channel = try DevServerState.requireChannel(db, message.cid, operation: operation)
-            let memberCount = try ChannelsTable.members(db, message.cid).count
+            let memberCount = try ChannelsTable.memberCount(db, message.cid)
             let creator = try channel.createdBy.flatMap { try UsersTable.fetch(db, $0) }
             rendered["channel"] = .object(renderer.channel(channel, memberCount: memberCount, createdBy: creator))
             return ["message": .object(rendered)]

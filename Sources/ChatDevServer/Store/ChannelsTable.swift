@@ -66,6 +66,11 @@ enum ChannelsTable {
         ).map(decodeMember)
     }
 
+    /// How many members `cid` has, counted by SQLite rather than by loading them.
+    static func memberCount(_ db: Database, _ cid: ChannelId) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM members WHERE cid = ?", arguments: [cid.rawValue]) ?? 0
+    }
+
     static func member(_ db: Database, _ cid: ChannelId, _ userId: String) throws -> StoredMember? {
         try Row.fetchOne(
             db, sql: "SELECT \(memberColumns) FROM members m WHERE cid = ? AND user_id = ?",
