@@ -41,8 +41,8 @@ struct DoctorCommand: AsyncParsableCommand {
         checkup.report(.ok, options.config, "\(configuration.bots.count) bots (\(names)), each with a kind this CLI knows")
 
         let (client, _) = try options.client(as: configuration.bots.first?.user ?? "doctor")
-        if await checkServer(client, configuration, checkup) {
-            await checkUploads(client, checkup)
+        if let settings = await checkServer(client, configuration, checkup) {
+            checkup.report(.ok, "uploads", "files: \(Self.describe(settings.fileUploadConfig)); images: \(Self.describe(settings.imageUploadConfig))")
             for entry in configuration.bots { await checkBot(entry, client: client, checkup) }
             // Last: connecting records the user, as the bot's own start would.
             if let first = configuration.bots.first { await checkRealtime(client, user: first.user, checkup) }
@@ -51,8 +51,9 @@ struct DoctorCommand: AsyncParsableCommand {
         if checkup.failures > 0 { throw ExitCode(1) }
     }
 
-    /// The server answers and takes the key and secret; the other checks need both.
-    private func checkServer(_ client: ChatClient, _ configuration: BotsConfiguration, _ checkup: Checkup) async -> Bool {
+    /// The server answers and takes the key and secret, which the other checks need: the app's
+    /// settings (its upload rules, which every file a bot sends must pass), or nil.
+    private func checkServer(_ client: ChatClient, _ configuration: BotsConfiguration, _ checkup: Checkup) async -> AppSettings? {
         let (base, origin) = options.address(configuration)
         let source =
             switch origin {
@@ -62,10 +63,10 @@ struct DoctorCommand: AsyncParsableCommand {
             }
         let start = ContinuousClock.now
         do {
-            _ = try await client.appSettings(refresh: true)
-            checkup.report(.ok, "server", "\(base.absoluteString) (\(source)) answers in \(Self.milliseconds(since: start))")
+            let settings = try await client.appSettings(refresh: true)
+            checkup.report(.ok, "server", "\(base.absoluteString) (\(source)) answers in \(DurationText.format(ContinuousClock.now - start))")
             checkup.report(.ok, "credentials", "api key \"\(configuration.server.apiKey)\" and its secret are accepted")
-            return true
+            return settings
         } catch let error as ChatClientError where error.isServerUnreachable {
             checkup.report(.fail, "server", ServerUnreachable(base: base, origin: origin, underlying: error).description)
         } catch let error as ChatClientError where error.httpStatus == 401 || error.httpStatus == 403 {
@@ -78,17 +79,7 @@ struct DoctorCommand: AsyncParsableCommand {
             checkup.report(.fail, "server", "\(base.absoluteString) (\(source)) does not answer as a Stream Chat server: \(error)")
         }
         checkup.report(.skip, "the rest", "needs the server and its credentials")
-        return false
-    }
-
-    /// The app's upload rules, which every file a bot sends must pass.
-    private func checkUploads(_ client: ChatClient, _ checkup: Checkup) async {
-        do {
-            let settings = try await client.appSettings()
-            checkup.report(.ok, "uploads", "files: \(Self.describe(settings.fileUploadConfig)); images: \(Self.describe(settings.imageUploadConfig))")
-        } catch {
-            checkup.report(.fail, "uploads", "the app settings could not be read: \(error)")
-        }
+        return nil
     }
 
     /// A WebSocket connection as `user` gets its first health check (proxies that do not pass
@@ -118,7 +109,7 @@ struct DoctorCommand: AsyncParsableCommand {
             return outcome
         }
         if connected {
-            checkup.report(.ok, "realtime", "a WebSocket connection as \(user) got its first health check in \(Self.milliseconds(since: start))")
+            checkup.report(.ok, "realtime", "a WebSocket connection as \(user) got its first health check in \(DurationText.format(ContinuousClock.now - start))")
         } else {
             let why = connection.lastFailure.map { "\($0)" } ?? "no answer within \(self.timeout) s"
             checkup.report(.fail, "realtime", "no WebSocket connection as \(user): \(why); the bots would get no messages")
@@ -151,16 +142,9 @@ struct DoctorCommand: AsyncParsableCommand {
 
     private static func list(_ cids: [ChannelId]) -> String { cids.map(\.rawValue).joined(separator: ", ") }
 
-    private static func milliseconds(since start: ContinuousClock.Instant) -> String {
-        let elapsed = ContinuousClock.now - start
-        return "\(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000) ms"
-    }
-
     /// One upload configuration in words.
     static func describe(_ config: UploadConfig) -> String {
-        let limit = config.sizeLimit > 0 ? config.sizeLimit : 100 * 1024 * 1024
-        let megabytes = Double(limit) / 1_048_576
-        var parts = ["up to " + (megabytes >= 1 ? "\((megabytes * 10).rounded() / 10) MB" : "\(limit) bytes")]
+        var parts = ["up to \(ByteSizeText.format(config.effectiveSizeLimit))"]
         if !config.allowedFileExtensions.isEmpty { parts.append("only \(config.allowedFileExtensions.joined(separator: " "))") }
         if !config.blockedFileExtensions.isEmpty { parts.append("not \(config.blockedFileExtensions.joined(separator: " "))") }
         if !config.allowedMimeTypes.isEmpty { parts.append("only \(config.allowedMimeTypes.joined(separator: " "))") }

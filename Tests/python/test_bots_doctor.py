@@ -58,7 +58,7 @@ def test_a_healthy_setup_passes_and_says_what_the_bots_will_do_at_start(server, 
     assert result.returncode == 0, result.stdout + result.stderr
     assert line(result, "server").startswith(f"ok    server: {server.base_url} (server.url) answers in ")
     assert line(result, "credentials") == f'ok    credentials: api key "{API_KEY}" and its secret are accepted'
-    assert line(result, "uploads").startswith("ok    uploads: files: up to 5.0 MB, not .exe; images: up to 100.0 MB")
+    assert line(result, "uploads").startswith("ok    uploads: files: up to 5 MB, not .exe; images: up to 100 MB")
     assert line(result, "realtime").startswith("ok    realtime: a WebSocket connection as workout-bot got its first health check in ")
     assert line(result, "bot workout") == ("note  bot workout: user workout-bot exists; messaging:lab does not exist yet "
                                            "(created at start); joins messaging:general at start")

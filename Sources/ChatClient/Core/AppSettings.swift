@@ -30,6 +30,9 @@ public struct UploadConfig: Sendable, Hashable {
     /// The largest file in bytes; 0 means the service default (100 MB).
     public var sizeLimit: Int64
 
+    /// The largest file in bytes the service takes: ``sizeLimit``, or its default when 0.
+    public var effectiveSizeLimit: Int64 { sizeLimit > 0 ? sizeLimit : 100 * 1024 * 1024 }
+
     /// Reads a configuration object.
     public init(json: JSONObject) {
         func strings(_ key: String) -> [String] { json[key]?.arrayValue?.compactMap(\.stringValue) ?? [] }

@@ -16,8 +16,7 @@ struct UploadPreflight: Sendable {
             throw ChatClientError(code: .uploadRejected, message: error.message)
         }
         let config = type == .image ? settings.imageUploadConfig : settings.fileUploadConfig
-        let appLimit = config.sizeLimit > 0 ? config.sizeLimit : 100 * 1024 * 1024
-        let limit = min(appLimit, maximumUploadSize)
+        let limit = min(config.effectiveSizeLimit, maximumUploadSize)
         let name = file.lastPathComponent
         guard state.fileSize <= limit else {
             throw ChatClientError(
