@@ -6,12 +6,12 @@ extension ChatClient {
     /// (`SendMessage`, `UploadFile`, `DownloadFile`), a child of the task's current span (a
     /// bot's delivery, when a handler makes the call). Attributes follow OpenTelemetry's HTTP
     /// client conventions; only the path is recorded, never the query (which holds the API key
-    /// and a link's signature).
-    func traced<T>(_ operation: String, method: String, url: URL?, _ body: (any Span) async throws -> T) async throws -> T {
+    /// and a link's signature). `url` is only worked out when the span records.
+    func traced<T>(_ operation: String, method: String, url: @autoclosure () -> URL?, _ body: (any Span) async throws -> T) async throws -> T {
         try await tracer.withSpan(operation, ofKind: .client) { span in
             if span.isRecording {
                 span.attributes["http.request.method"] = method
-                if let url {
+                if let url = url() {
                     span.attributes["url.path"] = url.path
                     span.attributes["server.address"] = url.host
                 }
