@@ -50,14 +50,18 @@ struct ConfigOptions: ParsableArguments {
         return (URL(string: "http://\(configuration.embedded.host):\(configuration.embedded.port)")!, .embedded)
     }
 
-    /// A client acting as `userId` on the configured server.
+    /// A client acting as `userId` on the configured server, and the configuration.
     func client(as userId: String) throws -> (ChatClient, BotsConfiguration) {
         let configuration = try load()
-        let client = ChatClient(
+        return (client(as: userId, in: configuration), configuration)
+    }
+
+    /// A client acting as `userId` on the server of `configuration` (already loaded).
+    func client(as userId: String, in configuration: BotsConfiguration) -> ChatClient {
+        ChatClient(
             configuration: ChatClientConfiguration(
                 apiKey: configuration.server.apiKey, baseURL: address(configuration).url,
                 credentials: .apiSecret(configuration.server.apiSecret.value), userId: userId))
-        return (client, configuration)
     }
 }
 

@@ -40,7 +40,7 @@ struct DoctorCommand: AsyncParsableCommand {
         let names = configuration.bots.map(\.name).joined(separator: ", ")
         checkup.report(.ok, options.config, "\(configuration.bots.count) bots (\(names)), each with a kind this CLI knows")
 
-        let (client, _) = try options.client(as: configuration.bots.first?.user ?? "doctor")
+        let client = options.client(as: configuration.bots.first?.user ?? "doctor", in: configuration)
         if let settings = await checkServer(client, configuration, checkup) {
             checkup.report(.ok, "uploads", "files: \(Self.describe(settings.fileUploadConfig)); images: \(Self.describe(settings.imageUploadConfig))")
             for entry in configuration.bots { await checkBot(entry, client: client, checkup) }
