@@ -144,7 +144,7 @@ let package = Package(
         ),
         .target(
             name: "ArchiveBot",
-            dependencies: ["ChatBotKit", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ChatBotKit", "ChatClient"],
             path: "Examples/ArchiveBot/Sources",
             swiftSettings: strictSettings
         ),

@@ -68,15 +68,16 @@ public final class TestChatServer: Sendable {
     /// `http://127.0.0.1:<port>`.
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(boundPort.withLock { $0 })")! }
 
-    /// A client acting as `userId`, authenticated with the app secret; its metrics go to
-    /// `metricsFactory` and its spans to `tracer` (else to the process's).
+    /// A client acting as `userId`, authenticated with the app secret; it uploads through
+    /// `cdnStorage` (the chat API's CDN by default), its metrics go to `metricsFactory` and its
+    /// spans to `tracer` (else to the process's).
     public func client(
-        as userId: String, metricsFactory: (any MetricsFactory)? = nil, tracer: (any Tracer)? = nil,
+        as userId: String, cdnStorage: (any CDNStorage)? = nil, metricsFactory: (any MetricsFactory)? = nil, tracer: (any Tracer)? = nil,
         configure: (inout ChatClientConfiguration) -> Void = { _ in }
     ) -> ChatClient {
         var configuration = ChatClientConfiguration(apiKey: apiKey, baseURL: baseURL, credentials: .apiSecret(apiSecret), userId: userId)
         configure(&configuration)
-        return ChatClient(configuration: configuration, metricsFactory: metricsFactory, tracer: tracer, logger: logger)
+        return ChatClient(configuration: configuration, cdnStorage: cdnStorage, metricsFactory: metricsFactory, tracer: tracer, logger: logger)
     }
 
     /// Stops the server and starts it again on the same port and data folder, as a deploy or a

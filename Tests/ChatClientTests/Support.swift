@@ -3,6 +3,7 @@ import ChatClient
 import ChatLocking
 import ChatModels
 import ChatTransport
+import CoreMetrics
 import Foundation
 import Testing
 
@@ -26,10 +27,12 @@ final class RecordingHTTPTransport: HTTPTransport {
 }
 
 extension TestChatServer {
-    func client(as userId: String, http: any HTTPTransport) -> ChatClient {
+    func client(
+        as userId: String, http: any HTTPTransport, cdnStorage: (any CDNStorage)? = nil, metricsFactory: (any MetricsFactory)? = nil
+    ) -> ChatClient {
         ChatClient(
             configuration: ChatClientConfiguration(apiKey: apiKey, baseURL: baseURL, credentials: .apiSecret(apiSecret), userId: userId),
-            http: http)
+            http: http, cdnStorage: cdnStorage, metricsFactory: metricsFactory)
     }
 }
 

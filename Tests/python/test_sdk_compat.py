@@ -93,6 +93,10 @@ def test_send_file_and_image_then_download_bytes(tmp_path, channel):
     download = requests.get(uploaded_image["file"])
     assert download.status_code == 200 and download.content == picture.read_bytes()
     assert download.headers["Content-Type"] == "image/png"
+    # HEAD answers as a CDN does: GET's headers, no bytes (clients check a link with it).
+    head = requests.head(uploaded_file["file"])
+    assert head.status_code == 200 and head.content == b""
+    assert head.headers["Content-Length"] == str(len(notes.read_bytes())) and head.headers["Content-Type"] == "text/plain"
 
 
 def test_get_message_refreshes_an_expired_link(tmp_path, client, channel):
@@ -103,6 +107,7 @@ def test_get_message_refreshes_an_expired_link(tmp_path, client, channel):
     time.sleep(2.5)
     expired = requests.get(link)
     assert expired.status_code == 403
+    assert requests.head(link).status_code == 403
     assert "expired" in expired.json()["message"]
     fresh = client.get_message("with-image")["message"]["attachments"][0]["image_url"]
     assert fresh != link
@@ -118,6 +123,7 @@ def test_delete_file_makes_the_link_dead(tmp_path, channel):
     channel.delete_file(link)
     gone = requests.get(link)
     assert gone.status_code == 404 and gone.json()["code"] == 16
+    assert requests.head(link).status_code == 404
 
 
 def stored_files(server):

@@ -1,5 +1,5 @@
+import ChatClient
 import ChatModels
-import Crypto
 import Foundation
 import Synchronization
 
@@ -70,7 +70,7 @@ public final class Archive: Sendable {
     public func store(
         _ downloaded: URL, name: String, messageId: String, cid: ChannelId, userId: String, link: URL? = nil, postedAt: Date? = nil
     ) throws -> Entry {
-        let digest = try Archive.sha256(of: downloaded)
+        let digest = try FileDigest.sha256(of: downloaded)
         let size = (try FileManager.default.attributesOfItem(atPath: downloaded.path)[.size] as? NSNumber)?.int64Value ?? 0
         let fileExtension = URL(fileURLWithPath: name).pathExtension.lowercased().filter { $0.isLetter || $0.isNumber }.prefix(10)
         let relative = "files/\(digest.prefix(2))/\(digest)" + (fileExtension.isEmpty ? "" : ".\(fileExtension)")
@@ -119,14 +119,5 @@ public final class Archive: Sendable {
             }
         }
         return entries
-    }
-
-    /// The SHA-256 of a file, read in 1 MiB chunks.
-    static func sha256(of file: URL) throws -> String {
-        let handle = try FileHandle(forReadingFrom: file)
-        defer { try? handle.close() }
-        var hasher = SHA256()
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -47,6 +47,14 @@ struct ClientMetrics: Sendable {
         Timer(label: "chatbotkit_upload_duration_seconds", dimensions: [("kind", kind)], factory: factory).record(duration: duration)
     }
 
+    /// An upload a ``DeduplicatingCDNStorage`` could have reused: `reused` (with the bytes not
+    /// sent again), or why not: `expiring`, `gone`.
+    func uploadReuse(kind: String, outcome: String, bytes: Int64) {
+        Counter(label: "chatbotkit_upload_reuses_total", dimensions: [("kind", kind), ("outcome", outcome)], factory: factory).increment()
+        guard bytes > 0 else { return }
+        Counter(label: "chatbotkit_upload_bytes_reused_total", dimensions: [("kind", kind)], factory: factory).increment(by: bytes)
+    }
+
     /// A file link refreshed before a download, because it had expired (`expired`) or the file
     /// host refused it (`forbidden`).
     func linkRefreshed(reason: String) {

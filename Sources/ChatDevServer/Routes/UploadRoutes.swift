@@ -14,6 +14,7 @@ struct UploadRoutes {
         router.delete("/channels/:type/:id/file") { request, context in try await delete(request, context, isImage: false) }
         router.delete("/channels/:type/:id/image") { request, context in try await delete(request, context, isImage: true) }
         router.get("/files/:fileId/:name") { request, context in try await serve(request, context) }
+        router.head("/files/:fileId/:name") { request, context in try await describe(request, context) }
     }
 
     /// `POST /channels/{type}/{id}/file|image`: a multipart body whose `file` part is written to
@@ -110,6 +111,20 @@ struct UploadRoutes {
 
     /// `GET /files/{id}/{name}?Expires=&Signature=&Key-Pair-Id=`: the bytes, if the signature holds.
     func serve(_ request: Request, _ context: DevRequestContext) async throws -> Response {
+        let (id, file) = try await servedFile(request, context)
+        let body = try await FileIO().loadFile(path: state.files.path(for: id).path, context: context)
+        return Response(status: .ok, headers: headers(of: file), body: body)
+    }
+
+    /// `HEAD /files/{id}/{name}?…`: the headers `GET` would send, without the bytes, as a CDN
+    /// answers it (clients check with it that a link still works).
+    func describe(_ request: Request, _ context: DevRequestContext) async throws -> Response {
+        let (_, file) = try await servedFile(request, context)
+        return Response(status: .ok, headers: headers(of: file))
+    }
+
+    /// The file a link points at, if its signature holds and the file is still there.
+    private func servedFile(_ request: Request, _ context: DevRequestContext) async throws -> (id: String, file: StoredFile) {
         let id = context.parameters.get("fileId") ?? ""
         let path = request.uri.path
         if let problem = state.signer.problem(
@@ -123,11 +138,11 @@ struct UploadRoutes {
         else {
             throw APIError.notFound("GetFile", "file \(id) was deleted or never existed")
         }
-        let body = try await FileIO().loadFile(path: state.files.path(for: id).path, context: context)
-        return Response(
-            status: .ok,
-            headers: [.contentType: file.mimeType, .contentLength: String(file.size), .cacheControl: "private, max-age=60"],
-            body: body)
+        return (id, file)
+    }
+
+    private func headers(of file: StoredFile) -> HTTPFields {
+        [.contentType: file.mimeType, .contentLength: String(file.size), .cacheControl: "private, max-age=60"]
     }
 }
 

@@ -1,0 +1,180 @@
+import ChatLocking
+import ChatModels
+import ChatTransport
+import Foundation
+
+/// An upload as `SingleFlight` hands it to everyone waiting for it.
+struct UploadInFlight: Sendable {
+    var file: UploadedFile
+    var learned: JSONObject
+}
+
+/// A ``CDNStorage`` that uploads identical content once: a file whose bytes, name, MIME type,
+/// channel, uploader and kind (image or file) match an earlier upload gets that upload's link
+/// back instead of being sent again. Every other call goes to the storage it wraps.
+///
+/// ```swift
+/// let client = ChatClient(configuration: configuration, cdnStorage: DeduplicatingCDNStorage())
+/// ```
+///
+/// A link is reused only while its signature stays valid for `minimumRemainingLifetime`, and
+/// (with `checksLinks`) after a `HEAD` request shows the file is still there: a file deleted by
+/// someone else, or by a hard-deleted message, is uploaded again rather than linked dead.
+/// Deleting through this storage forgets the link at once. Two uploads of the same content at
+/// the same time make one upload.
+///
+/// Messages that share an upload share its file: deleting the file (``ChatClient/deleteUpload(url:in:isImage:)``)
+/// takes it from all of them, which is why this is not the default storage.
+public final class DeduplicatingCDNStorage: CDNStorage {
+    /// What makes two uploads the same.
+    struct Key: Hashable, Sendable {
+        var sha256: String
+        var size: Int64
+        var fileName: String
+        var mimeType: String
+        var cid: ChannelId
+        var isImage: Bool
+        var userId: String?
+    }
+
+    /// The storage that really uploads.
+    public let base: any CDNStorage
+    /// How many links are kept (the least recently used go first).
+    public let capacity: Int
+    /// How long a link's signature must still be valid to be reused.
+    public let minimumRemainingLifetime: Duration
+    /// Whether a link is checked with a `HEAD` request before it is reused.
+    public let checksLinks: Bool
+
+    private let links = Locked(RecentUploads())
+    private let uploads = SingleFlight<Key, UploadInFlight>()
+
+    /// A storage uploading through `base` (the chat API's CDN by default) that keeps up to
+    /// `capacity` links, reuses one while its signature has `minimumRemainingLifetime` left,
+    /// and (with `checksLinks`) only once a `HEAD` request finds its file.
+    public init(
+        base: any CDNStorage = StreamCDNStorage(), capacity: Int = 1024, minimumRemainingLifetime: Duration = .seconds(3600),
+        checksLinks: Bool = true
+    ) {
+        self.base = base
+        self.capacity = max(1, capacity)
+        self.minimumRemainingLifetime = minimumRemainingLifetime
+        self.checksLinks = checksLinks
+    }
+
+    /// Uploads the attachment's local file, or returns the link of the same content uploaded before.
+    public func uploadAttachment(_ attachment: AnyChatMessageAttachment, options: AttachmentUploadOptions) async throws -> UploadedFile {
+        guard let state = attachment.uploadingState else { return try await base.uploadAttachment(attachment, options: options) }
+        let key = try Self.key(of: state.localFileURL, mimeType: state.mimeType, options: options)
+        let (file, learned, isFresh) = try await upload(key, options: options) {
+            let file = try await self.base.uploadAttachment(attachment, options: options)
+            return (file, Self.fieldsLearned(by: file, from: attachment))
+        }
+        guard !isFresh else { return file }
+        // The upload was made for another attachment: this one gets its link, and what the
+        // storage learned of the file then (dimensions, say), but keeps its own fields.
+        var reused = attachment
+        if !learned.isEmpty {
+            var json = attachment.rawJSON
+            for (key, value) in learned { json[key] = value }
+            reused = AnyChatMessageAttachment(id: attachment.id, json: json)
+            reused.uploadingState = attachment.uploadingState
+        }
+        return UploadedFile(fileURL: file.fileURL, thumbnailURL: file.thumbnailURL, attachment: reused)
+    }
+
+    /// Uploads a local file, or returns the link of the same content uploaded before.
+    public func uploadAttachment(localUrl: URL, options: AttachmentUploadOptions) async throws -> UploadedFile {
+        let key = try Self.key(of: localUrl, mimeType: MIMEType.guess(for: localUrl), options: options)
+        let (file, _, _) = try await upload(key, options: options) {
+            (try await self.base.uploadAttachment(localUrl: localUrl, options: options), JSONObject())
+        }
+        return UploadedFile(fileURL: file.fileURL, thumbnailURL: file.thumbnailURL)
+    }
+
+    /// Deletes the file and forgets its link, so the same content is uploaded again next time.
+    public func deleteAttachment(remoteUrl: URL, options: AttachmentDeleteOptions) async throws {
+        try await base.deleteAttachment(remoteUrl: remoteUrl, options: options)
+        let file = SignedLink(remoteUrl).unsignedURL
+        links.withLock { $0.forget(where: { SignedLink($0.file.fileURL).unsignedURL == file }) }
+    }
+
+    /// How many links it keeps now.
+    public var count: Int { links.withLock { $0.count } }
+
+    /// The upload of `key`'s content: a kept one that may be reused (`isFresh` false), else a
+    /// new one, which `uploadNew` makes and which is kept.
+    private func upload(
+        _ key: Key, options: AttachmentUploadOptions, _ uploadNew: @escaping @Sendable () async throws -> (UploadedFile, JSONObject)
+    ) async throws -> (file: UploadedFile, learned: JSONObject, isFresh: Bool) {
+        let kind = key.isImage ? "image" : "file"
+        let metrics = options.client.metrics
+        if let known = links.withLock({ $0.use(key) }) {
+            if let reason = await reasonNotToReuse(known.file, options: options) {
+                links.withLock { $0.forget(key) }
+                metrics.uploadReuse(kind: kind, outcome: reason, bytes: 0)
+            } else {
+                metrics.uploadReuse(kind: kind, outcome: "reused", bytes: key.size)
+                options.progress?(1)
+                return (known.file, known.learned, false)
+            }
+        }
+        let capacity = self.capacity
+        let upload = try await uploads.run(key) {
+            let (file, learned) = try await uploadNew()
+            let kept = RecentUploads.Upload(file: UploadedFile(fileURL: file.fileURL, thumbnailURL: file.thumbnailURL), learned: learned)
+            self.links.withLock { $0.remember(kept, for: key, capacity: capacity) }
+            return UploadInFlight(file: file, learned: learned)
+        }
+        // A caller that joined another's upload of the same content saw none of its progress.
+        options.progress?(1)
+        return (upload.file, upload.learned, true)
+    }
+
+    /// The fields `file.attachment` has that `attachment` had not, or had with another value.
+    static func fieldsLearned(by file: UploadedFile, from attachment: AnyChatMessageAttachment) -> JSONObject {
+        guard let uploaded = file.attachment?.rawJSON else { return JSONObject() }
+        let before = attachment.rawJSON
+        return JSONObject(uploaded.filter { before[$0.key] != $0.value }.map { ($0.key, $0.value) })
+    }
+
+    /// Why `file`'s link should not be reused (`expiring`, `gone`), or nil when it may be.
+    private func reasonNotToReuse(_ file: UploadedFile, options: AttachmentUploadOptions) async -> String? {
+        let margin = minimumRemainingLifetime.timeInterval
+        let links = [file.fileURL] + (file.thumbnailURL.map { [$0] } ?? [])
+        if links.contains(where: { SignedLink($0).isExpired(at: Date(), margin: margin) }) { return "expiring" }
+        guard checksLinks else { return nil }
+        return await Self.isThere(file.fileURL, isImage: options.type == .image, client: options.client) ? nil : "gone"
+    }
+
+    /// Whether the file host answers a `HEAD` request for `link` with a 2xx status.
+    static func isThere(_ link: URL, isImage: Bool, client: ChatClient) async -> Bool {
+        do {
+            let cdnRequest =
+                isImage
+                ? try await client.cdnRequester.imageRequest(for: link, options: ImageRequestOptions())
+                : try await client.cdnRequester.fileRequest(for: link, options: FileRequestOptions())
+            let request = TransportRequest(
+                method: "HEAD", url: cdnRequest.url, headers: (cdnRequest.headers ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+                destination: .memory(limit: 0))
+            let response = try await client.timedSend(request, operation: "CheckUpload")
+            return (200..<300).contains(response.status)
+        } catch {
+            return false
+        }
+    }
+
+    static func key(of file: URL, mimeType: String, options: AttachmentUploadOptions) throws -> Key {
+        let size: Int64
+        let sha256: String
+        do {
+            size = (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
+            sha256 = try FileDigest.sha256(of: file)
+        } catch {
+            throw ChatClientError(code: .uploadRejected, message: "cannot read \(file.path) to upload it: \(error.localizedDescription)")
+        }
+        return Key(
+            sha256: sha256, size: size, fileName: file.lastPathComponent, mimeType: mimeType, cid: options.cid, isImage: options.type == .image,
+            userId: options.userId)
+    }
+}
