@@ -5,7 +5,8 @@
 #   events  - message.new events/s over one WebSocket
 #   bot     - bot dispatch events/s on one core, and handler latency at 1,000 msg/s
 #   metrics - a running bot's events/s without a metrics backend and with Prometheus
-# Usage: Benchmarks/run.sh [decode|upload|events|bot|metrics ...]   (default: all)
+#   reuse   - DeduplicatingCDNStorage vs the plain StreamCDNStorage: one file sent again, and files that never repeat
+# Usage: Benchmarks/run.sh [decode|upload|events|bot|metrics|reuse ...]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Benchmarks/.out
@@ -15,7 +16,7 @@ swift build -c release --product ChatBenchmarks >&2
 swift build -c release --product bots >&2
 bin=$(swift build -c release --show-bin-path)
 which=("$@")
-[ ${#which[@]} -eq 0 ] && which=(decode upload events bot metrics)
+[ ${#which[@]} -eq 0 ] && which=(decode upload events bot metrics reuse)
 for name in "${which[@]}"; do
     echo "== $name"
     case $name in
@@ -44,6 +45,7 @@ for name in "${which[@]}"; do
         events) "$bin/ChatBenchmarks" events 50000 2>&1 | grep -v ' info \| debug ' ;;
         bot) "$bin/ChatBenchmarks" bot 50000 10 2>&1 | grep -v ' info \| debug ' ;;
         metrics) "$bin/ChatBenchmarks" metrics 50000 5 2>&1 | grep -v ' info \| debug \| notice ' ;;
+        reuse) "$bin/ChatBenchmarks" reuse 32 5 3 2>&1 | grep -v ' info \| debug \| notice ' ;;
         *) echo "unknown benchmark $name" >&2; exit 2 ;;
     esac
 done

@@ -123,7 +123,7 @@ struct RunCommand: AsyncParsableCommand {
             bot: bot, server: baseURL, apiKey: configuration.server.apiKey, apiSecret: configuration.server.apiSecret.value,
             channels: entry.channels,
             configuration: BotService.Configuration(maximumConcurrentChannels: entry.concurrency, drainDeadline: entry.drainDeadline),
-            logger: Logger(label: "bots.\(entry.name)"))
+            cdnStorage: entry.reusesUploads ? DeduplicatingCDNStorage() : nil, logger: Logger(label: "bots.\(entry.name)"))
     }
 
     static func printWelcome(

@@ -85,13 +85,18 @@ struct ConfigurationChangesTests {
         #expect(!changes.isEmpty)
     }
 
-    @Test("concurrency and drain_deadline take a restart; server and metrics changes are named, not applied")
+    @Test("concurrency, drain_deadline and reuse_uploads take a restart; server and metrics changes are named, not applied")
     func restartsAndSections() throws {
         let base = try BotsConfiguration.parse(Self.before)
         let busier = Self.before.replacingOccurrences(of: "database: coach.sqlite", with: "database: coach.sqlite\n    concurrency: 2")
         #expect(try BotsConfiguration.parse(busier).changes(from: base).restarted.map(\.name) == ["coach"])
         let patient = Self.before.replacingOccurrences(of: "user: keeper-bot", with: "user: keeper-bot\n    drain_deadline: 1m")
         #expect(try BotsConfiguration.parse(patient).changes(from: base).restarted.map(\.name) == ["keeper"])
+        let thrifty = Self.before.replacingOccurrences(of: "user: keeper-bot", with: "user: keeper-bot\n    reuse_uploads: true")
+        let reusing = try BotsConfiguration.parse(thrifty)
+        #expect(reusing.bots.map(\.reusesUploads) == [false, false, true, false])
+        #expect(reusing.changes(from: base).restarted.map(\.name) == ["keeper"])
+        #expect(reusing.changes(from: base).reconfigured.isEmpty, "not one of the kind's own options")
         let moved = Self.before.replacingOccurrences(of: "api_key: key", with: "api_key: other") + "\nmetrics: {port: 0}\n"
         let changes = try BotsConfiguration.parse(moved).changes(from: base)
         #expect(changes.needingRestart == ["server", "metrics"])

@@ -105,6 +105,11 @@ struct ConfigurationTests {
                 .badValue, 8, 21, "drain_deadline"
             ),
             (
+                "reuse_uploads that is not a boolean",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - name: a\n    kind: echo\n    channels: [messaging:x]\n    reuse_uploads: often\n",
+                .wrongType, 8, 20, "reuse_uploads"
+            ),
+            (
                 "two bots with one name",
                 "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - {name: a, kind: echo, channels: [messaging:x]}\n  - {name: a, kind: echo, channels: [messaging:y]}\n",
                 .badValue, 6, 12, "unique"

@@ -13,6 +13,7 @@ import subprocess
 import time
 import urllib.request
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from stream_chat import StreamChat
@@ -239,6 +240,17 @@ def test_the_repository_bots_yaml_lets_the_bots_answer_with_files_past_the_moder
         asked = channel.send_message({"text": "/workouts"}, "alice")["message"]
         export = wait_for(lambda: bot_messages(channel, "workout-bot", asked["id"]))[0]
         assert [a["title"] for a in export["attachments"]] == ["workouts-alice.csv", "weekly-distance-alice.svg"]
+        # reuse_uploads: the same export again links the files uploaded for the first one.
+        stored = lambda: sorted(path.name for path in (tmp_path / ".bots" / "data").rglob("*") if path.is_file())
+        files_before = stored()
+        again = channel.send_message({"text": "/workouts"}, "alice")["message"]
+        second = wait_for(lambda: bot_messages(channel, "workout-bot", again["id"]))[0]
+        links = lambda answer: [urlsplit(a.get("asset_url") or a["image_url"]).path for a in answer["attachments"]]
+        assert links(second) == links(export) and len(set(links(export))) == 2
+        assert stored() == files_before
+        for attachment in second["attachments"]:
+            with urllib.request.urlopen(attachment.get("asset_url") or attachment["image_url"]) as response:
+                assert response.status == 200
 
         # The moderator still judges members: an executable renamed .png goes.
         program = tmp_path / "holiday.png"

@@ -8,8 +8,8 @@ extension BotsConfiguration {
         public var added: [BotEntry] = []
         /// Bots only in the old configuration: they stop, as on shutdown (handlers finish).
         public var removed: [BotEntry] = []
-        /// Bots whose kind, user, concurrency or drain deadline changed: they stop and start
-        /// again, so they reconnect.
+        /// Bots whose kind, user, concurrency, drain deadline or `reuse_uploads` changed: they
+        /// stop and start again, so they reconnect.
         public var restarted: [BotEntry] = []
         /// Bots whose own options (those their kind reads, such as a moderation `policy`)
         /// changed: rebuilt and swapped in between two handlers, without reconnecting.
@@ -45,7 +45,7 @@ extension BotsConfiguration {
                 continue
             }
             if entry.kind != old.kind || entry.user != old.user || entry.concurrency != old.concurrency
-                || entry.drainDeadline != old.drainDeadline
+                || entry.drainDeadline != old.drainDeadline || entry.reusesUploads != old.reusesUploads
             {
                 changes.restarted.append(entry)
                 continue

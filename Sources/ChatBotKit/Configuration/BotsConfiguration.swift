@@ -87,6 +87,9 @@ public struct BotsConfiguration: Sendable {
         public var concurrency: Int
         /// How long its handlers get to finish on shutdown.
         public var drainDeadline: Duration
+        /// Whether its uploads go through a ``DeduplicatingCDNStorage`` (`reuse_uploads`): a
+        /// file it sent before, unchanged, gets the earlier upload's link instead of a new upload.
+        public var reusesUploads = false
         /// The whole entry, for kind-specific options (read them with ``ConfigNode``).
         public var node: ConfigNode
     }
@@ -101,7 +104,7 @@ public struct BotsConfiguration: Sendable {
     public var metrics: MetricsEndpoint?
 
     /// The keys a bot entry may have besides the ones its kind reads.
-    public static let commonBotKeys = ["name", "kind", "user", "channels", "concurrency", "drain_deadline"]
+    public static let commonBotKeys = ["name", "kind", "user", "channels", "concurrency", "drain_deadline", "reuse_uploads"]
 
     /// Reads and checks `bots.yaml`.
     public static func load(contentsOf path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigurationError)
@@ -236,7 +239,9 @@ public struct BotsConfiguration: Sendable {
             guard (1...256).contains(concurrency) else { throw value.error(.badValue, "concurrency must be 1...256") }
         }
         let drainDeadline = try node["drain_deadline"]?.duration() ?? .seconds(10)
-        return BotEntry(
+        var entry = BotEntry(
             name: name, kind: kind, user: user, channels: channels, concurrency: concurrency, drainDeadline: drainDeadline, node: node)
+        if let reuse = node["reuse_uploads"] { entry.reusesUploads = try reuse.bool() }
+        return entry
     }
 }

@@ -74,14 +74,15 @@ public final class BotService: Service, Sendable {
         self.logger = botLogger
     }
 
-    /// A service for `bot` on `server`, with a client of its own acting as the bot's user.
+    /// A service for `bot` on `server`, with a client of its own acting as the bot's user and
+    /// uploading through `cdnStorage` (the chat API's CDN by default).
     public convenience init(
         bot: Bot, server: URL, apiKey: String, apiSecret: String, channels: [ChannelId], configuration: Configuration = Configuration(),
-        logger: Logger
+        cdnStorage: (any CDNStorage)? = nil, logger: Logger
     ) {
         let client = ChatClient(
             configuration: ChatClientConfiguration(apiKey: apiKey, baseURL: server, credentials: .apiSecret(apiSecret), userId: bot.user.id),
-            logger: logger)
+            cdnStorage: cdnStorage, logger: logger)
         self.init(bot: bot, client: client, channels: channels, configuration: configuration, logger: logger)
     }
 
