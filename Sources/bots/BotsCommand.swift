@@ -8,7 +8,7 @@ struct BotsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bots",
         abstract: "Chat bots that live on message attachments, for services that speak the Stream Chat API.",
-        subcommands: [RunCommand.self, ServeCommand.self, SendCommand.self, TokenCommand.self, EventsCommand.self, DoctorCommand.self]
+        subcommands: [RunCommand.self, ServeCommand.self, SendCommand.self, TokenCommand.self, EventsCommand.self, ReplayCommand.self, DoctorCommand.self]
     )
 }
 

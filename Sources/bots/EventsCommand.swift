@@ -15,7 +15,7 @@ struct EventsCommand: AsyncParsableCommand {
     @Option(help: "The user to connect as (made a member of the channel).")
     var user: String = "observer"
 
-    @Flag(help: "Print each event's whole JSON.")
+    @Flag(help: "Print each event's whole JSON, one per line and nothing else (a capture `bots replay` reads).")
     var json = false
 
     func run() async throws {
@@ -27,7 +27,9 @@ struct EventsCommand: AsyncParsableCommand {
             group.addTask { try await connection.run() }
             await connection.waitUntilConnected()
             try await connection.watch(channel)
-            say("Listening to \(channel.rawValue) as \(user)")
+            // With --json the output is a capture for `bots replay`: only events go there.
+            let banner = "Listening to \(channel.rawValue) as \(user)"
+            if json { FileHandle.standardError.write(Data((banner + "\n").utf8)) } else { say(banner) }
             for await event in connection.events {
                 if json {
                     say(JSONWriter.string(event.json))
