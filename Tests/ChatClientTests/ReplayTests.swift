@@ -14,7 +14,7 @@ struct ReplayTests {
         #"{"type":"message.new","cid":"messaging:gym","message":{"id":"b1","text":"This week: 5 km","type":"regular","user":{"id":"coach-bot"}}}"#,
         #"{"type":"reaction.new","cid":"messaging:gym","created_at":"2026-11-20T10:00:02Z","message":{"id":"m1"},"reaction":{"type":"like","score":1,"message_id":"m1","user_id":"bo","user":{"id":"bo","name":"Bo"}}}"#,
         #"{"type":"reaction.new","cid":"messaging:gym","reaction":{"type":"like","message_id":"b1","user_id":"bo"}}"#,
-        #"{"type":"message.new","cid":"messaging:gym","message":{"id":"r1","text":"nice","type":"reply","parent_id":"m1","user":{"id":"bo"}}}"#,
+        #"{"type":"message.new","cid":"messaging:gym","message":{"id":"r1","text":"nice @cy","type":"reply","parent_id":"m1","user":{"id":"bo"},"mentioned_users":[{"id":"cy","name":"Cy"}]}}"#,
         #"{"type":"message.new","cid":"messaging:gym","message":{"id":"r2","text":"old thread","type":"reply","parent_id":"before","user":{"id":"bo"}}}"#,
         #"{"type":"message.updated","cid":"messaging:gym","message":{"id":"m1","text":"run, 6 km","type":"regular","user":{"id":"ann"},"mood":"great","attachments":[{"type":"workout","workout-distance-meters":6000}]}}"#,
         #"{"type":"message.updated","cid":"messaging:gym","message":{"id":"elsewhere","text":"x","user":{"id":"ann"}}}"#,
@@ -28,7 +28,7 @@ struct ReplayTests {
         let plan = ReplayPlan(try EventCapture(text: Self.capture), skippingUsers: ["coach-bot"])
         #expect(plan.steps.map(\.line) == [1, 4, 6, 7, 8, 12])
         #expect(plan.steps.map(\.userId) == ["ann", "bo", "bo", "bo", "ann", nil])
-        #expect(plan.users.map(\.id) == ["ann", "bo"])
+        #expect(plan.users.map(\.id) == ["ann", "bo", "cy"], "mentioned users are made too")
         #expect(plan.users.first?.extraData["team"] == "red", "users keep their custom fields")
         #expect(plan.memberships.map { "\($0.cid.rawValue) \($0.userId)" } == ["messaging:gym ann", "messaging:gym bo"])
         guard case .send(let id, let text, let attachments, _, _, _, _, _, let extraData) = plan.steps[0].action else {
@@ -90,6 +90,7 @@ struct ReplayTests {
             #expect(m1.attachments.first?.rawJSON["workout-distance-meters"] == 6000)
             #expect(m1.reactionCounts == ["like": 1])
             #expect(try await client.queryUsers(ids: ["ann"]).first?.extraData["team"] == "red")
+            #expect(try await client.queryUsers(ids: ["cy"]).first?.name == "Cy")
             await #expect(throws: ChatClientError.self) { try await client.getMessage("r1") }
 
             try await client.banUser("ann", in: "messaging:gym", reason: "spam")

@@ -52,7 +52,6 @@ public struct ReplayPlan: Sendable {
     /// `skippingUsers` (bots that will answer again) and what acts on them are left out.
     public init(_ capture: EventCapture, channel: ChannelId? = nil, skippingUsers: Set<String> = []) {
         var sent: Set<String> = []
-        var usersById: [String: User] = [:]
         var memberPairs: Set<String> = []
         for line in capture.lines {
             let event = line.event
@@ -82,11 +81,10 @@ public struct ReplayPlan: Sendable {
                     continue
                 }
                 sent.insert(message.id)
-                if usersById[author.id] == nil {
-                    usersById[author.id] = User(id: author.id, name: author.name, imageURL: author.imageURL, extraData: author.extraData)
-                    users.append(usersById[author.id]!)
-                }
+                make(author)
                 if memberPairs.insert("\(cid.rawValue) \(author.id)").inserted { memberships.append((cid, author.id)) }
+                // Mentioned users must exist where the message goes; they need not be members.
+                message.mentionedUsers.forEach { make($0) }
                 let parent = message.parentId.flatMap { sent.contains($0) ? $0 : nil }
                 if message.parentId != nil, parent == nil { skip("threads of replies whose parent is not in the capture (sent as channel messages)") }
                 step(
@@ -115,14 +113,7 @@ public struct ReplayPlan: Sendable {
                     skip("reactions to messages the replay does not send")
                     continue
                 }
-                if usersById[userId] == nil, let user = reaction.user ?? event.user {
-                    usersById[userId] = User(id: user.id, name: user.name, imageURL: user.imageURL, extraData: user.extraData)
-                    users.append(usersById[userId]!)
-                }
-                if usersById[userId] == nil {
-                    usersById[userId] = User(id: userId)
-                    users.append(User(id: userId))
-                }
+                make(reaction.user ?? event.user.flatMap { $0.id == userId ? $0 : nil } ?? User(id: userId))
                 if memberPairs.insert("\(cid.rawValue) \(userId)").inserted { memberships.append((cid, userId)) }
                 step(
                     userId,
@@ -148,6 +139,13 @@ public struct ReplayPlan: Sendable {
             }
         }
         return kept
+    }
+
+    /// Adds `user` to the users to make, once, with its name, image and custom fields (not its
+    /// role: a replay gives no one rights they did not have here).
+    private mutating func make(_ user: User) {
+        guard !users.contains(where: { $0.id == user.id }) else { return }
+        users.append(User(id: user.id, name: user.name, imageURL: user.imageURL, extraData: user.extraData))
     }
 
     private mutating func skip(_ reason: String) {
