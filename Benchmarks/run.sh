@@ -45,7 +45,7 @@ for name in "${which[@]}"; do
         events) "$bin/ChatBenchmarks" events 50000 2>&1 | grep -v ' info \| debug ' ;;
         bot) "$bin/ChatBenchmarks" bot 50000 10 2>&1 | grep -v ' info \| debug ' ;;
         metrics) "$bin/ChatBenchmarks" metrics 50000 5 2>&1 | grep -v ' info \| debug \| notice ' ;;
-        reuse) "$bin/ChatBenchmarks" reuse 32 5 3 2>&1 | grep -v ' info \| debug \| notice ' ;;
+        reuse) "$bin/ChatBenchmarks" reuse 32 5 4 2>&1 | grep -v ' info \| debug \| notice ' ;;
         *) echo "unknown benchmark $name" >&2; exit 2 ;;
     esac
 done

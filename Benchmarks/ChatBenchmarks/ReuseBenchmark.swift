@@ -4,29 +4,39 @@ import ChatModels
 import Foundation
 
 /// What `DeduplicatingCDNStorage` saves and costs, next to the plain `StreamCDNStorage` in the
-/// same run, on the dev server (in this process, on a loopback port):
-/// - the same file sent `sends` times: the plain storage uploads it every time; the
-///   deduplicating one uploads it once, then hashes it and checks the link with a HEAD;
-/// - `sends` different files: both upload every one; the deduplicating one also hashes each,
-///   which is its cost when nothing repeats.
-/// Rounds alternate the two storages, as this VM's speed drifts within minutes.
+/// same run, on the dev server (in this process, on a loopback port), `sends` uploads per case:
+/// - `static`: one file from disk, unchanged (a help PDF, a logo): read once, then only checked;
+/// - `copies`: the same content and name written to a new file each time (an export made
+///   again): hashed each time, never uploaded (the `static` case uploaded it);
+/// - `distinct`: files that never repeat: hashed and uploaded every time, the cost when
+///   nothing is saved.
+/// Which storage goes first alternates by round: the server's writes slow down as the page
+/// cache fills, and whichever went second would pay for it every round.
 /// `ChatBenchmarks reuse [MiB] [sends] [rounds]`
 enum ReuseBenchmark {
     static func run(_ arguments: [String]) async throws {
         let mebibytes = arguments.first.flatMap(Int.init) ?? 32
-        let sends = arguments.dropFirst().first.flatMap(Int.init) ?? 5
-        let rounds = arguments.dropFirst(2).first.flatMap(Int.init) ?? 3
+        let sends = max(2, arguments.dropFirst().first.flatMap(Int.init) ?? 5)
+        let rounds = arguments.dropFirst(2).first.flatMap(Int.init) ?? 4
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chatbotkit-reuse-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let files = try (0..<sends).map { index in try randomFile(folder.appendingPathComponent("report-\(index).bin"), mebibytes: mebibytes, seed: UInt64(index)) }
-        let bytes = Double(mebibytes << 20)
+        let original = try randomFile(folder.appendingPathComponent("report.bin"), mebibytes: mebibytes, seed: 0)
+        let distinct = try (1...sends).map { try randomFile(folder.appendingPathComponent("other-\($0).bin"), mebibytes: mebibytes, seed: UInt64($0)) }
+        // Settled, as a file shipped with a bot is: changed long before it is sent.
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: original.path)
+        let copies = try (0..<sends).map { index in
+            let copy = folder.appendingPathComponent("copy-\(index)").appendingPathComponent("report.bin")
+            try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: original, to: copy)
+            return copy
+        }
 
         let clock = ContinuousClock()
         let hashStart = clock.now
-        _ = try FileDigest.sha256(of: files[0])
+        _ = try FileDigest.sha256(of: original)
         let hashSeconds = (clock.now - hashStart).seconds
-        print(String(format: "SHA-256 of %d MiB: %.1f ms (%.0f MB/s)", mebibytes, hashSeconds * 1000, bytes / hashSeconds / 1_000_000))
+        print(String(format: "SHA-256 of %d MiB: %.1f ms (%.0f MB/s)", mebibytes, hashSeconds * 1000, Double(mebibytes << 20) / hashSeconds / 1e6))
 
         try await TestChatServer.withServer { server in
             for round in 1...rounds {
@@ -34,23 +44,28 @@ enum ReuseBenchmark {
                 let plain = server.client(as: "bench", cdnStorage: StreamCDNStorage())
                 let reusing = server.client(as: "bench", cdnStorage: DeduplicatingCDNStorage())
                 try await plain.queryChannel("messaging:bench", members: ["bench"], messageLimit: 0)
-                let same = Array(repeating: files[0], count: sends)
-                let plainSame = try await uploads(same, through: plain)
-                let reusingSame = try await uploads(same, through: reusing)
-                let plainDistinct = try await uploads(files, through: plain)
-                let reusingDistinct = try await uploads(files, through: reusing)
-                let reusedMean = reusingSame.dropFirst().reduce(0, +) / Double(sends - 1)
-                print(
-                    String(
-                        format:
-                            "round %d, %d MiB x %d: same file: plain %.1f ms per send; reusing: first %.1f ms, then %.1f ms (%.0fx faster than plain); "
-                            + "different files: plain %.1f ms, reusing %.1f ms (%+.1f%%)",
-                        round, mebibytes, sends, mean(plainSame), reusingSame[0], reusedMean, mean(plainSame) / reusedMean,
-                        mean(plainDistinct), mean(reusingDistinct), (mean(reusingDistinct) / mean(plainDistinct) - 1) * 100))
-                print(
-                    String(
-                        format: "RESULT reuse round=%d plain_ms=%.2f reused_ms=%.2f first_ms=%.2f plain_distinct_ms=%.2f reusing_distinct_ms=%.2f",
-                        round, mean(plainSame), reusedMean, reusingSame[0], mean(plainDistinct), mean(reusingDistinct)))
+                let cases = [("static", Array(repeating: original, count: sends)), ("copies", copies), ("distinct", distinct)]
+                let plainFirst = round % 2 == 1
+                var results: [String: (plain: [Double], reusing: [Double])] = [:]
+                for (name, files) in cases {
+                    let first = try await uploads(files, through: plainFirst ? plain : reusing)
+                    let second = try await uploads(files, through: plainFirst ? reusing : plain)
+                    results[name] = plainFirst ? (first, second) : (second, first)
+                }
+                var line = "round \(round) (\(plainFirst ? "plain" : "reusing") first), \(mebibytes) MiB x \(sends), ms per send:"
+                var result = "RESULT reuse round=\(round)"
+                for (name, _) in cases.dropLast() {
+                    let (plainTimes, reusingTimes) = results[name]!
+                    let later = mean(Array(reusingTimes.dropFirst()))
+                    line += " \(name) plain " + String(format: "%.1f, reusing first %.1f then %.1f (%.1fx);", mean(plainTimes), reusingTimes[0], later, mean(plainTimes) / later)
+                    result += " \(name)_plain_ms=" + String(format: "%.2f", mean(plainTimes)) + " \(name)_first_ms=" + String(format: "%.2f", reusingTimes[0])
+                        + " \(name)_later_ms=" + String(format: "%.2f", later)
+                }
+                let (plainDistinct, reusingDistinct) = results["distinct"]!
+                line += " distinct plain " + String(format: "%.1f, reusing %.1f (%+.0f%%)", mean(plainDistinct), mean(reusingDistinct), (mean(reusingDistinct) / mean(plainDistinct) - 1) * 100)
+                result += " distinct_plain_ms=" + String(format: "%.2f", mean(plainDistinct)) + " distinct_reusing_ms=" + String(format: "%.2f", mean(reusingDistinct))
+                print(line)
+                print(result)
             }
         }
     }
@@ -67,7 +82,7 @@ enum ReuseBenchmark {
         return times
     }
 
-    static func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(values.count) }
+    static func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(max(1, values.count)) }
 
     static func randomFile(_ url: URL, mebibytes: Int, seed: UInt64) throws -> URL {
         var random = SplitMix64(seed: seed)

@@ -180,6 +180,39 @@ struct UploadDeduplicationTests {
         }
     }
 
+    @Test("a file rewritten with the same size is uploaded again, even when its modification time reads the same (racily clean)")
+    func rewrittenFiles() async throws {
+        try await TestChatServer.withServer { server in
+            let http = RecordingHTTPTransport()
+            let client = server.client(as: "alice", http: http, cdnStorage: DeduplicatingCDNStorage(checksLinks: false))
+            try await client.queryChannel("messaging:files", members: ["alice"])
+            let scratch = try Scratch()
+            let manager = FileManager.default
+
+            // A settled file (last changed an hour ago), read once and kept, is rewritten in place:
+            // its new modification time gives it away.
+            let settled = try scratch.file("help.pdf", bytes: 2_000)
+            try manager.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: settled.path)
+            let first = try await client.uploadAttachment(localFileURL: settled, type: .file, to: "messaging:files")
+            #expect(try await client.uploadAttachment(localFileURL: settled, type: .file, to: "messaging:files").fileURL == first.fileURL)
+            try Data(repeating: 7, count: 2_000).write(to: settled)
+            #expect(try await client.uploadAttachment(localFileURL: settled, type: .file, to: "messaging:files").fileURL != first.fileURL)
+
+            // A file written just now, rewritten with the same size and given back its old
+            // stamp (as a coarse file-system clock would leave it): it was never kept, so it is
+            // read again.
+            let fresh = try scratch.file("report.pdf", bytes: 2_000)
+            let stamp = try #require(try manager.attributesOfItem(atPath: fresh.path)[.modificationDate] as? Date)
+            let before = try await client.uploadAttachment(localFileURL: fresh, type: .file, to: "messaging:files")
+            try Data(repeating: 9, count: 2_000).write(to: fresh)
+            try manager.setAttributes([.modificationDate: stamp], ofItemAtPath: fresh.path)
+            let after = try await client.uploadAttachment(localFileURL: fresh, type: .file, to: "messaging:files")
+            #expect(after.fileURL != before.fileURL)
+            #expect(try await CurlHTTPTransport().send(TransportRequest(method: "GET", url: after.fileURL)).body == Data(repeating: 9, count: 2_000))
+            #expect(http.uploads == 4)
+        }
+    }
+
     @Test("a file that cannot be read is upload_rejected, naming it, and nothing is sent")
     func unreadableFile() async throws {
         try await TestChatServer.withServer { server in

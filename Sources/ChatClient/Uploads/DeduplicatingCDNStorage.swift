@@ -21,7 +21,8 @@ struct UploadInFlight: Sendable {
 /// (with `checksLinks`) after a `HEAD` request shows the file is still there: a file deleted by
 /// someone else, or by a hard-deleted message, is uploaded again rather than linked dead.
 /// Deleting through this storage forgets the link at once. Two uploads of the same content at
-/// the same time make one upload.
+/// the same time make one upload. A file is read for its SHA-256 again only when it changed
+/// (path, size, modification time or inode) since it was last read.
 ///
 /// Messages that share an upload share its file: deleting the file (``ChatClient/deleteUpload(url:in:isImage:)``)
 /// takes it from all of them, which is why this is not the default storage.
@@ -47,6 +48,7 @@ public final class DeduplicatingCDNStorage: CDNStorage {
     public let checksLinks: Bool
 
     private let links = Locked(RecentUploads())
+    private let hashedFiles: Locked<HashedFiles>
     private let uploads = SingleFlight<Key, UploadInFlight>()
 
     /// A storage uploading through `base` (the chat API's CDN by default) that keeps up to
@@ -60,12 +62,13 @@ public final class DeduplicatingCDNStorage: CDNStorage {
         self.capacity = max(1, capacity)
         self.minimumRemainingLifetime = minimumRemainingLifetime
         self.checksLinks = checksLinks
+        hashedFiles = Locked(HashedFiles(capacity: max(1, capacity)))
     }
 
     /// Uploads the attachment's local file, or returns the link of the same content uploaded before.
     public func uploadAttachment(_ attachment: AnyChatMessageAttachment, options: AttachmentUploadOptions) async throws -> UploadedFile {
         guard let state = attachment.uploadingState else { return try await base.uploadAttachment(attachment, options: options) }
-        let key = try Self.key(of: state.localFileURL, mimeType: state.mimeType, options: options)
+        let key = try key(of: state.localFileURL, mimeType: state.mimeType, options: options)
         let (file, learned, isFresh) = try await upload(key, options: options) {
             let file = try await self.base.uploadAttachment(attachment, options: options)
             return (file, Self.fieldsLearned(by: file, from: attachment))
@@ -85,7 +88,7 @@ public final class DeduplicatingCDNStorage: CDNStorage {
 
     /// Uploads a local file, or returns the link of the same content uploaded before.
     public func uploadAttachment(localUrl: URL, options: AttachmentUploadOptions) async throws -> UploadedFile {
-        let key = try Self.key(of: localUrl, mimeType: MIMEType.guess(for: localUrl), options: options)
+        let key = try key(of: localUrl, mimeType: MIMEType.guess(for: localUrl), options: options)
         let (file, _, _) = try await upload(key, options: options) {
             (try await self.base.uploadAttachment(localUrl: localUrl, options: options), JSONObject())
         }
@@ -164,17 +167,27 @@ public final class DeduplicatingCDNStorage: CDNStorage {
         }
     }
 
-    static func key(of file: URL, mimeType: String, options: AttachmentUploadOptions) throws -> Key {
-        let size: Int64
+    /// What makes an upload of `file` the same as another: its content's SHA-256 (read again
+    /// only when the file changed since it was last read), name, MIME type and destination.
+    func key(of file: URL, mimeType: String, options: AttachmentUploadOptions) throws -> Key {
+        let look: HashedFiles.Look
         let sha256: String
         do {
-            size = (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
-            sha256 = try FileDigest.sha256(of: file)
+            look = HashedFiles.Look(try FileManager.default.attributesOfItem(atPath: file.path))
+            if let known = hashedFiles.withLock({ $0.digest(of: file.path, looking: look) }) {
+                sha256 = known
+            } else {
+                let readAt = Date()
+                sha256 = try FileDigest.sha256(of: file)
+                if look.isSettled(at: readAt), HashedFiles.Look(try FileManager.default.attributesOfItem(atPath: file.path)) == look {
+                    hashedFiles.withLock { $0.remember(sha256, of: file.path, looking: look) }
+                }
+            }
         } catch {
             throw ChatClientError(code: .uploadRejected, message: "cannot read \(file.path) to upload it: \(error.localizedDescription)")
         }
         return Key(
-            sha256: sha256, size: size, fileName: file.lastPathComponent, mimeType: mimeType, cid: options.cid, isImage: options.type == .image,
+            sha256: sha256, size: look.size, fileName: file.lastPathComponent, mimeType: mimeType, cid: options.cid, isImage: options.type == .image,
             userId: options.userId)
     }
 }
