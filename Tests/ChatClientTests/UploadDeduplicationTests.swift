@@ -133,7 +133,7 @@ struct UploadDeduplicationTests {
         }
     }
 
-    @Test("uploads of the same content at the same time make one upload, and every caller's progress ends at 1")
+    @Test("uploads of the same content at the same time make one upload, every caller's progress ends at 1, and each message keeps its fields")
     func concurrentUploadsShareOne() async throws {
         try await TestChatServer.withServer { server in
             let http = RecordingHTTPTransport()
@@ -155,6 +155,29 @@ struct UploadDeduplicationTests {
             #expect(Set(results.map(\.0)).count == 1)
             #expect(results.allSatisfy { $0.1 == 1 })
             #expect(http.count("POST", "/channels/messaging/files/file") == 1)
+
+            // Messages sent at the same time with that file: one upload, and each message keeps
+            // its own attachment fields (a caller that joined another's upload gets its link, not
+            // its attachment).
+            let copy = scratch.url.appendingPathComponent("take.mp4")
+            try FileManager.default.copyItem(at: video, to: copy)
+            let channel = client.channel("messaging:files")
+            let sent = try await withThrowingTaskGroup(of: Message.self) { group in
+                for take in 1...3 {
+                    group.addTask {
+                        try await channel.sendMessage(
+                            text: "take \(take)",
+                            attachments: [try AnyAttachmentPayload(localFileURL: copy, attachmentType: .video, extraData: ["take": .number(JSONNumber(take))])])
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            for message in sent {
+                let attachment = try #require(message.attachments.first?.rawJSON)
+                #expect(message.text == "take \(attachment["take"]?.intValue ?? 0)", "\(message.text): \(attachment)")
+            }
+            #expect(Set(sent.compactMap { $0.attachments.first?.rawJSON["asset_url"]?.stringValue.flatMap(URL.init(string:)).map { SignedLink($0).unsignedURL } }).count == 1)
+            #expect(http.count("POST", "/channels/messaging/files/file") == 2)
         }
     }
 

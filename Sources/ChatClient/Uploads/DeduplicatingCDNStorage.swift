@@ -69,13 +69,17 @@ public final class DeduplicatingCDNStorage: CDNStorage {
     public func uploadAttachment(_ attachment: AnyChatMessageAttachment, options: AttachmentUploadOptions) async throws -> UploadedFile {
         guard let state = attachment.uploadingState else { return try await base.uploadAttachment(attachment, options: options) }
         let key = try key(of: state.localFileURL, mimeType: state.mimeType, options: options)
-        let (file, learned, isFresh) = try await upload(key, options: options) {
+        // Whether this call made the upload: one reused, or joined while another call made
+        // it, was made for another attachment.
+        let madeHere = Locked(false)
+        let (file, learned) = try await upload(key, options: options) {
+            madeHere.withLock { $0 = true }
             let file = try await self.base.uploadAttachment(attachment, options: options)
             return (file, Self.fieldsLearned(by: file, from: attachment))
         }
-        guard !isFresh else { return file }
-        // The upload was made for another attachment: this one gets its link, and what the
-        // storage learned of the file then (dimensions, say), but keeps its own fields.
+        guard !madeHere.withLock({ $0 }) else { return file }
+        // This attachment gets the link, and what the storage learned of the file then
+        // (dimensions, say), but keeps its own id and fields.
         var reused = attachment
         if !learned.isEmpty {
             var json = attachment.rawJSON
@@ -89,7 +93,7 @@ public final class DeduplicatingCDNStorage: CDNStorage {
     /// Uploads a local file, or returns the link of the same content uploaded before.
     public func uploadAttachment(localUrl: URL, options: AttachmentUploadOptions) async throws -> UploadedFile {
         let key = try key(of: localUrl, mimeType: MIMEType.guess(for: localUrl), options: options)
-        let (file, _, _) = try await upload(key, options: options) {
+        let (file, _) = try await upload(key, options: options) {
             (try await self.base.uploadAttachment(localUrl: localUrl, options: options), JSONObject())
         }
         return UploadedFile(fileURL: file.fileURL, thumbnailURL: file.thumbnailURL)
@@ -105,11 +109,11 @@ public final class DeduplicatingCDNStorage: CDNStorage {
     /// How many links it keeps now.
     public var count: Int { links.withLock { $0.count } }
 
-    /// The upload of `key`'s content: a kept one that may be reused (`isFresh` false), else a
-    /// new one, which `uploadNew` makes and which is kept.
+    /// The upload of `key`'s content: a kept one that may be reused, else the one under way
+    /// for it, else a new one, which `uploadNew` makes and which is kept.
     private func upload(
         _ key: Key, options: AttachmentUploadOptions, _ uploadNew: @escaping @Sendable () async throws -> (UploadedFile, JSONObject)
-    ) async throws -> (file: UploadedFile, learned: JSONObject, isFresh: Bool) {
+    ) async throws -> (file: UploadedFile, learned: JSONObject) {
         let kind = key.isImage ? "image" : "file"
         let metrics = options.client.metrics
         if let known = links.withLock({ $0.use(key) }) {
@@ -119,7 +123,7 @@ public final class DeduplicatingCDNStorage: CDNStorage {
             } else {
                 metrics.uploadReuse(kind: kind, outcome: "reused", bytes: key.size)
                 options.progress?(1)
-                return (known.file, known.learned, false)
+                return (known.file, known.learned)
             }
         }
         let capacity = self.capacity
@@ -131,7 +135,7 @@ public final class DeduplicatingCDNStorage: CDNStorage {
         }
         // A caller that joined another's upload of the same content saw none of its progress.
         options.progress?(1)
-        return (upload.file, upload.learned, true)
+        return (upload.file, upload.learned)
     }
 
     /// The fields `file.attachment` has that `attachment` had not, or had with another value.
