@@ -66,7 +66,7 @@ struct ReplayCommand: AsyncParsableCommand {
             "\(dryRun ? "Would replay" : "Replaying") \(capture): \(plan.steps.count) call\(plan.steps.count == 1 ? "" : "s") into "
                 + (channels.isEmpty ? "no channel" : channels.joined(separator: ", "))
                 + (suffix.isEmpty ? ", with the recorded ids" : ", message ids ending in -\(suffix)"))
-        for (reason, count) in plan.skipped { say("  skipped \(count) \(reason)") }
+        for (reason, count) in plan.skipped { say("  skipped: \(reason) (\(count))") }
         if dryRun {
             for step in plan.steps { say(Self.describe(step, messageId: Self.replayedId(of: step, suffix: suffix))) }
             return

@@ -90,7 +90,7 @@ def test_a_recorded_conversation_replays_on_a_fresh_server_and_the_bots_answer_i
         assert "alice sent run-1-again in messaging:general: morning run [workout]" in out, out
         assert "bob reacted like to run-1-again" in out and "bob sent reply-1-again (a thread reply)" in out, out
         assert "alice edited run-1-again" in out and "the server deleted oops-1-again" in out, out
-        assert "skipped 2 messages by workout-bot" in out, out
+        assert "skipped: messages by workout-bot (2)" in out, out
         assert "Replayed 6 calls." in out, out
 
         replayed = second_client.get_message("run-1-again")["message"]
