@@ -44,6 +44,8 @@ test-python:
 # Synchronization.Mutex hand-off on Linux; see Sources/ChatLocking/Locked.swift). Leak
 # reports from Foundation's Process, OpenSSL, NIO's thread pool and XCTest are suppressed
 # (scripts/lsan-suppressions.txt): they are process-lifetime allocations.
+# ThreadSanitizer ignores one race in SwiftNIO's receive-buffer pool that is ordered by a check
+# it cannot see (scripts/tsan-suppressions.txt says why).
 TSAN_TESTS ?= ChatTransportTests|ChatClientTests|ChatBotKitTests
 ASAN_TESTS ?= ChatTransportTests|ChatClientTests|ChatModelsTests|ChatBotKitTests|ExamplesTests
 # The link-preview tests make the in-process dev server fetch pages with URLSession, and this
@@ -65,7 +67,7 @@ test-sanitizers:
 	    echo "$$filter under the $$sanitizer sanitizer"; \
 	    mkdir -p .build; log=.build/sanitize-$$sanitizer.log; \
 	    SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(SANITIZER_TEST_WIDTH) \
-	    LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-suppressions.txt TSAN_OPTIONS=halt_on_error=1 \
+	    LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-suppressions.txt TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/scripts/tsan-suppressions.txt" \
 	        $(SWIFT) test --scratch-path .build-$$sanitizer --sanitize=$$sanitizer --filter "$$filter" "$${skip[@]}" > $$log 2>&1 \
 	        || { grep -E '✘|↳|error:|WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer|SUMMARY' $$log | grep -vE 'Testing Library Version|Target Platform' | head -n 60; exit 1; }; \
 	    grep -E 'Test run with' $$log; \
