@@ -78,12 +78,9 @@ struct ReplayCommand: AsyncParsableCommand {
         say("Replayed \(plan.steps.count) call\(plan.steps.count == 1 ? "" : "s").")
     }
 
+    /// The id a replay gives the message `step` acts on.
     static func replayedId(of step: ReplayPlan.Step, suffix: String) -> String {
-        let recorded =
-            switch step.action {
-            case .send(let id, _, _, _, _, _, _, _, _), .edit(let id, _, _, _), .delete(let id, _), .react(let id, _, _, _), .unreact(let id, _): id
-            }
-        return suffix.isEmpty ? recorded : "\(recorded)-\(suffix)"
+        suffix.isEmpty ? step.action.messageId : "\(step.action.messageId)-\(suffix)"
     }
 
     /// One line per call: `line 4: alice sent m-1-3f9a1c in messaging:general [workout]`.

@@ -28,6 +28,7 @@ struct ReplayTests {
     func plan() throws {
         let plan = ReplayPlan(try EventCapture(text: Self.capture), skippingUsers: ["coach-bot"])
         #expect(plan.steps.map(\.line) == [1, 4, 6, 7, 8, 12])
+        #expect(plan.steps.map(\.action.messageId) == ["m1", "m1", "r1", "r2", "m1", "r1"])
         #expect(plan.steps.map(\.userId) == ["ann", "bo", "bo", "bo", "ann", nil])
         #expect(plan.users.map(\.id) == ["ann", "bo", "cy"], "mentioned users are made too")
         #expect(plan.users.first?.extraData["team"] == "red", "users keep their custom fields")

@@ -23,6 +23,13 @@ public struct ReplayPlan: Sendable {
         case react(messageId: String, type: String, score: Int, extraData: [String: RawJSON])
         /// Take a reaction back.
         case unreact(messageId: String, type: String)
+
+        /// The recorded id of the message the call sends or acts on.
+        public var messageId: String {
+            switch self {
+            case .send(let id, _, _, _, _, _, _, _, _), .edit(let id, _, _, _), .delete(let id, _), .react(let id, _, _, _), .unreact(let id, _): id
+            }
+        }
     }
 
     /// A call, with where it came from and whom it acts as.
