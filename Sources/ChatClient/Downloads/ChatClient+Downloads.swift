@@ -57,14 +57,10 @@ extension ChatClient {
         }
         var refreshed = false
         while true {
-            let cdnRequest =
-                attachment.type == .image
-                ? try await cdnRequester.imageRequest(for: link, options: ImageRequestOptions())
-                : try await cdnRequester.fileRequest(for: link, options: FileRequestOptions())
-            let request = TransportRequest(
-                method: "GET", url: cdnRequest.url, headers: (cdnRequest.headers ?? [:]).map { ($0.key, $0.value) }.sorted { $0.0 < $1.0 },
-                destination: .file(target), idleTimeout: .seconds(60),
-                progress: progress.map { report in { @Sendable transfer in report(transfer.downloaded, transfer.downloadTotal) } })
+            var request = try await fileHostRequest("GET", for: link, isImage: attachment.type == .image)
+            request.destination = .file(target)
+            request.idleTimeout = .seconds(60)
+            request.progress = progress.map { report in { @Sendable transfer in report(transfer.downloaded, transfer.downloadTotal) } }
             let response: TransportResponse
             do {
                 response = try await timedSend(request, operation: "DownloadFile")
@@ -122,5 +118,18 @@ extension ChatClient {
             throw ChatClientError(code: .downloadFailed, message: "getMessage returned the same expired link for \(attachment.id)")
         }
         return link
+    }
+}
+
+extension ChatClient {
+    /// The request for `link` on its file host, as the ``CDNRequester`` makes it (rewritten URL,
+    /// extra headers), for downloads and for checks that a link still works.
+    func fileHostRequest(_ method: String, for link: URL, isImage: Bool) async throws -> TransportRequest {
+        let cdnRequest =
+            isImage
+            ? try await cdnRequester.imageRequest(for: link, options: ImageRequestOptions())
+            : try await cdnRequester.fileRequest(for: link, options: FileRequestOptions())
+        return TransportRequest(
+            method: method, url: cdnRequest.url, headers: (cdnRequest.headers ?? [:]).map { ($0.key, $0.value) }.sorted { $0.0 < $1.0 })
     }
 }

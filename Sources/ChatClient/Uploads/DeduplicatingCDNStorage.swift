@@ -157,13 +157,8 @@ public final class DeduplicatingCDNStorage: CDNStorage {
     /// Whether the file host answers a `HEAD` request for `link` with a 2xx status.
     static func isThere(_ link: URL, isImage: Bool, client: ChatClient) async -> Bool {
         do {
-            let cdnRequest =
-                isImage
-                ? try await client.cdnRequester.imageRequest(for: link, options: ImageRequestOptions())
-                : try await client.cdnRequester.fileRequest(for: link, options: FileRequestOptions())
-            let request = TransportRequest(
-                method: "HEAD", url: cdnRequest.url, headers: (cdnRequest.headers ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
-                destination: .memory(limit: 0))
+            var request = try await client.fileHostRequest("HEAD", for: link, isImage: isImage)
+            request.destination = .memory(limit: 0)
             let response = try await client.timedSend(request, operation: "CheckUpload")
             return (200..<300).contains(response.status)
         } catch {
