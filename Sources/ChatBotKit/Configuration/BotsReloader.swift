@@ -1,3 +1,4 @@
+import ChatClient
 import ChatModels
 import CoreMetrics
 import Foundation
@@ -202,21 +203,5 @@ public actor BotsReloader {
     private func record(_ outcome: Outcome) -> Outcome {
         Counter(label: "chatbotkit_config_reloads_total", dimensions: [("outcome", outcome.rawValue)]).increment()
         return outcome
-    }
-}
-
-/// What tells a changed file apart: its modification time, size and inode (editors that save
-/// by renaming a new file over the old one change only the inode, sometimes).
-public struct FileStamp: Equatable, Sendable {
-    let modified: Date?
-    let size: Int?
-    let inode: Int?
-
-    /// The file at `path` as it is now (all nil when it cannot be read).
-    public init(_ path: String) {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        modified = attributes?[.modificationDate] as? Date
-        size = (attributes?[.size] as? NSNumber)?.intValue
-        inode = (attributes?[.systemFileNumber] as? NSNumber)?.intValue
     }
 }

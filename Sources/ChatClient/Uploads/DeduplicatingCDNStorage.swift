@@ -62,7 +62,7 @@ public final class DeduplicatingCDNStorage: CDNStorage {
         self.capacity = max(1, capacity)
         self.minimumRemainingLifetime = minimumRemainingLifetime
         self.checksLinks = checksLinks
-        hashedFiles = Locked(HashedFiles(capacity: max(1, capacity)))
+        hashedFiles = Locked(HashedFiles(capacity: self.capacity))
     }
 
     /// Uploads the attachment's local file, or returns the link of the same content uploaded before.
@@ -169,24 +169,24 @@ public final class DeduplicatingCDNStorage: CDNStorage {
     /// What makes an upload of `file` the same as another: its content's SHA-256 (read again
     /// only when the file changed since it was last read), name, MIME type and destination.
     func key(of file: URL, mimeType: String, options: AttachmentUploadOptions) throws -> Key {
-        let look: HashedFiles.Look
+        let stamp: FileStamp
         let sha256: String
         do {
-            look = HashedFiles.Look(try FileManager.default.attributesOfItem(atPath: file.path))
-            if let known = hashedFiles.withLock({ $0.digest(of: file.path, looking: look) }) {
+            stamp = FileStamp(attributes: try FileManager.default.attributesOfItem(atPath: file.path))
+            if let known = hashedFiles.withLock({ $0.digest(of: file.path, stamped: stamp) }) {
                 sha256 = known
             } else {
                 let readAt = Date()
                 sha256 = try FileDigest.sha256(of: file)
-                if look.isSettled(at: readAt), HashedFiles.Look(try FileManager.default.attributesOfItem(atPath: file.path)) == look {
-                    hashedFiles.withLock { $0.remember(sha256, of: file.path, looking: look) }
+                if stamp.isSettled(at: readAt), FileStamp(attributes: try FileManager.default.attributesOfItem(atPath: file.path)) == stamp {
+                    hashedFiles.withLock { $0.remember(sha256, of: file.path, stamped: stamp) }
                 }
             }
         } catch {
             throw ChatClientError(code: .uploadRejected, message: "cannot read \(file.path) to upload it: \(error.localizedDescription)")
         }
         return Key(
-            sha256: sha256, size: look.size, fileName: file.lastPathComponent, mimeType: mimeType, cid: options.cid, isImage: options.type == .image,
-            userId: options.userId)
+            sha256: sha256, size: Int64(stamp.size ?? 0), fileName: file.lastPathComponent, mimeType: mimeType, cid: options.cid,
+            isImage: options.type == .image, userId: options.userId)
     }
 }
