@@ -68,7 +68,7 @@ struct ReplayCommand: AsyncParsableCommand {
                 + (suffix.isEmpty ? ", with the recorded ids" : ", message ids ending in -\(suffix)"))
         for (reason, count) in plan.skipped { say("  skipped: \(reason) (\(count))") }
         if dryRun {
-            for step in plan.steps { say(Self.describe(step, messageId: Self.replayedId(of: step, suffix: suffix))) }
+            for step in plan.steps { say(Self.describe(step, messageId: ReplayPlan.replayedId(of: step.action.messageId, suffix: suffix))) }
             return
         }
         let client = options.client(as: "replay", in: configuration)
@@ -76,11 +76,6 @@ struct ReplayCommand: AsyncParsableCommand {
             try await client.replay(plan, idSuffix: suffix, speed: speed) { step, messageId in say(Self.describe(step, messageId: messageId)) }
         }
         say("Replayed \(plan.steps.count) call\(plan.steps.count == 1 ? "" : "s").")
-    }
-
-    /// The id a replay gives the message `step` acts on.
-    static func replayedId(of step: ReplayPlan.Step, suffix: String) -> String {
-        suffix.isEmpty ? step.action.messageId : "\(step.action.messageId)-\(suffix)"
     }
 
     /// One line per call: `line 4: alice sent m-1-3f9a1c in messaging:general [workout]`.

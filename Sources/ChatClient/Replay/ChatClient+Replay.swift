@@ -16,7 +16,7 @@ extension ChatClient {
     ) async throws {
         if !plan.users.isEmpty { _ = try await upsertUsers(plan.users) }
         for membership in plan.memberships { try await join(membership.cid, as: membership.userId) }
-        let replayed = { (recorded: String) in idSuffix.isEmpty ? recorded : "\(recorded)-\(idSuffix)" }
+        let replayed = { (recorded: String) in ReplayPlan.replayedId(of: recorded, suffix: idSuffix) }
         var previous: Date?
         for (index, step) in plan.steps.enumerated() {
             if speed > 0, let at = step.recordedAt {

@@ -55,11 +55,16 @@ public struct ReplayPlan: Sendable {
     /// What was left out and why, in the order first met, with how many.
     public var skipped: [(reason: String, count: Int)] = []
 
+    /// The id a replay gives the message recorded as `recorded`: with `-suffix`, or as recorded
+    /// when the suffix is empty.
+    public static func replayedId(of recorded: String, suffix: String) -> String {
+        suffix.isEmpty ? recorded : "\(recorded)-\(suffix)"
+    }
+
     /// The plan for `capture`: into each event's own channel, or all into `channel`; messages by
     /// `skippingUsers` (bots that will answer again) and what acts on them are left out.
     public init(_ capture: EventCapture, channel: ChannelId? = nil, skippingUsers: Set<String> = []) {
         var sent: Set<String> = []
-        var memberPairs: Set<String> = []
         for line in capture.lines {
             let event = line.event
             guard let cid = channel ?? event.cid ?? event.message?.cid else {
@@ -89,7 +94,7 @@ public struct ReplayPlan: Sendable {
                 }
                 sent.insert(message.id)
                 make(author)
-                if memberPairs.insert("\(cid.rawValue) \(author.id)").inserted { memberships.append((cid, author.id)) }
+                join(cid, author.id)
                 // Mentioned users must exist where the message goes; they need not be members.
                 message.mentionedUsers.forEach { make($0) }
                 let parent = message.parentId.flatMap { sent.contains($0) ? $0 : nil }
@@ -121,7 +126,7 @@ public struct ReplayPlan: Sendable {
                     continue
                 }
                 make(reaction.user ?? event.user.flatMap { $0.id == userId ? $0 : nil } ?? User(id: userId))
-                if memberPairs.insert("\(cid.rawValue) \(userId)").inserted { memberships.append((cid, userId)) }
+                join(cid, userId)
                 step(
                     userId,
                     event.type == .reactionDeleted
@@ -153,6 +158,12 @@ public struct ReplayPlan: Sendable {
     private mutating func make(_ user: User) {
         guard !users.contains(where: { $0.id == user.id }) else { return }
         users.append(User(id: user.id, name: user.name, imageURL: user.imageURL, extraData: user.extraData))
+    }
+
+    /// Adds `userId`'s membership of `cid` to those to make, once.
+    private mutating func join(_ cid: ChannelId, _ userId: String) {
+        guard !memberships.contains(where: { $0.cid == cid && $0.userId == userId }) else { return }
+        memberships.append((cid, userId))
     }
 
     private mutating func skip(_ reason: String) {
