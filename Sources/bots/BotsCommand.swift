@@ -8,7 +8,7 @@ struct BotsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bots",
         abstract: "Chat bots that live on message attachments, for services that speak the Stream Chat API.",
-        subcommands: [RunCommand.self, ServeCommand.self, SendCommand.self, TokenCommand.self, EventsCommand.self, ReplayCommand.self, DoctorCommand.self]
+        subcommands: [RunCommand.self, ServeCommand.self, SendCommand.self, TokenCommand.self, EventsCommand.self, ReplayCommand.self, SimulateCommand.self, DoctorCommand.self]
     )
 }
 
@@ -23,8 +23,10 @@ struct LoggingOptions: ParsableArguments {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
-    func bootstrap() {
-        let level = logLevel
+    func bootstrap() { Self.bootstrap(level: logLevel) }
+
+    /// Logs to stderr at `level` and above.
+    static func bootstrap(level: Logger.Level) {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level

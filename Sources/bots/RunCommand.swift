@@ -91,21 +91,28 @@ struct RunCommand: AsyncParsableCommand {
         say("Bots stopped.")
     }
 
-    static func makeBots(_ configuration: BotsConfiguration, logger: Logger) throws(ConfigurationError) -> [(BotsConfiguration.BotEntry, Bot)] {
+    static func makeBots(
+        _ configuration: BotsConfiguration, only entries: [BotsConfiguration.BotEntry]? = nil, pathRoot: URL? = nil, logger: Logger
+    ) throws(ConfigurationError) -> [(BotsConfiguration.BotEntry, Bot)] {
         var bots: [(BotsConfiguration.BotEntry, Bot)] = []
-        for entry in configuration.bots { bots.append((entry, try makeBot(entry, configuration: configuration, logger: logger))) }
+        for entry in entries ?? configuration.bots {
+            bots.append((entry, try makeBot(entry, configuration: configuration, pathRoot: pathRoot, logger: logger)))
+        }
         return bots
     }
 
-    /// The bot of one entry, built by its kind; any problem is located in the file.
-    static func makeBot(_ entry: BotsConfiguration.BotEntry, configuration: BotsConfiguration, logger: Logger) throws(ConfigurationError) -> Bot {
-        let dataDirectory = URL(fileURLWithPath: configuration.embedded.dataDirectory).deletingLastPathComponent()
+    /// The bot of one entry, built by its kind; any problem is located in the file. With a
+    /// `pathRoot`, the bot's files are all inside it (see ``BotKindEnvironment/pathRoot``).
+    static func makeBot(
+        _ entry: BotsConfiguration.BotEntry, configuration: BotsConfiguration, pathRoot: URL? = nil, logger: Logger
+    ) throws(ConfigurationError) -> Bot {
+        let dataDirectory = BotKindEnvironment.resolve(configuration.embedded.dataDirectory, under: pathRoot).deletingLastPathComponent()
         guard let kind = kinds[entry.kind] else {
             let node = entry.node["kind"] ?? entry.node
             throw node.error(.badValue, "unknown bot kind \"\(entry.kind)\"; known kinds: \(kinds.keys.sorted().joined(separator: ", "))")
         }
         do {
-            return try kind.makeBot(entry, environment: BotKindEnvironment(dataDirectory: dataDirectory, logger: logger))
+            return try kind.makeBot(entry, environment: BotKindEnvironment(dataDirectory: dataDirectory, logger: logger, pathRoot: pathRoot))
         } catch let error as ConfigurationError {
             throw error
         } catch {

@@ -31,28 +31,12 @@ struct SendCommand: AsyncParsableCommand {
     var waitForReplies: Double = 3
 
     func run() async throws {
-        var attachments: [JSONObject] = []
-        for text in attachment {
-            let json: RawJSON
-            do {
-                json = try JSONParser().parse(text)
-            } catch {
-                throw ValidationError("--attachment is not valid JSON: \(error.message)" + (error.offset.map { " at byte \($0)" } ?? ""))
-            }
-            guard case .object(let object) = json, object["type"]?.stringValue != nil else {
-                throw ValidationError("--attachment must be a JSON object with a \"type\", such as '{\"type\":\"workout\"}'")
-            }
-            attachments.append(object)
-        }
-        var payloads = attachments.map(AnyAttachmentPayload.init(json:))
-        for path in file {
-            let url = URL(fileURLWithPath: path)
-            let type = fileType.map(AttachmentType.init(rawValue:)) ?? (MIMEType.guess(for: url).hasPrefix("image/") ? .image : .file)
-            do {
-                payloads.append(try AnyAttachmentPayload(localFileURL: url, attachmentType: type))
-            } catch {
-                throw ValidationError(error.description)
-            }
+        var payloads: [AnyAttachmentPayload] = []
+        do {
+            for text in attachment { payloads.append(try AttachmentArguments.customPayload(text, from: "--attachment")) }
+            for path in file { payloads.append(try AttachmentArguments.upload(path, type: fileType.map(AttachmentType.init(rawValue:)))) }
+        } catch {
+            throw ValidationError(error.message)
         }
         guard !text.isEmpty || !payloads.isEmpty else { throw ValidationError("give --text, --file or --attachment") }
         let (client, configuration) = try options.client(as: user)

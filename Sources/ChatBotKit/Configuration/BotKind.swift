@@ -32,20 +32,32 @@ public struct BotKindEnvironment: Sendable {
     public var dataDirectory: URL
     /// A logger.
     public var logger: Logger
+    /// When set, every path the configuration gives is taken inside this folder (`bots
+    /// simulate` sets it, so a simulation never touches the files a real run uses).
+    public var pathRoot: URL?
 
     /// An environment.
-    public init(dataDirectory: URL, logger: Logger) {
+    public init(dataDirectory: URL, logger: Logger, pathRoot: URL? = nil) {
         self.dataDirectory = dataDirectory
         self.logger = logger
+        self.pathRoot = pathRoot
     }
 
     /// A path from the configuration, relative to the folder the run started in, or `fallback`
-    /// inside ``dataDirectory`` when it is not given.
+    /// inside ``dataDirectory`` when it is not given; inside ``pathRoot`` when that is set.
     public func path(_ node: ConfigNode?, default fallback: String) throws(ConfigurationError) -> URL {
-        if let node {
-            let text = try node.string()
-            return text.hasPrefix("/") ? URL(fileURLWithPath: text) : URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(text)
+        guard let node else { return dataDirectory.appendingPathComponent(fallback) }
+        return Self.resolve(try node.string(), under: pathRoot)
+    }
+
+    /// `path` as the configuration means it (relative to the folder the run started in), or
+    /// the same path taken inside `root`: `data/x` and `/srv/x` become `root/data/x` and
+    /// `root/srv/x`.
+    public static func resolve(_ path: String, under root: URL?) -> URL {
+        guard let root else {
+            return path.hasPrefix("/") ? URL(fileURLWithPath: path) : URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(path)
         }
-        return dataDirectory.appendingPathComponent(fallback)
+        let parts = path.split(separator: "/").filter { $0 != "." && $0 != ".." }
+        return parts.reduce(root) { $0.appendingPathComponent(String($1)) }
     }
 }

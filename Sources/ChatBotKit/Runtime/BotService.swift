@@ -89,6 +89,9 @@ public final class BotService: Service, Sendable {
     /// Handlers running right now.
     public var runningHandlers: Int { gate.running }
 
+    /// Whether a delivery is queued or being handled (what `bots simulate` waits out).
+    public var hasPendingWork: Bool { mailboxes.pendingChannels > 0 }
+
     /// Waits until the bot is connected and watching its channels; throws the error that
     /// stopped it if it could not start or stopped before it was ready.
     public func waitUntilReady() async throws {

@@ -1,0 +1,114 @@
+import ChatBotKit
+import ChatClient
+import ChatDevServer
+import ChatLocking
+import ChatModels
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// What `bots simulate` does once its private dev server listens: starts the bots, sends the
+/// message as the simulating user, and records what happens in the channel until the bots
+/// have settled (nothing queued or being handled, and nothing new for `quietPeriod`).
+struct Simulation: Service {
+    /// The message to send.
+    struct Input: Sendable {
+        var user: String
+        var channel: ChannelId
+        var text: String
+        var attachments: [AnyAttachmentPayload]
+    }
+
+    /// How it went.
+    enum Outcome: Sendable {
+        /// The bots settled this long after the send.
+        case settled(after: Duration)
+        /// Some bots still had work queued or running at the deadline.
+        case busy(bots: [String], after: Duration)
+        /// The bots could not start, or the message could not be sent (the reason).
+        case failed(String)
+    }
+
+    let server: DevServer
+    let bots: [(BotsConfiguration.BotEntry, Bot)]
+    let configuration: BotsConfiguration
+    let input: Input
+    let quietPeriod: Duration
+    let timeout: Duration
+    let transcript: SimulationTranscript
+    let logger: Logger
+
+    func run() async throws {
+        // A signal ends the simulation where it is; the bots still stop gracefully below.
+        await cancelWhenGracefulShutdown { await simulate() }
+    }
+
+    private func simulate() async {
+        let url: URL
+        do {
+            url = try await server.baseURL()
+        } catch {
+            return transcript.finish(.failed("the dev server did not start: \(error)"))
+        }
+        let runner = RunCommand.runner(for: bots, configuration: configuration, baseURL: url, logger: logger)
+        let botGroup = ServiceGroup(configuration: .init(services: [runner], gracefulShutdownSignals: [], logger: logger))
+        await withDiscardingTaskGroup { group in
+            group.addTask { try? await botGroup.run() }
+            do {
+                try await runner.waitUntilReady()
+                transcript.finish(try await sendAndObserve(on: url, runner: runner))
+            } catch is CancellationError {
+                transcript.finish(.failed("interrupted"))
+            } catch {
+                transcript.finish(.failed("\(error)"))
+            }
+            await botGroup.triggerGracefulShutdown()
+        }
+    }
+
+    /// Sends the message and watches the channel as its sender until the bots settle.
+    private func sendAndObserve(on url: URL, runner: BotRunner) async throws -> Outcome {
+        let client = ChatClient(
+            configuration: ChatClientConfiguration(
+                apiKey: configuration.server.apiKey, baseURL: url, credentials: .apiSecret(configuration.server.apiSecret.value), userId: input.user))
+        try await client.upsertUsers([User(id: input.user, name: input.user.capitalized)])
+        try await client.join(input.channel, as: input.user)
+        let observer = EventConnection(client: client, user: User(id: input.user))
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await observer.run() }
+            group.addTask { [transcript] in
+                for await event in observer.events { transcript.record(event) }
+            }
+            defer { group.cancelAll() }
+            await observer.waitUntilConnected()
+            try await observer.watch(input.channel)
+            transcript.willSend()
+            let sent = try await client.channel(input.channel).sendMessage(text: input.text, attachments: input.attachments)
+            transcript.sent(sent, readBy: bots.filter { runner.service(named: $0.0.name)?.channels.contains(input.channel) == true }.map(\.1))
+            return try await settle(runner.services)
+        }
+    }
+
+    /// Waits until no bot has work queued or running and the channel has been quiet for
+    /// `quietPeriod` (a message is on every watcher's connection within milliseconds on
+    /// loopback, so a quiet period without work means nothing more is coming).
+    private func settle(_ services: [BotService]) async throws -> Outcome {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var lastActivity = start
+        var seenEvents = transcript.eventCount
+        while true {
+            let now = clock.now
+            let busy = services.filter(\.hasPendingWork)
+            let events = transcript.eventCount
+            if !busy.isEmpty || events != seenEvents {
+                lastActivity = now
+                seenEvents = events
+            } else if now - lastActivity >= quietPeriod {
+                return .settled(after: lastActivity - start)
+            }
+            if now - start >= timeout { return .busy(bots: busy.map(\.bot.name), after: now - start) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
