@@ -90,6 +90,13 @@ def test_a_data_folder_carries_the_bots_state_to_the_next_simulation(project):
     assert answer["user"]["id"] == "workout-bot" and answer["text"].startswith("Your 1 workout")
     assert [a["title"] for a in answer["attachments"]] == ["workouts-alice.csv", "weekly-distance-alice.svg"]
     assert "workout-bot wrote:" in second.stderr
+    # ...a capture `bots replay` reads: it would send alice's message and leave the bot's out.
+    (project / "capture.jsonl").write_text(second.stdout)
+    plan = subprocess.run([bots_binary(), "replay", "capture.jsonl", "--dry-run"], cwd=project,
+                          capture_output=True, text=True, timeout=60)
+    assert plan.returncode == 0, plan.stdout + plan.stderr
+    assert "skipped: messages by workout-bot (1)" in plan.stdout
+    assert "line 1: alice sent " in plan.stdout
     # The bots' and the server's files went into the folder, none beside the configuration.
     assert (project / "sim" / ".bots" / "workout" / "workouts.sqlite").exists()
     assert (project / "sim" / ".bots" / "data").is_dir()
