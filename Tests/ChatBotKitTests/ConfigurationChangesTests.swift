@@ -80,7 +80,7 @@ struct ConfigurationChangesTests {
         #expect(changes.reconfigured.map(\.name) == ["guard"], "only the policy, which its kind reads, changed")
         #expect(changes.followed.map(\.bot.name) == ["coach"])
         #expect(changes.followed.first?.channels == ["messaging:track"])
-        #expect(changes.stillMembers.first?.channels == ["messaging:gym"])
+        #expect(changes.left.first?.channels == ["messaging:gym"])
         #expect(changes.needingRestart == ["embedded"])
         #expect(!changes.isEmpty)
     }

@@ -13,8 +13,8 @@ import Testing
 struct ReconfigurationTests {
     /// A bot answering people's messages with `version` (not other bots', or two would answer
     /// each other forever); "slow" takes a while.
-    static func versioned(_ version: String, recorder: Recorder, name: String = "versioned") -> Bot {
-        let bot = Bot(name: name)
+    static func versioned(_ version: String, recorder: Recorder, name: String = "versioned", user: String? = nil) -> Bot {
+        let bot = Bot(name: name, user: user.map { User(id: $0) })
         bot.onMessage { context in
             guard ["ann", "bob", "cat"].contains(context.message.user?.id) else { return }
             recorder.record("\(version) started \(context.message.text)")
@@ -237,6 +237,75 @@ struct ReconfigurationTests {
             #expect(builds.all == ["v1", "v2", "v2"], "at start, then the first reload's check and build; the second built nothing")
             let after = try await ann.send(text: "after")
             #expect(try await ann.replies(to: after, from: "versioned").map(\.text).last == "v2")
+
+            await group.triggerGracefulShutdown()
+            try await task.value
+        }
+    }
+
+    @Test("a reload takes a bot out of the channels the file took from it, and a user it no longer runs out of its bot's; a new bot is built once")
+    func leavesWhatTheFileTookAway() async throws {
+        try await TestChatServer.withServer { server in
+            let recorder = Recorder()
+            let builds = Recorder()
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reload-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let path = folder.appendingPathComponent("bots.yaml").path
+            func write(_ bots: String...) throws {
+                try (["server: {api_key: key, api_secret: a-secret-of-at-least-32-bytes-long}", "bots:"] + bots.map { "  - \($0)" })
+                    .joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            }
+            try write(
+                "{name: alpha, kind: versioned, user: alpha-bot, channels: [messaging:general, messaging:gym], version: a}",
+                "{name: beta, kind: versioned, user: beta-bot, channels: [messaging:general], version: b}")
+            let running = try BotsConfiguration.load(contentsOf: path)
+            let makeBot: BotsReloader.MakeBot = { entry, _ in
+                builds.record(entry.name)
+                return Self.versioned(try entry.node.required("version").string(), recorder: recorder, name: entry.name, user: entry.user)
+            }
+            let makeService: BotsReloader.MakeService = { entry, bot, _ in
+                BotService(bot: bot, client: server.client(as: bot.user.id), channels: entry.channels, configuration: TestChatServer.testBotConfiguration)
+            }
+            let runner = BotRunner(services: try running.bots.map { makeService($0, try makeBot($0, running), running) })
+            let group = ServiceGroup(configuration: .init(services: [runner], logger: Logger(label: "test.runner")))
+            let task = Task { try await group.run() }
+            try await runner.waitUntilReady()
+            let reloader = BotsReloader(
+                path: path, loadedStamp: FileStamp(path), watchesFile: false, hangUps: await UnixSignalsSequence(trapping: []), running: running,
+                runner: runner, makeBot: makeBot, makeService: makeService, logger: Logger(label: "test.reload"))
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let annInGym = try await TestUser.join(server, id: "ann", channel: "messaging:gym")
+            let observer = server.client(as: "ann")
+            func members(_ cid: ChannelId) async throws -> Set<String> { Set(try await observer.queryChannel(cid).members.map(\.userId)) }
+            #expect(try await members("messaging:gym") == ["alpha-bot", "ann"])
+
+            // The gym leaves alpha's list, beta runs as another user, gamma comes.
+            try write(
+                "{name: alpha, kind: versioned, user: alpha-bot, channels: [messaging:general], version: a}",
+                "{name: beta, kind: versioned, user: beta-bot-2, channels: [messaging:general], version: b}",
+                "{name: gamma, kind: versioned, user: gamma-bot, channels: [messaging:general], version: c}")
+            #expect(await reloader.reload(reason: "test") == .applied)
+            #expect(try await members("messaging:gym") == ["ann"])
+            #expect(try await members("messaging:general") == ["alpha-bot", "beta-bot-2", "gamma-bot", "ann"])
+            #expect(runner.service(named: "alpha")?.channels == ["messaging:general"])
+            #expect(builds.all == ["alpha", "beta", "gamma", "beta", "beta"], "gamma's check was its build; beta's old self ran meanwhile")
+            _ = try await annInGym.send(text: "anyone?")
+            let hello = try await ann.send(text: "hello")
+            #expect(Set(try await ann.replies(to: hello, from: "alpha-bot").map(\.text)) == ["a"])
+            #expect(Set(try await ann.replies(to: hello, from: "beta-bot-2").map(\.text)) == ["b"])
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(!recorder.all.contains("a started anyone?"), "alpha no longer follows the gym: \(recorder.all)")
+
+            // Taking a bot out of the file takes its user out of its channels; renaming one
+            // (the old name goes, a new one comes as the same user) keeps the user where it is.
+            try write(
+                "{name: alpha-2, kind: versioned, user: alpha-bot, channels: [messaging:general], version: a2}",
+                "{name: beta, kind: versioned, user: beta-bot-2, channels: [messaging:general], version: b}")
+            #expect(await reloader.reload(reason: "test") == .applied)
+            #expect(try await members("messaging:general") == ["alpha-bot", "beta-bot-2", "ann"])
+            let again = try await ann.send(text: "again")
+            #expect(Set(try await ann.replies(to: again, from: "alpha-bot").map(\.text)) == ["a2"])
 
             await group.triggerGracefulShutdown()
             try await task.value

@@ -6,19 +6,20 @@ extension BotsConfiguration {
     public struct Changes: Sendable {
         /// Bots only in the new configuration: they start.
         public var added: [BotEntry] = []
-        /// Bots only in the old configuration: they stop, as on shutdown (handlers finish).
+        /// Bots only in the old configuration: they stop, as on shutdown (handlers finish), and
+        /// their users leave the bots' channels.
         public var removed: [BotEntry] = []
         /// Bots whose kind, user, concurrency, drain deadline or `reuse_uploads` changed: they
-        /// stop and start again, so they reconnect.
+        /// stop and start again, so they reconnect (a bot's old user leaves its channels).
         public var restarted: [BotEntry] = []
         /// Bots whose own options (those their kind reads, such as a moderation `policy`)
         /// changed: rebuilt and swapped in between two handlers, without reconnecting.
         public var reconfigured: [BotEntry] = []
         /// Bots given new channels: they join and watch them, without reconnecting.
         public var followed: [(bot: BotEntry, channels: [ChannelId])] = []
-        /// Bots with channels taken out of their list. They stay members, and a bot follows
-        /// every channel it is a member of (after a restart too), so they still follow them.
-        public var stillMembers: [(bot: BotEntry, channels: [ChannelId])] = []
+        /// Bots with channels taken out of their list: they leave them (they stop watching them
+        /// and are no longer members, as a bot follows every channel it is a member of).
+        public var left: [(bot: BotEntry, channels: [ChannelId])] = []
         /// The sections (`server`, `embedded`, `metrics`) that changed: they take effect at the
         /// next start only.
         public var needingRestart: [String] = []
@@ -26,7 +27,7 @@ extension BotsConfiguration {
         /// Whether nothing changed at all.
         public var isEmpty: Bool {
             added.isEmpty && removed.isEmpty && restarted.isEmpty && reconfigured.isEmpty && followed.isEmpty
-                && stillMembers.isEmpty && needingRestart.isEmpty
+                && left.isEmpty && needingRestart.isEmpty
         }
     }
 
@@ -54,7 +55,7 @@ extension BotsConfiguration {
             let added = entry.channels.filter { !old.channels.contains($0) }
             if !added.isEmpty { changes.followed.append((entry, added)) }
             let taken = old.channels.filter { !entry.channels.contains($0) }
-            if !taken.isEmpty { changes.stillMembers.append((entry, taken)) }
+            if !taken.isEmpty { changes.left.append((entry, taken)) }
         }
         return changes
     }

@@ -104,14 +104,16 @@ public actor BotsReloader {
         readStamp = FileStamp(path)
         let configuration: BotsConfiguration
         let changes: BotsConfiguration.Changes
+        var addedBots: [String: Bot] = [:]
         do {
             configuration = try BotsConfiguration.load(contentsOf: path)
             changes = configuration.changes(from: running)
-            // Every bot that will be built is built once first, so a kind's own options are
-            // checked before anything changes (`bots run --check` builds them the same way).
-            for entry in changes.added + changes.restarted + changes.reconfigured {
-                _ = try makeBot(entry, configuration)
-            }
+            // Every bot that will be built is built first, so a kind's own options are checked
+            // before anything changes (`bots run --check` builds them the same way). A new bot's
+            // check is its build; one that runs now is built again once it is stopped or idle,
+            // so two never hold its store at once (see `BotKind`).
+            for entry in changes.added { addedBots[entry.name] = try makeBot(entry, configuration) }
+            for entry in changes.restarted + changes.reconfigured { _ = try makeBot(entry, configuration) }
         } catch {
             logger.error("\(error); nothing was changed (reload on \(reason))")
             return record(.rejected)
@@ -123,14 +125,19 @@ public actor BotsReloader {
         var done: [String] = []
         var failures = 0
         var bots = Dictionary(uniqueKeysWithValues: running.bots.map { ($0.name, $0) })
-        // A restarted bot is stopped first: the same name cannot run twice.
+        // A restarted bot is stopped first: the same name cannot run twice. A user the file no
+        // longer runs a bot as leaves that bot's channels: it would still look present there.
         for entry in changes.removed + changes.restarted {
+            let client = runner.service(named: entry.name)?.client
             await runner.stop(botNamed: entry.name)
+            if let old = bots[entry.name], old.user != entry.user || changes.removed.contains(where: { $0.name == entry.name }), let client {
+                failures += await leaveChannels(of: old, client: client, keeping: configuration, done: &done)
+            }
             bots[entry.name] = nil
         }
         done += changes.removed.map { "stopped \($0.name)" }
         for (entry, verb) in changes.restarted.map({ ($0, "restarted") }) + changes.added.map({ ($0, "started") }) {
-            if await start(entry, in: configuration) {
+            if await start(entry, bot: addedBots[entry.name], in: configuration) {
                 bots[entry.name] = entry
                 done.append("\(verb) \(entry.name)")
             } else {
@@ -162,11 +169,20 @@ public actor BotsReloader {
                 }
             }
         }
-        for (entry, channels) in changes.stillMembers {
-            bots[entry.name]?.channels.removeAll { channels.contains($0) }
-            logger.notice(
-                "Bot \(entry.name) still follows \(channels.map(\.rawValue).joined(separator: ", ")): it is a member, and bots follow the channels they are members of; remove it from their members to stop it"
-            )
+        for (entry, channels) in changes.left {
+            guard let service = runner.service(named: entry.name) else { continue }
+            // Another bot runs as the same user there: the membership is its too, and stays.
+            bots[entry.name]?.channels.removeAll { channels.contains($0) && configuration.runs(entry.user, in: $0) }
+            for cid in channels where !configuration.runs(entry.user, in: cid) {
+                do {
+                    try await service.leave(cid)
+                    bots[entry.name]?.channels.removeAll { $0 == cid }
+                    done.append("\(entry.name) left \(cid)")
+                } catch {
+                    failures += 1
+                    logger.error("\(error)")
+                }
+            }
         }
         if !changes.needingRestart.isEmpty {
             logger.warning("Changes to \(changes.needingRestart.joined(separator: ", ")) in \(path) take effect at the next start")
@@ -177,10 +193,29 @@ public actor BotsReloader {
         return record(failures > 0 ? .failed : .applied)
     }
 
-    /// Starts a new bot; false (and the reason logged) if it cannot start.
-    private func start(_ entry: BotsConfiguration.BotEntry, in configuration: BotsConfiguration) async -> Bool {
+    /// The user `entry` ran as leaves the entry's channels (a bot taken out of the file, or given
+    /// another user), but those where `configuration` still runs a bot as that user; returns
+    /// how many it could not leave (logged).
+    private func leaveChannels(
+        of entry: BotsConfiguration.BotEntry, client: ChatClient, keeping configuration: BotsConfiguration, done: inout [String]
+    ) async -> Int {
+        var failures = 0
+        for cid in entry.channels where !configuration.runs(entry.user, in: cid) {
+            do {
+                try await client.removeMembers([entry.user], from: cid)
+                done.append("\(entry.user) left \(cid)")
+            } catch {
+                failures += 1
+                logger.error("\(entry.user), the user bot \(entry.name) ran as, could not leave \(cid): \(error)")
+            }
+        }
+        return failures
+    }
+
+    /// Starts a bot (`bot`, or one built now); false (and the reason logged) if it cannot start.
+    private func start(_ entry: BotsConfiguration.BotEntry, bot: Bot?, in configuration: BotsConfiguration) async -> Bool {
         do {
-            try await runner.start(makeService(entry, try makeBot(entry, configuration), configuration))
+            try await runner.start(makeService(entry, try bot ?? makeBot(entry, configuration), configuration))
             return true
         } catch {
             logger.error("Bot \(entry.name) did not start: \(error)")
@@ -203,5 +238,12 @@ public actor BotsReloader {
     private func record(_ outcome: Outcome) -> Outcome {
         Counter(label: "chatbotkit_config_reloads_total", dimensions: [("outcome", outcome.rawValue)]).increment()
         return outcome
+    }
+}
+
+extension BotsConfiguration {
+    /// Whether a bot of this configuration runs as `userId` in `cid`, so that user stays there.
+    func runs(_ userId: String, in cid: ChannelId) -> Bool {
+        bots.contains { $0.user == userId && $0.channels.contains(cid) }
     }
 }

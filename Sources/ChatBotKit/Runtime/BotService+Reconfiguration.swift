@@ -51,4 +51,18 @@ extension BotService {
         try await connection.watch(cid)
         logger.info("Bot \(bot.name) follows \(cid)", metadata: ["cid": "\(cid)"])
     }
+
+    /// Stops watching `cid` and leaves its members, so the bot no longer follows it (after a
+    /// restart neither); it is no longer one of ``channels``. Its messages already queued are
+    /// still handled.
+    public func leave(_ cid: ChannelId) async throws {
+        do {
+            try await connection.unwatch(cid)
+            try await client.removeMembers([bot.user.id], from: cid)
+        } catch {
+            throw BotError(code: .configuration, message: "bot \(bot.name) could not leave \(cid): \(error)", underlying: error)
+        }
+        configuredChannels.withLock { $0.removeAll { $0 == cid } }
+        logger.info("Bot \(bot.name) left \(cid)", metadata: ["cid": "\(cid)"])
+    }
 }
