@@ -43,6 +43,7 @@ struct DoctorCommand: AsyncParsableCommand {
         let client = options.client(as: configuration.bots.first?.user ?? "doctor", in: configuration)
         if let settings = await checkServer(client, configuration, checkup) {
             checkup.report(.ok, "uploads", "files: \(Self.describe(settings.fileUploadConfig)); images: \(Self.describe(settings.imageUploadConfig))")
+            await checkClock(client, checkup)
             for entry in configuration.bots { await checkBot(entry, client: client, checkup) }
             // Last: connecting records the user, as the bot's own start would.
             if let first = configuration.bots.first { await checkRealtime(client, user: first.user, checkup) }
@@ -80,6 +81,30 @@ struct DoctorCommand: AsyncParsableCommand {
         }
         checkup.report(.skip, "the rest", "needs the server and its credentials")
         return nil
+    }
+
+    /// This machine's clock against the server's: links expire by the server's clock and are
+    /// refreshed by this one's, `linkRefreshMargin` ahead.
+    private func checkClock(_ client: ChatClient, _ checkup: Checkup) async {
+        let margin = client.configuration.linkRefreshMargin
+        do {
+            let clock = try await client.serverClock()
+            if clock.isOff(byMoreThan: margin) {
+                let effect =
+                    clock.offset > .zero
+                    ? "the bots would use signed links after they expired" : "the bots would refresh signed links long before they expire"
+                checkup.report(
+                    .fail, "clock",
+                    "this machine's clock is \(clock): more than the \(DurationText.format(margin)) before expiry at which bots refresh "
+                        + "signed links, so \(effect); sync it (timedatectl set-ntp true)")
+            } else if clock.isOff(byMoreThan: .seconds(2)) {
+                checkup.report(.note, "clock", "this machine's clock is \(clock); links still refresh in time, but sync it (timedatectl set-ntp true)")
+            } else {
+                checkup.report(.ok, "clock", "this machine's clock is \(clock)")
+            }
+        } catch {
+            checkup.report(.note, "clock", "the server's clock could not be read: \(error)")
+        }
     }
 
     /// A WebSocket connection as `user` gets its first health check (proxies that do not pass

@@ -4,9 +4,11 @@ Python SDK changing what the doctor should see: the app's upload rules, users, c
 import socket
 import subprocess
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import pytest
 import requests
 
 from conftest import API_KEY, API_SECRET, bots_binary
@@ -60,11 +62,12 @@ def test_a_healthy_setup_passes_and_says_what_the_bots_will_do_at_start(server, 
     assert line(result, "credentials") == f'ok    credentials: api key "{API_KEY}" and its secret are accepted'
     assert line(result, "uploads").startswith("ok    uploads: files: up to 5 MB, not .exe; images: up to 100 MB")
     assert line(result, "realtime").startswith("ok    realtime: a WebSocket connection as workout-bot got its first health check in ")
+    assert line(result, "clock").startswith("ok    clock: this machine's clock is "), "the dev server runs on this machine's clock"
     assert line(result, "bot workout") == ("note  bot workout: user workout-bot exists; messaging:lab does not exist yet "
                                            "(created at start); joins messaging:general at start")
     assert line(result, "bot archive") == ("ok    bot archive: user archive-bot exists; a member of messaging:general; "
                                            "also follows messaging:gym, of which it is a member")
-    assert result.stdout.splitlines()[-1] == "All 6 checks passed, 1 note."
+    assert result.stdout.splitlines()[-1] == "All 7 checks passed, 1 note."
     # It changes nothing: the channel it would create is still missing, the member still not one.
     assert client.query_channels({"cid": "messaging:lab"})["channels"] == []
     members = client.channel("messaging", "general").query_members({"id": "workout-bot"})
@@ -104,6 +107,10 @@ class RestOnlyProxy(BaseHTTPRequestHandler):
 
     protocol_version = "HTTP/1.1"
     target = ""
+    clock_skew = 0  # seconds the proxy's Date header is ahead of this machine's clock
+
+    def date_time_string(self, timestamp=None):
+        return super().date_time_string(time.time() + self.clock_skew)
 
     def forward(self):
         if self.headers.get("Upgrade", "").lower() == "websocket":
@@ -112,7 +119,7 @@ class RestOnlyProxy(BaseHTTPRequestHandler):
             self.end_headers()
             return
         length = int(self.headers.get("Content-Length") or 0)
-        skipped = {"host", "content-length", "connection", "transfer-encoding"}
+        skipped = {"host", "content-length", "connection", "transfer-encoding", "date"}
         headers = {name: value for name, value in self.headers.items() if name.lower() not in skipped}
         answer = requests.request(self.command, self.target + self.path, data=self.rfile.read(length) if length else None,
                                   headers=headers, timeout=10)
@@ -130,18 +137,24 @@ class RestOnlyProxy(BaseHTTPRequestHandler):
         pass
 
 
-def test_a_proxy_that_turns_websockets_away_fails_the_realtime_check_and_says_why(server, tmp_path):
-    handler = type("Handler", (RestOnlyProxy,), {"target": server.base_url})
+def doctor_behind_proxy(server, tmp_path, clock_skew=0):
+    """`bots doctor` on a RestOnlyProxy in front of `server`, whose Date header is `clock_skew`
+    seconds ahead; the proxy is stopped afterwards."""
+    handler = type("Handler", (RestOnlyProxy,), {"target": server.base_url, "clock_skew": clock_skew})
     proxy = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=proxy.serve_forever, daemon=True)
     thread.start()
     try:
         proxy_url = f"http://127.0.0.1:{proxy.server_address[1]}"
-        result = doctor(write_config(tmp_path, proxy_url), "--timeout", "3")
+        return doctor(write_config(tmp_path, proxy_url), "--timeout", "3")
     finally:
         proxy.shutdown()
         proxy.server_close()
         thread.join(timeout=10)
+
+
+def test_a_proxy_that_turns_websockets_away_fails_the_realtime_check_and_says_why(server, tmp_path):
+    result = doctor_behind_proxy(server, tmp_path)
 
     assert result.returncode == 1, result.stdout + result.stderr
     assert line(result, "credentials").startswith("ok    credentials:"), "REST calls pass the proxy"
@@ -151,6 +164,23 @@ def test_a_proxy_that_turns_websockets_away_fails_the_realtime_check_and_says_wh
     assert realtime.endswith("; the bots would get no messages")
     assert line(result, "bot workout").startswith("note  bot workout: ")
     assert result.stdout.splitlines()[-1].startswith("1 check failed (")
+
+
+@pytest.mark.parametrize("skew, verdict, says", [
+    (120, "FAIL", "behind the server's (±1.5 s): more than the 30s before expiry at which bots refresh signed links, "
+                  "so the bots would use signed links after they expired; sync it (timedatectl set-ntp true)"),
+    (-120, "FAIL", "ahead of the server's (±1.5 s): more than the 30s before expiry at which bots refresh signed links, "
+                   "so the bots would refresh signed links long before they expire; sync it (timedatectl set-ntp true)"),
+    (10, "note", "behind the server's (±1.5 s); links still refresh in time, but sync it (timedatectl set-ntp true)"),
+])
+def test_a_server_whose_clock_differs_from_this_one_is_told(server, tmp_path, skew, verdict, says):
+    # The proxy's Date header plays a server whose clock is `skew` seconds ahead of this one.
+    result = doctor_behind_proxy(server, tmp_path, clock_skew=skew)
+    clock = line(result, "clock")
+    assert clock.startswith(f"{verdict:<6}clock: this machine's clock is "), clock
+    assert clock.endswith(says), clock
+    measured = float(clock.split("clock is ")[1].split(" s ")[0])
+    assert abs(measured - abs(skew)) <= 1.6, clock
 
 
 def test_a_configuration_with_a_mistake_is_located_and_nothing_is_asked_of_the_server(tmp_path):
