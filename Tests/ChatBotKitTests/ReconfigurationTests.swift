@@ -194,52 +194,22 @@ struct ReconfigurationTests {
     func reloadsOneAtATime() async throws {
         try await TestChatServer.withServer { server in
             let recorder = Recorder()
-            let builds = Recorder()
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reload-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let path = folder.appendingPathComponent("bots.yaml").path
-            func write(_ version: String) throws {
-                try """
-                    server: {api_key: key, api_secret: a-secret-of-at-least-32-bytes-long}
-                    bots:
-                      - {name: versioned, kind: versioned, channels: [messaging:general], version: \(version)}
-                    """.write(toFile: path, atomically: true, encoding: .utf8)
-            }
-            try write("v1")
-            let running = try BotsConfiguration.load(contentsOf: path)
-            let makeBot: BotsReloader.MakeBot = { entry, _ in
-                let version = try entry.node.required("version").string()
-                builds.record(version)
-                return Self.versioned(version, recorder: recorder)
-            }
-            let makeService: BotsReloader.MakeService = { entry, bot, _ in
-                BotService(bot: bot, client: server.client(as: bot.user.id), channels: entry.channels, configuration: TestChatServer.testBotConfiguration)
-            }
-            let runner = BotRunner(services: [makeService(running.bots[0], try makeBot(running.bots[0], running), running)])
-            let group = ServiceGroup(configuration: .init(services: [runner], logger: Logger(label: "test.runner")))
-            let task = Task { try await group.run() }
-            try await runner.waitUntilReady()
-            let reloader = BotsReloader(
-                path: path, loadedStamp: FileStamp(path), watchesFile: false, hangUps: await UnixSignalsSequence(trapping: []), running: running,
-                runner: runner, makeBot: makeBot, makeService: makeService, logger: Logger(label: "test.reload"))
-
+            let bots = try await ReloadingBots.start(on: server, recorder: recorder, "{name: versioned, kind: versioned, channels: [messaging:general], version: v1}")
+            let reloader = bots.reloader
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             try await ann.send(text: "slow")
             try await recorder.wait { $0.contains("v1 started slow") }
-            try write("v2")
+            try bots.write("{name: versioned, kind: versioned, channels: [messaging:general], version: v2}")
             async let first = reloader.reload(reason: "first")
             // The first is waiting for the slow handler to finish before it swaps the handlers.
             try await Task.sleep(for: .milliseconds(200))
             let second = await reloader.reload(reason: "second")
             #expect(await first == .applied)
             #expect(second == .unchanged)
-            #expect(builds.all == ["v1", "v2", "v2"], "at start, then the first reload's check and build; the second built nothing")
+            #expect(bots.builds.all == ["versioned v1", "versioned v2", "versioned v2"], "at start, then the first reload's check and build; the second built nothing")
             let after = try await ann.send(text: "after")
             #expect(try await ann.replies(to: after, from: "versioned").map(\.text).last == "v2")
-
-            await group.triggerGracefulShutdown()
-            try await task.value
+            try await bots.stop()
         }
     }
 
@@ -247,33 +217,11 @@ struct ReconfigurationTests {
     func leavesWhatTheFileTookAway() async throws {
         try await TestChatServer.withServer { server in
             let recorder = Recorder()
-            let builds = Recorder()
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reload-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let path = folder.appendingPathComponent("bots.yaml").path
-            func write(_ bots: String...) throws {
-                try (["server: {api_key: key, api_secret: a-secret-of-at-least-32-bytes-long}", "bots:"] + bots.map { "  - \($0)" })
-                    .joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
-            }
-            try write(
+            let bots = try await ReloadingBots.start(
+                on: server, recorder: recorder,
                 "{name: alpha, kind: versioned, user: alpha-bot, channels: [messaging:general, messaging:gym], version: a}",
                 "{name: beta, kind: versioned, user: beta-bot, channels: [messaging:general], version: b}")
-            let running = try BotsConfiguration.load(contentsOf: path)
-            let makeBot: BotsReloader.MakeBot = { entry, _ in
-                builds.record(entry.name)
-                return Self.versioned(try entry.node.required("version").string(), recorder: recorder, name: entry.name, user: entry.user)
-            }
-            let makeService: BotsReloader.MakeService = { entry, bot, _ in
-                BotService(bot: bot, client: server.client(as: bot.user.id), channels: entry.channels, configuration: TestChatServer.testBotConfiguration)
-            }
-            let runner = BotRunner(services: try running.bots.map { makeService($0, try makeBot($0, running), running) })
-            let group = ServiceGroup(configuration: .init(services: [runner], logger: Logger(label: "test.runner")))
-            let task = Task { try await group.run() }
-            try await runner.waitUntilReady()
-            let reloader = BotsReloader(
-                path: path, loadedStamp: FileStamp(path), watchesFile: false, hangUps: await UnixSignalsSequence(trapping: []), running: running,
-                runner: runner, makeBot: makeBot, makeService: makeService, logger: Logger(label: "test.reload"))
+            let (reloader, runner) = (bots.reloader, bots.runner)
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let annInGym = try await TestUser.join(server, id: "ann", channel: "messaging:gym")
             let observer = server.client(as: "ann")
@@ -281,7 +229,7 @@ struct ReconfigurationTests {
             #expect(try await members("messaging:gym") == ["alpha-bot", "ann"])
 
             // The gym leaves alpha's list, beta runs as another user, gamma comes.
-            try write(
+            try bots.write(
                 "{name: alpha, kind: versioned, user: alpha-bot, channels: [messaging:general], version: a}",
                 "{name: beta, kind: versioned, user: beta-bot-2, channels: [messaging:general], version: b}",
                 "{name: gamma, kind: versioned, user: gamma-bot, channels: [messaging:general], version: c}")
@@ -289,7 +237,7 @@ struct ReconfigurationTests {
             #expect(try await members("messaging:gym") == ["ann"])
             #expect(try await members("messaging:general") == ["alpha-bot", "beta-bot-2", "gamma-bot", "ann"])
             #expect(runner.service(named: "alpha")?.channels == ["messaging:general"])
-            #expect(builds.all == ["alpha", "beta", "gamma", "beta", "beta"], "gamma's check was its build; beta's old self ran meanwhile")
+            #expect(bots.builds.all == ["alpha a", "beta b", "gamma c", "beta b", "beta b"], "gamma's check was its build; beta's old self ran meanwhile")
             _ = try await annInGym.send(text: "anyone?")
             let hello = try await ann.send(text: "hello")
             #expect(Set(try await ann.replies(to: hello, from: "alpha-bot").map(\.text)) == ["a"])
@@ -299,16 +247,76 @@ struct ReconfigurationTests {
 
             // Taking a bot out of the file takes its user out of its channels; renaming one
             // (the old name goes, a new one comes as the same user) keeps the user where it is.
-            try write(
+            try bots.write(
                 "{name: alpha-2, kind: versioned, user: alpha-bot, channels: [messaging:general], version: a2}",
                 "{name: beta, kind: versioned, user: beta-bot-2, channels: [messaging:general], version: b}")
             #expect(await reloader.reload(reason: "test") == .applied)
             #expect(try await members("messaging:general") == ["alpha-bot", "beta-bot-2", "ann"])
             let again = try await ann.send(text: "again")
             #expect(Set(try await ann.replies(to: again, from: "alpha-bot").map(\.text)) == ["a2"])
-
-            await group.triggerGracefulShutdown()
-            try await task.value
+            try await bots.stop()
         }
+    }
+}
+
+/// A bots.yaml in a temporary folder, its bots (kind `versioned`, answering their `version`)
+/// running on a test server, and a reloader of the file, as `bots run` has.
+final class ReloadingBots: Sendable {
+    let path: String
+    /// Each build: the entry's name and version.
+    let builds: Recorder
+    let runner: BotRunner
+    let reloader: BotsReloader
+    private let group: ServiceGroup
+    private let task: Task<Void, any Error>
+
+    private init(path: String, runner: BotRunner, reloader: BotsReloader, group: ServiceGroup, builds: Recorder) {
+        self.path = path
+        self.runner = runner
+        self.reloader = reloader
+        self.group = group
+        self.builds = builds
+        task = Task { try await group.run() }
+    }
+
+    /// Writes the file with `bots` (flow-style entries), starts them, and waits until they are ready.
+    static func start(on server: TestChatServer, recorder: Recorder, _ bots: String...) async throws -> ReloadingBots {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reload-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("bots.yaml").path
+        try write(bots, to: path)
+        let running = try BotsConfiguration.load(contentsOf: path)
+        let builds = Recorder()
+        let makeBot: BotsReloader.MakeBot = { entry, _ in
+            let version = try entry.node.required("version").string()
+            builds.record("\(entry.name) \(version)")
+            return ReconfigurationTests.versioned(version, recorder: recorder, name: entry.name, user: entry.user)
+        }
+        let makeService: BotsReloader.MakeService = { entry, bot, _ in
+            BotService(bot: bot, client: server.client(as: bot.user.id), channels: entry.channels, configuration: TestChatServer.testBotConfiguration)
+        }
+        let runner = BotRunner(services: try running.bots.map { makeService($0, try makeBot($0, running), running) })
+        let reloader = BotsReloader(
+            path: path, loadedStamp: FileStamp(path), watchesFile: false, hangUps: await UnixSignalsSequence(trapping: []), running: running,
+            runner: runner, makeBot: makeBot, makeService: makeService, logger: Logger(label: "test.reload"))
+        let group = ServiceGroup(configuration: .init(services: [runner], logger: Logger(label: "test.runner")))
+        let started = ReloadingBots(path: path, runner: runner, reloader: reloader, group: group, builds: builds)
+        try await runner.waitUntilReady()
+        return started
+    }
+
+    /// Writes the file again with `bots`.
+    func write(_ bots: String...) throws { try Self.write(bots, to: path) }
+
+    private static func write(_ bots: [String], to path: String) throws {
+        try (["server: {api_key: key, api_secret: a-secret-of-at-least-32-bytes-long}", "bots:"] + bots.map { "  - \($0)" })
+            .joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// Stops the bots gracefully and removes the folder.
+    func stop() async throws {
+        await group.triggerGracefulShutdown()
+        try await task.value
+        try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path)
     }
 }
