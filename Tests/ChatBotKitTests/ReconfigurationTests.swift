@@ -254,6 +254,19 @@ struct ReconfigurationTests {
             #expect(try await members("messaging:general") == ["alpha-bot", "beta-bot-2", "ann"])
             let again = try await ann.send(text: "again")
             #expect(Set(try await ann.replies(to: again, from: "alpha-bot").map(\.text)) == ["a2"])
+
+            // A bot restarted (here for its concurrency) with a channel fewer leaves that one too.
+            try bots.write(
+                "{name: alpha-2, kind: versioned, user: alpha-bot, channels: [messaging:general], version: a2}",
+                "{name: beta, kind: versioned, user: beta-bot-2, channels: [messaging:general, messaging:gym], version: b}")
+            #expect(await reloader.reload(reason: "test") == .applied)
+            #expect(try await members("messaging:gym") == ["beta-bot-2", "ann"])
+            try bots.write(
+                "{name: alpha-2, kind: versioned, user: alpha-bot, channels: [messaging:general], version: a2}",
+                "{name: beta, kind: versioned, user: beta-bot-2, channels: [messaging:general], version: b, concurrency: 2}")
+            #expect(await reloader.reload(reason: "test") == .applied)
+            #expect(try await members("messaging:gym") == ["ann"])
+            #expect(try await members("messaging:general") == ["alpha-bot", "beta-bot-2", "ann"])
             try await bots.stop()
         }
     }

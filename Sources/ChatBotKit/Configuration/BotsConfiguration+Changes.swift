@@ -10,7 +10,8 @@ extension BotsConfiguration {
         /// their users leave the bots' channels.
         public var removed: [BotEntry] = []
         /// Bots whose kind, user, concurrency, drain deadline or `reuse_uploads` changed: they
-        /// stop and start again, so they reconnect (a bot's old user leaves its channels).
+        /// stop and start again, so they reconnect; their users leave the channels the file no
+        /// longer runs them in (all of them after a user change).
         public var restarted: [BotEntry] = []
         /// Bots whose own options (those their kind reads, such as a moderation `policy`)
         /// changed: rebuilt and swapped in between two handlers, without reconnecting.

@@ -125,12 +125,13 @@ public actor BotsReloader {
         var done: [String] = []
         var failures = 0
         var bots = Dictionary(uniqueKeysWithValues: running.bots.map { ($0.name, $0) })
-        // A restarted bot is stopped first: the same name cannot run twice. A user the file no
-        // longer runs a bot as leaves that bot's channels: it would still look present there.
+        // A restarted bot is stopped first: the same name cannot run twice. Its user then leaves
+        // the channels the file no longer runs it in (all of them when the bot is gone or has
+        // another user): it would still look present there.
         for entry in changes.removed + changes.restarted {
             let client = runner.service(named: entry.name)?.client
             await runner.stop(botNamed: entry.name)
-            if let old = bots[entry.name], old.user != entry.user || changes.removed.contains(where: { $0.name == entry.name }), let client {
+            if let old = bots[entry.name], let client {
                 failures += await leaveChannels(of: old, client: client, keeping: configuration, done: &done)
             }
             bots[entry.name] = nil
@@ -171,17 +172,19 @@ public actor BotsReloader {
         }
         for (entry, channels) in changes.left {
             guard let service = runner.service(named: entry.name) else { continue }
-            // Another bot runs as the same user there: the membership is its too, and stays.
-            bots[entry.name]?.channels.removeAll { channels.contains($0) && configuration.runs(entry.user, in: $0) }
-            for cid in channels where !configuration.runs(entry.user, in: cid) {
-                do {
-                    try await service.leave(cid)
-                    bots[entry.name]?.channels.removeAll { $0 == cid }
-                    done.append("\(entry.name) left \(cid)")
-                } catch {
-                    failures += 1
-                    logger.error("\(error)")
+            for cid in channels {
+                // Where another bot runs as the same user, the membership is its too, and stays.
+                if !configuration.runs(entry.user, in: cid) {
+                    do {
+                        try await service.leave(cid)
+                        done.append("\(entry.name) left \(cid)")
+                    } catch {
+                        failures += 1
+                        logger.error("\(error)")
+                        continue
+                    }
                 }
+                bots[entry.name]?.channels.removeAll { $0 == cid }
             }
         }
         if !changes.needingRestart.isEmpty {
@@ -193,9 +196,9 @@ public actor BotsReloader {
         return record(failures > 0 ? .failed : .applied)
     }
 
-    /// The user `entry` ran as leaves the entry's channels (a bot taken out of the file, or given
-    /// another user), but those where `configuration` still runs a bot as that user; returns
-    /// how many it could not leave (logged).
+    /// The user `entry` ran as leaves the entry's channels, but those where `configuration`
+    /// still runs a bot as that user (the restarted bot itself, a renamed one); returns how many
+    /// it could not leave (logged).
     private func leaveChannels(
         of entry: BotsConfiguration.BotEntry, client: ChatClient, keeping configuration: BotsConfiguration, done: inout [String]
     ) async -> Int {
