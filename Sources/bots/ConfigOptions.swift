@@ -58,10 +58,16 @@ struct ConfigOptions: ParsableArguments {
 
     /// A client acting as `userId` on the server of `configuration` (already loaded).
     func client(as userId: String, in configuration: BotsConfiguration) -> ChatClient {
+        configuration.client(as: userId, at: address(configuration).url)
+    }
+}
+
+extension BotsConfiguration {
+    /// A client acting as `userId` with the configuration's key and secret, on the server at `baseURL`.
+    func client(as userId: String, at baseURL: URL) -> ChatClient {
         ChatClient(
             configuration: ChatClientConfiguration(
-                apiKey: configuration.server.apiKey, baseURL: address(configuration).url,
-                credentials: .apiSecret(configuration.server.apiSecret.value), userId: userId))
+                apiKey: server.apiKey, baseURL: baseURL, credentials: .apiSecret(server.apiSecret.value), userId: userId))
     }
 }
 

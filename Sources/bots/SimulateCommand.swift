@@ -126,13 +126,13 @@ struct SimulateCommand: AsyncParsableCommand {
         }
         switch transcript.outcome {
         case .settled(let after)?:
-            Self.note("The bots settled \(Self.seconds(after)) after the send.")
+            Self.note("The bots settled \(DurationText.format(after)) after the send.")
             if transcript.hasFailures { throw ExitCode(1) }
         case .busy(let names, let after)?:
             let who =
                 names.isEmpty
                 ? "the channel was not quiet for \(settle) s" : "\(names.joined(separator: ", ")) still had work queued or running"
-            Self.fail("the bots did not settle: \(who) \(Self.seconds(after)) after the send (--timeout)")
+            Self.fail("the bots did not settle: \(who) \(DurationText.format(after)) after the send (--timeout)")
             throw ExitCode(1)
         case .failed(let reason)?:
             Self.fail("the simulation stopped: \(reason)")
@@ -174,11 +174,6 @@ struct SimulateCommand: AsyncParsableCommand {
         server.port = 0
         server.dataDirectory = BotKindEnvironment.resolve(configuration.embedded.dataDirectory, under: folder.root)
         return server
-    }
-
-    private static func seconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        return String(format: "%.2f s", Double(seconds) + Double(attoseconds) / 1e18)
     }
 
     /// A line for people on stderr (stdout stays the report, or the JSON lines).

@@ -68,9 +68,7 @@ struct Simulation: Service {
 
     /// Sends the message and watches the channel as its sender until the bots settle.
     private func sendAndObserve(on url: URL, runner: BotRunner) async throws -> Outcome {
-        let client = ChatClient(
-            configuration: ChatClientConfiguration(
-                apiKey: configuration.server.apiKey, baseURL: url, credentials: .apiSecret(configuration.server.apiSecret.value), userId: input.user))
+        let client = configuration.client(as: input.user, at: url)
         try await client.upsertUsers([User(id: input.user, name: input.user.capitalized)])
         try await client.join(input.channel, as: input.user)
         let observer = EventConnection(client: client, user: User(id: input.user))

@@ -266,7 +266,7 @@ public final class BotService: Service, Sendable {
         let deadline = ContinuousClock.now + configuration.drainDeadline
         // A channel leaves the mailboxes when its worker finds its queue empty, so none left
         // means no handler running and nothing queued.
-        while mailboxes.pendingChannels > 0, !Task.isCancelled {
+        while hasPendingWork, !Task.isCancelled {
             guard ContinuousClock.now < deadline else {
                 logger.warning("Handlers did not finish within \(configuration.drainDeadline); cancelling them")
                 workers.cancelAll()
