@@ -36,6 +36,9 @@ public struct DevServerConfiguration: Sendable {
     public var enrichesURLs: Bool
     /// How long fetching one link for its preview may take (the hosted service waits about 4 s).
     public var linkPreviewTimeout: Duration
+    /// The most events one `/sync` returns; asked for more, it answers HTTP 400, as the hosted
+    /// service does beyond 2,000.
+    public var maximumSyncedEvents = 2000
 
     /// A configuration; only the data directory is required.
     public init(

@@ -120,16 +120,25 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
-    static func runner(for bots: [(BotsConfiguration.BotEntry, Bot)], configuration: BotsConfiguration, baseURL: URL, logger: Logger) -> BotRunner {
-        BotRunner(services: bots.map { service(for: $0, bot: $1, configuration: configuration, baseURL: baseURL) }, logger: logger)
+    static func runner(
+        for bots: [(BotsConfiguration.BotEntry, Bot)], configuration: BotsConfiguration, baseURL: URL, pathRoot: URL? = nil, logger: Logger
+    ) -> BotRunner {
+        BotRunner(
+            services: bots.map { service(for: $0, bot: $1, configuration: configuration, baseURL: baseURL, pathRoot: pathRoot) }, logger: logger)
     }
 
-    /// The service running one entry's bot on `baseURL`.
-    static func service(for entry: BotsConfiguration.BotEntry, bot: Bot, configuration: BotsConfiguration, baseURL: URL) -> BotService {
-        BotService(
+    /// The service running one entry's bot on `baseURL` (its checkpoint inside `pathRoot`, if given).
+    static func service(
+        for entry: BotsConfiguration.BotEntry, bot: Bot, configuration: BotsConfiguration, baseURL: URL, pathRoot: URL? = nil
+    ) -> BotService {
+        let catchUp = entry.catchUp.map {
+            BotService.CatchUp(checkpointFile: configuration.checkpointFile(for: entry, under: pathRoot), maximumAge: $0)
+        }
+        return BotService(
             bot: bot, server: baseURL, apiKey: configuration.server.apiKey, apiSecret: configuration.server.apiSecret.value,
             channels: entry.channels,
-            configuration: BotService.Configuration(maximumConcurrentChannels: entry.concurrency, drainDeadline: entry.drainDeadline),
+            configuration: BotService.Configuration(
+                maximumConcurrentChannels: entry.concurrency, drainDeadline: entry.drainDeadline, catchUp: catchUp),
             cdnStorage: entry.reusesUploads ? DeduplicatingCDNStorage() : nil, logger: Logger(label: "bots.\(entry.name)"))
     }
 

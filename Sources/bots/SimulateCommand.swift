@@ -104,7 +104,7 @@ struct SimulateCommand: AsyncParsableCommand {
         }
         let server = try await DevServer(configuration: serverConfiguration(configuration, in: folder), logger: Logger(label: "bots.devserver"))
         let simulation = Simulation(
-            server: server, bots: bots, configuration: configuration,
+            server: server, bots: bots, configuration: configuration, pathRoot: folder.root,
             input: Simulation.Input(user: user, channel: cid, text: text, attachments: payloads),
             quietPeriod: .milliseconds(Int(settle * 1000)), timeout: .milliseconds(Int(timeout * 1000)), transcript: transcript, logger: logger)
         let group = ServiceGroup(

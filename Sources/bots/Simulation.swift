@@ -32,6 +32,8 @@ struct Simulation: Service {
     let server: DevServer
     let bots: [(BotsConfiguration.BotEntry, Bot)]
     let configuration: BotsConfiguration
+    /// Where every path of the configuration is taken (the bots' checkpoints too).
+    let pathRoot: URL
     let input: Input
     let quietPeriod: Duration
     let timeout: Duration
@@ -50,7 +52,7 @@ struct Simulation: Service {
         } catch {
             return transcript.finish(.failed("the dev server did not start: \(error)"))
         }
-        let runner = RunCommand.runner(for: bots, configuration: configuration, baseURL: url, logger: logger)
+        let runner = RunCommand.runner(for: bots, configuration: configuration, baseURL: url, pathRoot: pathRoot, logger: logger)
         let botGroup = ServiceGroup(configuration: .init(services: [runner], gracefulShutdownSignals: [], logger: logger))
         await withDiscardingTaskGroup { group in
             group.addTask { try? await botGroup.run() }

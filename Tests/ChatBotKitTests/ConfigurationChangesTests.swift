@@ -85,7 +85,7 @@ struct ConfigurationChangesTests {
         #expect(!changes.isEmpty)
     }
 
-    @Test("concurrency, drain_deadline and reuse_uploads take a restart; server and metrics changes are named, not applied")
+    @Test("concurrency, drain_deadline, reuse_uploads and catch_up take a restart; server and metrics changes are named, not applied")
     func restartsAndSections() throws {
         let base = try BotsConfiguration.parse(Self.before)
         let busier = Self.before.replacingOccurrences(of: "database: coach.sqlite", with: "database: coach.sqlite\n    concurrency: 2")
@@ -97,6 +97,8 @@ struct ConfigurationChangesTests {
         #expect(reusing.bots.map(\.reusesUploads) == [false, false, true, false])
         #expect(reusing.changes(from: base).restarted.map(\.name) == ["keeper"])
         #expect(reusing.changes(from: base).reconfigured.isEmpty, "not one of the kind's own options")
+        let forgetful = Self.before.replacingOccurrences(of: "user: keeper-bot", with: "user: keeper-bot\n    catch_up: off")
+        #expect(try BotsConfiguration.parse(forgetful).changes(from: base).restarted.map(\.name) == ["keeper"])
         let moved = Self.before.replacingOccurrences(of: "api_key: key", with: "api_key: other") + "\nmetrics: {port: 0}\n"
         let changes = try BotsConfiguration.parse(moved).changes(from: base)
         #expect(changes.needingRestart == ["server", "metrics"])

@@ -55,6 +55,24 @@ struct ConfigurationTests {
         #expect(fromEnvironment.bots.first?.concurrency == 8)
     }
 
+    @Test("catch_up: a day unless given, a duration, or off; the checkpoint lives beside the embedded server's data, or inside a path root")
+    func catchUp() throws {
+        let yaml = """
+            server: {api_key: k, api_secret: s-0123456789abcdef}
+            embedded: {data: state/data}
+            bots:
+              - {name: a, kind: echo, channels: [messaging:x]}
+              - {name: b, kind: echo, channels: [messaging:x], catch_up: 30m}
+              - {name: c, kind: echo, channels: [messaging:x], catch_up: off}
+            """
+        let configuration = try BotsConfiguration.parse(yaml)
+        #expect(configuration.bots.map(\.catchUp) == [.seconds(86_400), .seconds(1800), nil])
+        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        #expect(configuration.checkpointFile(for: configuration.bots[0]).path == here.appendingPathComponent("state/checkpoints/a.json").path)
+        let root = URL(fileURLWithPath: "/tmp/simulation")
+        #expect(configuration.checkpointFile(for: configuration.bots[1], under: root).path == "/tmp/simulation/state/checkpoints/b.json")
+    }
+
     @Test("one user may act for two bots whose channels do not meet")
     func oneUserInSeparateChannels() throws {
         let yaml = """
@@ -108,6 +126,11 @@ struct ConfigurationTests {
                 "reuse_uploads that is not a boolean",
                 "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - name: a\n    kind: echo\n    channels: [messaging:x]\n    reuse_uploads: often\n",
                 .wrongType, 8, 20, "reuse_uploads"
+            ),
+            (
+                "catch_up that is neither a duration nor off",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - name: a\n    kind: echo\n    channels: [messaging:x]\n    catch_up: always\n",
+                .badValue, 8, 15, "bots[0].catch_up must be a duration such as 30m or 1d, or off, found \"always\""
             ),
             (
                 "two bots with one name",

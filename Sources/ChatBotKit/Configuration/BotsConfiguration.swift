@@ -90,6 +90,9 @@ public struct BotsConfiguration: Sendable {
         /// Whether its uploads go through a ``DeduplicatingCDNStorage`` (`reuse_uploads`): a
         /// file it sent before, unchanged, gets the earlier upload's link instead of a new upload.
         public var reusesUploads = false
+        /// How far back it catches up on what it missed when it starts again (`catch_up`, a
+        /// day by default); nil (`catch_up: off`) starts from the moment it connects.
+        public var catchUp: Duration? = .seconds(86_400)
         /// The whole entry, for kind-specific options (read them with ``ConfigNode``).
         public var node: ConfigNode
     }
@@ -104,7 +107,7 @@ public struct BotsConfiguration: Sendable {
     public var metrics: MetricsEndpoint?
 
     /// The keys a bot entry may have besides the ones its kind reads.
-    public static let commonBotKeys = ["name", "kind", "user", "channels", "concurrency", "drain_deadline", "reuse_uploads"]
+    public static let commonBotKeys = ["name", "kind", "user", "channels", "concurrency", "drain_deadline", "reuse_uploads", "catch_up"]
 
     /// Reads and checks `bots.yaml`.
     public static func load(contentsOf path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigurationError)
@@ -242,6 +245,24 @@ public struct BotsConfiguration: Sendable {
         var entry = BotEntry(
             name: name, kind: kind, user: user, channels: channels, concurrency: concurrency, drainDeadline: drainDeadline, node: node)
         if let reuse = node["reuse_uploads"] { entry.reusesUploads = try reuse.bool() }
+        if let catchUp = node["catch_up"] {
+            if case .scalar(let text, _) = catchUp.value, ["off", "false", "no"].contains(text.lowercased()) {
+                entry.catchUp = nil
+            } else {
+                guard case .scalar(let text, _) = catchUp.value, let duration = DurationText.parse(text) else {
+                    throw catchUp.error(.badValue, "\(catchUp.path) must be a duration such as 30m or 1d, or off, found \(catchUp.describe)")
+                }
+                entry.catchUp = duration
+            }
+        }
         return entry
+    }
+
+    /// Where a bot keeps its checkpoint (what a restart catches up from): `checkpoints/<name>.json`
+    /// in the folder that holds the embedded server's `data` (`.bots/checkpoints/` by default),
+    /// inside `pathRoot` when one is given (see ``BotKindEnvironment/pathRoot``).
+    public func checkpointFile(for entry: BotEntry, under pathRoot: URL? = nil) -> URL {
+        BotKindEnvironment.resolve(embedded.dataDirectory, under: pathRoot).deletingLastPathComponent()
+            .appendingPathComponent("checkpoints").appendingPathComponent("\(entry.name).json")
     }
 }

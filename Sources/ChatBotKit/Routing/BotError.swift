@@ -15,6 +15,8 @@ public struct BotError: Error, Sendable, CustomStringConvertible {
         public static let configuration = Code(rawValue: "bot.configuration")
         /// The bot could not start (its user, its channels).
         public static let startFailed = Code(rawValue: "bot.start_failed")
+        /// A bot's checkpoint file cannot be read (it then starts without catching up).
+        public static let checkpointUnreadable = Code(rawValue: "bot.checkpoint_unreadable")
         /// The code's name.
         public var description: String { rawValue }
     }

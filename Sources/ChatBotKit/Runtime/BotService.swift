@@ -23,15 +23,19 @@ public final class BotService: Service, Sendable {
         public var drainDeadline: Duration
         /// The event connection's timing.
         public var connection: EventConnection.Configuration
+        /// Where the bot keeps how far it has handled, to catch up on what it missed when it
+        /// starts again; nil (the default) starts from the moment it connects.
+        public var catchUp: CatchUp?
 
-        /// The defaults: 8 channels at once, 10 s to drain.
+        /// The defaults: 8 channels at once, 10 s to drain, no catching up.
         public init(
             maximumConcurrentChannels: Int = 8, drainDeadline: Duration = .seconds(10),
-            connection: EventConnection.Configuration = EventConnection.Configuration()
+            connection: EventConnection.Configuration = EventConnection.Configuration(), catchUp: CatchUp? = nil
         ) {
             self.maximumConcurrentChannels = maximumConcurrentChannels
             self.drainDeadline = drainDeadline
             self.connection = connection
+            self.catchUp = catchUp
         }
     }
 
@@ -48,7 +52,11 @@ public final class BotService: Service, Sendable {
     public let connection: EventConnection
     /// The bot's logger (its metadata names the bot).
     public let logger: Logger
-    private let handled = Locked(RecentKeys(capacity: 50_000))
+    let handled = Locked(RecentKeys(capacity: 50_000))
+    /// How far it has handled (kept only with ``Configuration/catchUp``).
+    let progress = Locked(HandledProgress())
+    /// Whether the last checkpoint could not be saved (logged once).
+    let checkpointFailing = Locked(false)
     private let mailboxes = ChannelMailboxes()
     private let readiness = Locked(Readiness.starting([]))
     let configuredChannels: Locked<[ChannelId]>
@@ -124,6 +132,8 @@ public final class BotService: Service, Sendable {
 
     private func handleMessages() async throws {
         try await prepare()
+        let catchUp = configuration.catchUp
+        if let catchUp { startCatchingUp(catchUp) }
         let slots = AsyncSlots(limit: configuration.maximumConcurrentChannels)
         let connection = self.connection
         try await withThrowingDiscardingTaskGroup { group in
@@ -142,9 +152,12 @@ public final class BotService: Service, Sendable {
             // for the life of the bot.
             group.addTask { [self] in
                 try await withThrowingDiscardingTaskGroup { workers in
+                    if let catchUp { workers.addTask { [self] in await saveCheckpoints(catchUp) } }
                     for await event in connection.events {
                         logMembership(event)
-                        guard let (delivery, cid) = accept(event) else { continue }
+                        let accepted = accept(event)
+                        if catchUp != nil { track(event, accepted: accepted?.0) }
+                        guard let (delivery, cid) = accepted else { continue }
                         if mailboxes.enqueue(delivery, in: cid) {
                             await slots.acquire()
                             workers.addTask { [self] in
@@ -154,7 +167,10 @@ public final class BotService: Service, Sendable {
                         }
                     }
                     await drain(&workers)
+                    // Nothing is left to handle: this stops the saving of checkpoints.
+                    workers.cancelAll()
                 }
+                if let catchUp { saveCheckpoint(catchUp) }
             }
         }
     }
@@ -210,6 +226,15 @@ public final class BotService: Service, Sendable {
         return once(Delivery(truncation), in: cid)
     }
 
+    /// Follows how far the bot has handled (for its checkpoint): the event's time, and the
+    /// delivery it became, if any.
+    private func track(_ event: Event, accepted delivery: Delivery?) {
+        guard event.cid != nil, let eventAt = event.createdAt else { return }
+        progress.withLock { progress in
+            if let delivery { progress.accepted(delivery.key, eventAt: eventAt) } else { progress.saw(eventAt: eventAt) }
+        }
+    }
+
     /// The delivery, unless it was handled before (a redelivery after a reconnect or `/sync`).
     private func once(_ delivery: Delivery, in cid: ChannelId) -> (Delivery, ChannelId)? {
         guard handled.withLock({ $0.insert(delivery.key) }) else {
@@ -239,6 +264,8 @@ public final class BotService: Service, Sendable {
                 }
             }
             span.end()
+            // A handler cut off by the drain deadline did not finish: the next start handles it again.
+            if configuration.catchUp != nil, !Task.isCancelled { progress.withLock { $0.finished(delivery.key) } }
             metrics.finished(delivery.metricsTrigger, after: ContinuousClock.now - start)
             gate.leave(task: task)
         }

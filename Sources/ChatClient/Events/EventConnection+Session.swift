@@ -28,10 +28,10 @@ extension EventConnection {
         // drop this id, `watch` no longer sends it.
         defer { shared.withLock { if case .connected(connectionId) = $0.state { $0.state = .connecting } } }
         markFrame()
-        let isReconnect = shared.withLock { shared -> Bool in
+        let (isReconnect, catchesUp) = shared.withLock { shared -> (Bool, Bool) in
             shared.connections += 1
             if shared.firstConnectedAt == nil { shared.firstConnectedAt = Date() }
-            return shared.connections > 1
+            return (shared.connections > 1, shared.catchUpSince != nil)
         }
         metrics.connected()
         defer { metrics.disconnected() }
@@ -44,7 +44,7 @@ extension EventConnection {
         try await watch(watched.filter { !vanished.contains($0) }, connectionId: connectionId)
         setState(.connected(connectionId: connectionId))
         logger.debug("Event connection \(isReconnect ? "re-established" : "established")", metadata: ["connection_id": "\(connectionId)"])
-        if isReconnect { try await healGap(watched, vanished: vanished) }
+        if isReconnect || catchesUp { try await healGap(watched, vanished: vanished) }
         try await pump(socket: socket)
     }
 
@@ -147,20 +147,49 @@ extension EventConnection {
         shared.withLock { $0.watched.removeAll { cids.contains($0) } }
     }
 
-    /// Delivers what happened while disconnected: `/sync` from the last event. A channel that
-    /// vanished meanwhile gets a `channel.deleted` of its own when `/sync` did not bring its
-    /// deletion back (see ``deletion(of:)``).
+    /// Delivers what happened while disconnected: `/sync` from the last event (before the
+    /// first one, from where ``catchUp(since:)`` said). A channel that vanished meanwhile gets a
+    /// `channel.deleted` of its own when `/sync` did not bring its deletion back (see
+    /// ``deletion(of:)``).
     private func healGap(_ watched: [ChannelId], vanished: Set<ChannelId>) async throws {
         guard !watched.isEmpty else { return }
-        let since = shared.withLock { $0.lastEventAt ?? $0.firstConnectedAt } ?? Date()
+        let since = shared.withLock { $0.lastEventAt ?? $0.catchUpSince ?? $0.firstConnectedAt } ?? Date()
         // One microsecond earlier: the server compares strictly, and duplicates are filtered anyway.
-        let events = try await client.sync(watched, since: RFC3339.string(from: since.addingTimeInterval(-0.000_001)))
-        logger.debug("Synced \(events.count) events after reconnecting")
+        let events = try await syncEvents(watched, since: RFC3339.string(from: since.addingTimeInterval(-0.000_001)))
+        logger.debug("Synced \(events.count) events since \(RFC3339.string(from: since))")
         metrics.synced(events.count)
         for event in events { await deliver(event) }
         let announced = Set(events.filter { $0.type == .channelDeleted }.compactMap(\.cid))
         for cid in vanished.subtracting(announced).sorted(by: { $0.rawValue < $1.rawValue }) {
             if let deletion = deletion(of: cid) { await deliver(deletion) }
+        }
+    }
+
+    /// The events of `cids` since `since`. The server refuses (HTTP 400) a `/sync` with more
+    /// events than it returns at once (2,000 on the hosted service), and a connection that
+    /// asked again after every refusal would never come back: then each channel is synced on
+    /// its own, and one with too many events alone is skipped with an error logged, as its gap
+    /// cannot be healed this way.
+    private func syncEvents(_ cids: [ChannelId], since: String) async throws -> [Event] {
+        do {
+            return try await client.sync(cids, since: since)
+        } catch let error as ChatClientError where error.httpStatus == 400 {
+            var events: [Event] = []
+            for cid in cids {
+                do {
+                    events += try await client.sync([cid], since: since)
+                } catch let error as ChatClientError where error.httpStatus == 400 {
+                    logger.error(
+                        "What happened in \(cid) since \(since) is not delivered: the server does not sync it (\(error.message))",
+                        metadata: ["cid": "\(cid)"])
+                    metrics.unsyncedChannel()
+                }
+            }
+            // Channel by channel, then in the order they happened, as one `/sync` answers.
+            return events.enumerated().sorted { lhs, rhs in
+                let (left, right) = (lhs.element.createdAt ?? .distantPast, rhs.element.createdAt ?? .distantPast)
+                return left == right ? lhs.offset < rhs.offset : left < right
+            }.map(\.element)
         }
     }
 

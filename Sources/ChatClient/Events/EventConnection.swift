@@ -12,7 +12,8 @@ import Synchronization
 /// you asked for, and sends a heartbeat every `heartbeatInterval`; two missed health checks
 /// declare it dead. Dropped connections come back with Stream's jittered backoff (0.25 s to
 /// 25 s); then every watched channel is watched again and `/sync` heals the gap from the last
-/// event. Each event reaches ``events`` once, in order per channel.
+/// event. Each event reaches ``events`` once, in order per channel. ``catchUp(since:)`` makes
+/// the first connection heal the gap since a given time too.
 ///
 /// Watching gets or creates a channel, so a deleted channel is never watched again: one whose
 /// `channel.deleted` arrives stops being watched, and one found gone on reconnecting is
@@ -73,6 +74,8 @@ public final class EventConnection: Service, Sendable {
         var memberChannels: Set<ChannelId> = []
         var socket: (any WebSocketConnection)?
         var lastEventAt: Date?
+        /// Where the first connection's `/sync` starts (``catchUp(since:)``), if anywhere.
+        var catchUpSince: Date?
         var firstConnectedAt: Date?
         var stateWaiters: [CheckedContinuation<Void, Never>] = []
         var connections = 0
@@ -127,6 +130,13 @@ public final class EventConnection: Service, Sendable {
 
     /// The channels watched (again after every reconnect, unless deleted meanwhile).
     public var watchedChannels: [ChannelId] { shared.withLock { $0.watched } }
+
+    /// Makes the first connection deliver, through `/sync`, what happened in the watched
+    /// channels after `date`, as every reconnect does for the time it was away: a process that
+    /// stopped at `date` catches up on what it missed. Call it before ``run()``.
+    public func catchUp(since date: Date) {
+        shared.withLock { $0.catchUpSince = date }
+    }
 
     /// Watches `cid` from now on: at once when connected, and after every reconnect.
     public func watch(_ cid: ChannelId) async throws {

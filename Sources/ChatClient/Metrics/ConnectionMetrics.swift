@@ -9,6 +9,7 @@ final class ConnectionMetrics: Sendable {
     private let duplicates: Counter
     private let invalidFrames: Counter
     private let syncedEvents: Counter
+    private let unsyncedChannels: Counter
     private let connections: Counter
     private let isConnected: Gauge
 
@@ -19,6 +20,7 @@ final class ConnectionMetrics: Sendable {
         duplicates = Counter(label: "chatbotkit_duplicate_events_total", dimensions: dimensions, factory: factory)
         invalidFrames = Counter(label: "chatbotkit_invalid_frames_total", dimensions: dimensions, factory: factory)
         syncedEvents = Counter(label: "chatbotkit_synced_events_total", dimensions: dimensions, factory: factory)
+        unsyncedChannels = Counter(label: "chatbotkit_unsynced_channels_total", dimensions: dimensions, factory: factory)
         connections = Counter(label: "chatbotkit_connections_total", dimensions: dimensions, factory: factory)
         isConnected = Gauge(label: "chatbotkit_connected", dimensions: dimensions, factory: factory)
     }
@@ -33,8 +35,11 @@ final class ConnectionMetrics: Sendable {
     /// A frame that is not a valid event.
     func invalidFrame() { invalidFrames.increment() }
 
-    /// Events `/sync` brought back after a reconnect.
+    /// Events `/sync` brought back after a reconnect (or to catch up).
     func synced(_ count: Int) { syncedEvents.increment(by: count) }
+
+    /// A channel whose gap `/sync` refused to heal (too many events since).
+    func unsyncedChannel() { unsyncedChannels.increment() }
 
     /// A session established (the first connection, then each reconnect).
     func connected() {

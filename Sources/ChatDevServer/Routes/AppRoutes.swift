@@ -103,7 +103,7 @@ struct AppRoutes {
             }
             cids.append(cid)
         }
-        let limit = 2000
+        let limit = state.configuration.maximumSyncedEvents
         let requested = cids
         let renderer = await state.renderer(for: request)
         let (events, inaccessible) = try await state.store.read { db -> ([JSONObject], [String]) in

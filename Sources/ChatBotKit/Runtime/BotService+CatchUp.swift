@@ -1,0 +1,91 @@
+import ChatClient
+import ChatLocking
+import ChatModels
+import Foundation
+import Logging
+
+extension BotService {
+    /// Catching up after a restart: the bot keeps a ``BotCheckpoint`` of how far it has handled
+    /// its channels, and when it starts again it gets what happened since through `/sync`, as
+    /// after a reconnect, so the messages, edits and deletions sent while it was stopped are
+    /// handled, and none twice.
+    ///
+    /// A graceful stop saves the checkpoint once the handlers have finished; a crash loses at
+    /// most the last `saveInterval`, whose deliveries are then handled again. A delivery whose
+    /// handler was cut off (the drain deadline) counts as not handled.
+    public struct CatchUp: Sendable {
+        /// Where the checkpoint is kept (a JSON file; its folder is created).
+        public var checkpointFile: URL
+        /// How far back a restart goes at most: a bot stopped for longer handles only this last
+        /// stretch (the hosted service syncs at most 2,000 events of a channel anyway).
+        public var maximumAge: Duration
+        /// How often the checkpoint is saved while things change.
+        public var saveInterval: Duration
+
+        /// Keeps the checkpoint at `checkpointFile`, saved every second, and catches up on at
+        /// most the last day.
+        public init(checkpointFile: URL, maximumAge: Duration = .seconds(86_400), saveInterval: Duration = .seconds(1)) {
+            self.checkpointFile = checkpointFile
+            self.maximumAge = maximumAge
+            self.saveInterval = saveInterval
+        }
+    }
+
+    /// Reads the checkpoint and makes the connection catch up from it. A checkpoint that cannot
+    /// be read is moved aside (kept, as `<file>.unreadable`) and the bot starts from now.
+    func startCatchingUp(_ catchUp: CatchUp) {
+        let checkpoint: BotCheckpoint?
+        do {
+            checkpoint = try BotCheckpoint.load(from: catchUp.checkpointFile)
+        } catch {
+            let aside = catchUp.checkpointFile.appendingPathExtension("unreadable")
+            try? FileManager.default.removeItem(at: aside)
+            let moved = (try? FileManager.default.moveItem(at: catchUp.checkpointFile, to: aside)) != nil
+            logger.error(
+                "Bot \(bot.name) does not catch up on what it missed: \(error.message)\(moved ? "; it is kept as \(aside.lastPathComponent)" : "")")
+            return
+        }
+        guard let checkpoint else {
+            logger.info("Bot \(bot.name) has no checkpoint yet (\(catchUp.checkpointFile.path)); it handles what comes from now on")
+            return
+        }
+        let now = Date()
+        let reachable = now.addingTimeInterval(-catchUp.maximumAge.timeInterval)
+        var since = HandledProgress.syncStart(of: checkpoint)
+        if since < reachable {
+            logger.warning(
+                "Bot \(bot.name) stopped at \(RFC3339.string(from: checkpoint.handledThrough)), more than \(DurationText.format(catchUp.maximumAge)) ago; it catches up on the last \(DurationText.format(catchUp.maximumAge)) only"
+            )
+            since = reachable
+        }
+        progress.withLock { $0 = HandledProgress(resumingFrom: checkpoint, since: since) }
+        handled.withLock { handled in
+            for key in checkpoint.recentlyHandled { handled.insert(key) }
+        }
+        logger.info(
+            "Bot \(bot.name) catches up on what it missed since \(RFC3339.string(from: checkpoint.handledThrough))",
+            metadata: ["since": "\(RFC3339.string(from: since))"])
+        connection.catchUp(since: since)
+    }
+
+    /// Saves the checkpoint when something changed since the last save; a failure is logged
+    /// (once until a save works again) and the bot goes on.
+    func saveCheckpoint(_ catchUp: CatchUp) {
+        guard let checkpoint = progress.withLock({ $0.hasChanges ? $0.checkpoint(bot: bot.name) : nil }) else { return }
+        do {
+            try checkpoint.save(to: catchUp.checkpointFile)
+            checkpointFailing.withLock { $0 = false }
+        } catch {
+            if !checkpointFailing.withLock({ failing in defer { failing = true }; return failing }) {
+                logger.warning("Bot \(bot.name) cannot save its checkpoint: \(FileErrorText.describe(error)); a restart may handle messages again")
+            }
+        }
+    }
+
+    /// Saves the checkpoint every `saveInterval` until cancelled.
+    func saveCheckpoints(_ catchUp: CatchUp) async {
+        while (try? await Task.sleep(for: catchUp.saveInterval)) != nil {
+            saveCheckpoint(catchUp)
+        }
+    }
+}

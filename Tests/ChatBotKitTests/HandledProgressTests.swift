@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+@testable import ChatBotKit
+
+@Suite("HandledProgress: how far a bot has handled, with channels handled concurrently")
+struct HandledProgressTests {
+    let start = Date(timeIntervalSince1970: 1_790_000_000)
+
+    func at(_ seconds: TimeInterval) -> Date { start.addingTimeInterval(seconds) }
+
+    @Test("handled through the oldest delivery still queued or running, else the latest event; nothing before any event")
+    func handledThrough() {
+        var progress = HandledProgress()
+        #expect(progress.checkpoint(bot: "b") == nil)
+        progress.saw(eventAt: at(1))
+        progress.accepted("m2", eventAt: at(2))
+        progress.accepted("m3", eventAt: at(3))
+        progress.saw(eventAt: at(4))
+        #expect(progress.handledThrough == at(2))
+        progress.finished("m3")
+        #expect(progress.handledThrough == at(2), "m2, in another channel, still runs")
+        progress.finished("m2")
+        #expect(progress.handledThrough == at(4))
+        let checkpoint = progress.checkpoint(bot: "b", now: at(10))
+        #expect(checkpoint == BotCheckpoint(bot: "b", watchingSince: at(1), handledThrough: at(4), recentlyHandled: ["m3", "m2"], savedAt: at(10)))
+    }
+
+    @Test("finishing what was never accepted changes nothing; a checkpoint is due only after a change")
+    func changes() {
+        var progress = HandledProgress()
+        progress.accepted("m1", eventAt: at(1))
+        _ = progress.checkpoint(bot: "b")
+        #expect(!progress.hasChanges)
+        progress.finished("unknown")
+        #expect(!progress.hasChanges)
+        progress.saw(eventAt: at(0.5))
+        #expect(!progress.hasChanges, "an older event does not move anything")
+        progress.finished("m1")
+        #expect(progress.hasChanges)
+    }
+
+    @Test("deliveries older than the reordering margin before handledThrough leave the list; the list keeps the newest `capacity`")
+    func pruning() {
+        var progress = HandledProgress(reorderingMargin: 5, capacity: 3)
+        for second in 0..<10 {
+            progress.accepted("m\(second)", eventAt: at(TimeInterval(second)))
+            progress.finished("m\(second)")
+        }
+        #expect(progress.checkpoint(bot: "b")?.recentlyHandled == ["m7", "m8", "m9"])
+        var wide = HandledProgress(reorderingMargin: 5, capacity: 100)
+        for second in 0..<10 {
+            wide.accepted("m\(second)", eventAt: at(TimeInterval(second)))
+            wide.finished("m\(second)")
+        }
+        #expect(wide.checkpoint(bot: "b")?.recentlyHandled == ["m4", "m5", "m6", "m7", "m8", "m9"])
+    }
+
+    @Test("a restart syncs from the margin before handledThrough, never before the bot began watching; resumed progress keeps both")
+    func syncStart() {
+        let fresh = BotCheckpoint(bot: "b", watchingSince: at(8), handledThrough: at(10), recentlyHandled: ["m9"])
+        #expect(HandledProgress.syncStart(of: fresh, reorderingMargin: 5) == at(8))
+        let old = BotCheckpoint(bot: "b", watchingSince: at(0), handledThrough: at(100), recentlyHandled: [])
+        #expect(HandledProgress.syncStart(of: old, reorderingMargin: 5) == at(95))
+
+        var resumed = HandledProgress(resumingFrom: fresh, since: at(8))
+        let checkpoint = resumed.checkpoint(bot: "b")
+        #expect(checkpoint?.watchingSince == at(8))
+        #expect(checkpoint?.handledThrough == at(10))
+        #expect(checkpoint?.recentlyHandled == ["m9"])
+        // Caught up from later than the checkpoint (it was too old): nothing before that is known.
+        var clipped = HandledProgress(resumingFrom: old, since: at(200))
+        let given = clipped.checkpoint(bot: "b")
+        #expect(given?.watchingSince == at(200))
+        #expect(given?.handledThrough == at(200))
+    }
+}
