@@ -44,7 +44,7 @@ struct DoctorCommand: AsyncParsableCommand {
         if let settings = await checkServer(client, configuration, checkup) {
             checkup.report(.ok, "uploads", "files: \(Self.describe(settings.fileUploadConfig)); images: \(Self.describe(settings.imageUploadConfig))")
             await checkClock(client, checkup)
-            for entry in configuration.bots { await checkBot(entry, client: client, checkup) }
+            for entry in configuration.bots { await checkBot(entry, configuration: configuration, client: client, checkup) }
             // Last: connecting records the user, as the bot's own start would.
             if let first = configuration.bots.first { await checkRealtime(client, user: first.user, checkup) }
         }
@@ -143,7 +143,9 @@ struct DoctorCommand: AsyncParsableCommand {
 
     /// The bot's user, and which channels it will follow: those of the file (created at start
     /// when missing) and every other one it is a member of.
-    private func checkBot(_ entry: BotsConfiguration.BotEntry, client: ChatClient, _ checkup: Checkup) async {
+    private func checkBot(
+        _ entry: BotsConfiguration.BotEntry, configuration: BotsConfiguration, client: ChatClient, _ checkup: Checkup
+    ) async {
         let subject = "bot \(entry.name)"
         do {
             let exists = try await !client.queryUsers(ids: [entry.user]).isEmpty
@@ -159,10 +161,35 @@ struct DoctorCommand: AsyncParsableCommand {
             let members = entry.channels.filter { memberOf.contains($0) }
             if !members.isEmpty { parts.append("a member of \(Self.list(members))") }
             if !others.isEmpty { parts.append("also follows \(Self.list(others)), of which it is a member") }
-            checkup.report(missing.isEmpty && toJoin.isEmpty && exists ? .ok : .note, subject, parts.joined(separator: "; "))
+            let (catchUp, catchUpIsFine) = Self.describeCatchUp(entry, configuration: configuration)
+            if let catchUp { parts.append(catchUp) }
+            checkup.report(missing.isEmpty && toJoin.isEmpty && exists && catchUpIsFine ? .ok : .note, subject, parts.joined(separator: "; "))
         } catch {
             checkup.report(.fail, subject, "its user and channels could not be read: \(error)")
         }
+    }
+
+    /// What the bot's next start catches up on, from its checkpoint, and whether that is as
+    /// it should be (false for a checkpoint that cannot be read, or older than `catch_up`).
+    static func describeCatchUp(_ entry: BotsConfiguration.BotEntry, configuration: BotsConfiguration, now: Date = Date()) -> (String?, Bool) {
+        guard let maximumAge = entry.catchUp else { return (nil, true) }
+        let file = configuration.checkpointFile(for: entry)
+        let checkpoint: BotCheckpoint?
+        do {
+            checkpoint = try BotCheckpoint.load(from: file)
+        } catch {
+            return ("\(error.message); it would start without catching up (it keeps the file aside)", false)
+        }
+        guard let checkpoint else { return ("no checkpoint yet: it handles what comes from its first start on", true) }
+        // Whole minutes past two minutes, whole hours past two hours: how long, not to the second.
+        let seconds = max(0, now.timeIntervalSince(checkpoint.handledThrough))
+        let unit: Double = seconds >= 7200 ? 3600 : seconds >= 120 ? 60 : 1
+        let away = Duration.seconds((seconds / unit).rounded() * unit)
+        let stopped = "it had handled everything up to \(DurationText.format(away)) ago"
+        guard away <= maximumAge else {
+            return ("\(stopped), longer than catch_up (\(DurationText.format(maximumAge))): it catches up on the last \(DurationText.format(maximumAge)) only", false)
+        }
+        return ("\(stopped) and catches up from there at start", true)
     }
 
     private static func list(_ cids: [ChannelId]) -> String { cids.map(\.rawValue).joined(separator: ", ") }

@@ -1,10 +1,12 @@
 """`bots doctor` against the real dev server (`bots serve` on a loopback port), with the official
 Python SDK changing what the doctor should see: the app's upload rules, users, channels, members."""
 
+import json
 import socket
 import subprocess
 import threading
 import time
+from datetime import datetime, timedelta, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -64,14 +66,55 @@ def test_a_healthy_setup_passes_and_says_what_the_bots_will_do_at_start(server, 
     assert line(result, "realtime").startswith("ok    realtime: a WebSocket connection as workout-bot got its first health check in ")
     assert line(result, "clock").startswith("ok    clock: this machine's clock is "), "the dev server runs on this machine's clock"
     assert line(result, "bot workout") == ("note  bot workout: user workout-bot exists; messaging:lab does not exist yet "
-                                           "(created at start); joins messaging:general at start")
+                                           "(created at start); joins messaging:general at start; "
+                                           "no checkpoint yet: it handles what comes from its first start on")
     assert line(result, "bot archive") == ("ok    bot archive: user archive-bot exists; a member of messaging:general; "
-                                           "also follows messaging:gym, of which it is a member")
+                                           "also follows messaging:gym, of which it is a member; "
+                                           "no checkpoint yet: it handles what comes from its first start on")
     assert result.stdout.splitlines()[-1] == "All 7 checks passed, 1 note."
     # It changes nothing: the channel it would create is still missing, the member still not one.
     assert client.query_channels({"cid": "messaging:lab"})["channels"] == []
     members = client.channel("messaging", "general").query_members({"id": "workout-bot"})
     assert members == []
+
+
+def write_checkpoint(folder: Path, bot: str, text: str):
+    file = folder / ".bots" / "checkpoints" / f"{bot}.json"
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_text(text)
+    return file
+
+
+def checkpoint_text(bot: str, handled_ago: float) -> str:
+    handled = datetime.now(timezone.utc) - timedelta(seconds=handled_ago)
+    stamp = handled.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return json.dumps({"version": 1, "bot": bot, "watching_since": stamp, "handled_through": stamp,
+                       "recently_handled": ["m1"], "saved_at": stamp})
+
+
+def test_what_each_bot_catches_up_on_at_start_is_read_from_its_checkpoint(server, client, tmp_path):
+    client.upsert_users([{"id": "workout-bot"}, {"id": "archive-bot"}])
+    client.channel("messaging", "general").create("workout-bot")
+    client.channel("messaging", "general").add_members(["workout-bot", "archive-bot"])
+    config = write_config(tmp_path, server.base_url, channels="[messaging:general]")
+
+    write_checkpoint(tmp_path, "workout", checkpoint_text("workout", 185))
+    write_checkpoint(tmp_path, "archive", checkpoint_text("archive", 3 * 86_400))
+    result = doctor(config)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert line(result, "bot workout").endswith("; it had handled everything up to 3m ago and catches up from there at start")
+    assert line(result, "bot workout").startswith("ok    ")
+    assert line(result, "bot archive") == ("note  bot archive: user archive-bot exists; a member of messaging:general; "
+                                           "it had handled everything up to 3d ago, longer than catch_up (1d): "
+                                           "it catches up on the last 1d only")
+
+    broken = write_checkpoint(tmp_path, "workout", '{"version": 1, "bot": "workout"}')
+    result = doctor(config)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert line(result, "bot workout") == (f"note  bot workout: user workout-bot exists; a member of messaging:general; "
+                                           f"the checkpoint {broken} cannot be read: \"watching_since\" is missing; "
+                                           "it would start without catching up (it keeps the file aside)")
+    assert broken.read_text() == '{"version": 1, "bot": "workout"}', "the doctor changes nothing"
 
 
 def test_a_wrong_secret_fails_the_credentials_and_skips_what_needs_them(server, tmp_path):
