@@ -6,7 +6,8 @@
 #   bot     - bot dispatch events/s on one core, and handler latency at 1,000 msg/s
 #   metrics - a running bot's events/s without a metrics backend and with Prometheus
 #   reuse   - DeduplicatingCDNStorage vs the plain StreamCDNStorage: one file sent again, and files that never repeat
-# Usage: Benchmarks/run.sh [decode|upload|events|bot|metrics|reuse ...]   (default: all)
+#   checkpoint - a running bot's events/s without a checkpoint and with one saved every second (catch_up)
+# Usage: Benchmarks/run.sh [decode|upload|events|bot|metrics|reuse|checkpoint ...]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Benchmarks/.out
@@ -16,7 +17,7 @@ swift build -c release --product ChatBenchmarks >&2
 swift build -c release --product bots >&2
 bin=$(swift build -c release --show-bin-path)
 which=("$@")
-[ ${#which[@]} -eq 0 ] && which=(decode upload events bot metrics reuse)
+[ ${#which[@]} -eq 0 ] && which=(decode upload events bot metrics reuse checkpoint)
 for name in "${which[@]}"; do
     echo "== $name"
     case $name in
@@ -46,6 +47,7 @@ for name in "${which[@]}"; do
         bot) "$bin/ChatBenchmarks" bot 50000 10 2>&1 | grep -v ' info \| debug ' ;;
         metrics) "$bin/ChatBenchmarks" metrics 50000 5 2>&1 | grep -v ' info \| debug \| notice ' ;;
         reuse) "$bin/ChatBenchmarks" reuse 32 5 4 2>&1 | grep -v ' info \| debug \| notice ' ;;
+        checkpoint) "$bin/ChatBenchmarks" checkpoint 50000 5 2>&1 | grep -v ' info \| debug \| notice ' ;;
         *) echo "unknown benchmark $name" >&2; exit 2 ;;
     esac
 done

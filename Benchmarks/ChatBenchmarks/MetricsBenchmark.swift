@@ -40,7 +40,9 @@ enum MetricsBenchmark {
         print(String(format: "RESULT metrics none_events_per_s=%.0f prometheus_events_per_s=%.0f", none, prometheus))
     }
 
-    static func handledPerSecond(_ frames: [String], factory: (any MetricsFactory)?) async throws -> Double {
+    static func handledPerSecond(
+        _ frames: [String], factory: (any MetricsFactory)?, configuration: BotService.Configuration = TestChatServer.testBotConfiguration
+    ) async throws -> Double {
         let handled = Atomic<Int>(0)
         let bot = Bot(name: "metered-bot")
         bot.on(WorkoutAttachmentPayload.self) { _, _ in }
@@ -49,7 +51,7 @@ enum MetricsBenchmark {
         bot.onMessage { _ in handled.add(1, ordering: .relaxed) }
         let window = 1_000
         return try await TestChatServer.withServer { server in
-            try await server.withBot(bot, channels: ["messaging:bench"], metricsFactory: factory) { _ in
+            try await server.withBot(bot, channels: ["messaging:bench"], configuration: configuration, metricsFactory: factory) { _ in
                 let clock = ContinuousClock()
                 let start = clock.now
                 for (sent, frame) in frames.enumerated() {

@@ -182,14 +182,14 @@ struct DoctorCommand: AsyncParsableCommand {
         }
         guard let checkpoint else { return ("no checkpoint yet: it handles what comes from its first start on", true) }
         // Whole minutes past two minutes, whole hours past two hours: how long, not to the second.
-        let seconds = max(0, now.timeIntervalSince(checkpoint.handledThrough))
+        let seconds = max(0, now.timeIntervalSince(checkpoint.savedAt))
         let unit: Double = seconds >= 7200 ? 3600 : seconds >= 120 ? 60 : 1
-        let away = Duration.seconds((seconds / unit).rounded() * unit)
-        let stopped = "it had handled everything up to \(DurationText.format(away)) ago"
-        guard away <= maximumAge else {
-            return ("\(stopped), longer than catch_up (\(DurationText.format(maximumAge))): it catches up on the last \(DurationText.format(maximumAge)) only", false)
+        let saved = "its checkpoint was saved \(DurationText.format(.seconds((seconds / unit).rounded() * unit))) ago"
+        guard seconds <= maximumAge.timeInterval else {
+            let age = DurationText.format(maximumAge)
+            return ("\(saved), longer than catch_up (\(age)): its next start catches up on the last \(age) only", false)
         }
-        return ("\(stopped) and catches up from there at start", true)
+        return ("\(saved): its next start catches up from there", true)
     }
 
     private static func list(_ cids: [ChannelId]) -> String { cids.map(\.rawValue).joined(separator: ", ") }

@@ -138,6 +138,22 @@ struct CatchUpTests {
         }
     }
 
+    @Test("a bot that ran saves its checkpoint even when nothing happened, so its savedAt says when it last ran")
+    func stopSaves() async throws {
+        let file = Self.checkpointFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let handledThrough = Date().addingTimeInterval(-60)
+        try BotCheckpoint(bot: "keeper", handledThrough: handledThrough, recentlyHandled: ["m1"], savedAt: Date().addingTimeInterval(-3600))
+            .save(to: file)
+        let started = Date()
+        try await TestChatServer.withServer { server in
+            try await server.withBot(Self.recordingBot(Recorder()), channels: ["messaging:quiet"], configuration: Self.configuration(file)) { _ in }
+        }
+        let saved = try #require(try BotCheckpoint.load(from: file))
+        #expect(saved.savedAt >= started)
+        #expect(saved.handledThrough >= handledThrough, "only what the bot saw since moves it")
+    }
+
     @Test("a channel with more events than /sync returns is skipped, counted and logged; the other channels catch up and live messages flow")
     func tooManyEventsToSync() async throws {
         let file = Self.checkpointFile()

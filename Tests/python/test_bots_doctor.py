@@ -102,11 +102,11 @@ def test_what_each_bot_catches_up_on_at_start_is_read_from_its_checkpoint(server
     write_checkpoint(tmp_path, "archive", checkpoint_text("archive", 3 * 86_400))
     result = doctor(config)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert line(result, "bot workout").endswith("; it had handled everything up to 3m ago and catches up from there at start")
+    assert line(result, "bot workout").endswith("; its checkpoint was saved 3m ago: its next start catches up from there")
     assert line(result, "bot workout").startswith("ok    ")
     assert line(result, "bot archive") == ("note  bot archive: user archive-bot exists; a member of messaging:general; "
-                                           "it had handled everything up to 3d ago, longer than catch_up (1d): "
-                                           "it catches up on the last 1d only")
+                                           "its checkpoint was saved 3d ago, longer than catch_up (1d): "
+                                           "its next start catches up on the last 1d only")
 
     broken = write_checkpoint(tmp_path, "workout", '{"version": 1, "bot": "workout"}')
     result = doctor(config)

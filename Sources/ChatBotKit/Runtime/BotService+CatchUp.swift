@@ -53,9 +53,15 @@ extension BotService {
         let reachable = now.addingTimeInterval(-catchUp.maximumAge.timeInterval)
         var since = HandledProgress.syncStart(of: checkpoint)
         if since < reachable {
-            logger.warning(
-                "Bot \(bot.name) stopped at \(RFC3339.string(from: checkpoint.handledThrough)), more than \(DurationText.format(catchUp.maximumAge)) ago; it catches up on the last \(DurationText.format(catchUp.maximumAge)) only"
-            )
+            // A bot that was running saved at least every minute; one saved long ago was stopped
+            // then, and what came before `reachable` is given up. (Otherwise its channels were
+            // just quiet, and nothing is lost.)
+            if checkpoint.savedAt < reachable {
+                let age = DurationText.format(catchUp.maximumAge)
+                logger.warning(
+                    "Bot \(bot.name) saved its checkpoint at \(RFC3339.string(from: checkpoint.savedAt)), more than \(age) ago; it catches up on the last \(age) only"
+                )
+            }
             since = reachable
         }
         progress.withLock { $0 = HandledProgress(resumingFrom: checkpoint, since: since) }
@@ -68,15 +74,22 @@ extension BotService {
         connection.catchUp(since: since)
     }
 
-    /// Saves the checkpoint when something changed since the last save; a failure is logged
-    /// (once until a save works again) and the bot goes on.
-    func saveCheckpoint(_ catchUp: CatchUp) {
-        guard let checkpoint = progress.withLock({ $0.hasChanges ? $0.checkpoint(bot: bot.name) : nil }) else { return }
+    /// Saves the checkpoint when something changed since the last save, when the last save is
+    /// a minute old (its `savedAt` then says the bot was running, even in quiet channels), or
+    /// `always`; a failure is logged (once until a save works again) and the bot goes on.
+    func saveCheckpoint(_ catchUp: CatchUp, always: Bool = false) {
+        let now = ContinuousClock.now
+        let due = always || checkpointSaving.withLock { $0.lastSaved.map { now - $0 >= .seconds(60) } ?? true }
+        guard let checkpoint = progress.withLock({ $0.hasChanges || due ? $0.checkpoint(bot: bot.name) : nil }) else { return }
         do {
             try checkpoint.save(to: catchUp.checkpointFile)
-            checkpointFailing.withLock { $0 = false }
+            checkpointSaving.withLock { $0 = CheckpointSaving(lastSaved: now, isFailing: false) }
         } catch {
-            if !checkpointFailing.withLock({ failing in defer { failing = true }; return failing }) {
+            let wasFailing = checkpointSaving.withLock { saving in
+                defer { saving.isFailing = true }
+                return saving.isFailing
+            }
+            if !wasFailing {
                 logger.warning("Bot \(bot.name) cannot save its checkpoint: \(FileErrorText.describe(error)); a restart may handle messages again")
             }
         }
@@ -88,4 +101,10 @@ extension BotService {
             saveCheckpoint(catchUp)
         }
     }
+}
+
+/// When a bot last saved its checkpoint, and whether saving fails (said once).
+struct CheckpointSaving: Sendable {
+    var lastSaved: ContinuousClock.Instant?
+    var isFailing = false
 }

@@ -55,8 +55,8 @@ public final class BotService: Service, Sendable {
     let handled = Locked(RecentKeys(capacity: 50_000))
     /// How far it has handled (kept only with ``Configuration/catchUp``).
     let progress = Locked(HandledProgress())
-    /// Whether the last checkpoint could not be saved (logged once).
-    let checkpointFailing = Locked(false)
+    /// When the checkpoint was last saved, and whether saving fails.
+    let checkpointSaving = Locked(CheckpointSaving())
     private let mailboxes = ChannelMailboxes()
     private let readiness = Locked(Readiness.starting([]))
     let configuredChannels: Locked<[ChannelId]>
@@ -170,7 +170,7 @@ public final class BotService: Service, Sendable {
                     // Nothing is left to handle: this stops the saving of checkpoints.
                     workers.cancelAll()
                 }
-                if let catchUp { saveCheckpoint(catchUp) }
+                if let catchUp { saveCheckpoint(catchUp, always: true) }
             }
         }
     }
