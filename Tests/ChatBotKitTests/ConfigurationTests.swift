@@ -73,16 +73,6 @@ struct ConfigurationTests {
         #expect(configuration.checkpointFile(for: configuration.bots[1], under: root).path == "/tmp/simulation/state/checkpoints/b.json")
     }
 
-    @Test("one user may act for two bots whose channels do not meet")
-    func oneUserInSeparateChannels() throws {
-        let yaml = """
-            server: {api_key: k, api_secret: s-0123456789abcdef}
-            bots:
-              - {name: a, kind: echo, user: helper, channels: [messaging:x]}
-              - {name: b, kind: echo, user: helper, channels: [messaging:y]}
-            """
-        #expect(try BotsConfiguration.parse(yaml).bots.map(\.user) == ["helper", "helper"])
-    }
 
     @Test("secrets never show in descriptions or logs")
     func secretsHidden() throws {
@@ -131,6 +121,12 @@ struct ConfigurationTests {
                 "catch_up that is neither a duration nor off",
                 "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - name: a\n    kind: echo\n    channels: [messaging:x]\n    catch_up: always\n",
                 .badValue, 8, 15, "bots[0].catch_up must be a duration such as 30m or 1d, or off, found \"always\""
+            ),
+            (
+                "two bots acting as one user in different channels (each followed the other's channels through the shared membership)",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - {name: a, kind: echo, user: helper, channels: [messaging:x]}\n  - {name: b, kind: echo, user: helper, channels: [messaging:y]}\n",
+                .badValue, 6, 33,
+                "bots a and b both act as user \"helper\"; a bot follows every channel its user is a member of, so each would also handle the other's channels; give one of them its own user:"
             ),
             (
                 "two bots with one name",

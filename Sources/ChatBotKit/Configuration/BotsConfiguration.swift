@@ -136,17 +136,21 @@ public struct BotsConfiguration: Sendable {
                 throw try node.required("name").error(.badValue, "two bots are named \"\(entry.name)\"; names must be unique")
             }
             // A bot skips its own user's messages, so two bots acting as one user in a channel
-            // would each take the other's replies for their own and never see them.
-            if let other = bots.first(where: { $0.user == entry.user }),
-                let shared = entry.channels.first(where: other.channels.contains)
-            {
+            // would each take the other's replies for their own and never see them; and a bot
+            // follows every channel its user is a member of, so in different channels each
+            // would handle the other's channels too.
+            if let other = bots.first(where: { $0.user == entry.user }) {
                 // At `user:`, or at the name when the user is the bot's name by default.
                 let place: ConfigNode
                 if let userNode = node["user"] { place = userNode } else { place = try node.required("name") }
+                let why: String
+                if let shared = entry.channels.first(where: other.channels.contains) {
+                    why = " in \(shared); each would take the other's messages for its own and skip them"
+                } else {
+                    why = "; a bot follows every channel its user is a member of, so each would also handle the other's channels"
+                }
                 throw place.error(
-                    .badValue,
-                    "bots \(other.name) and \(entry.name) both act as user \"\(entry.user)\" in \(shared); each would take the "
-                        + "other's messages for its own and skip them; give one of them its own user:")
+                    .badValue, "bots \(other.name) and \(entry.name) both act as user \"\(entry.user)\"\(why); give one of them its own user:")
             }
             bots.append(entry)
         }
