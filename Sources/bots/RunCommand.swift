@@ -139,7 +139,8 @@ struct RunCommand: AsyncParsableCommand {
             channels: entry.channels,
             configuration: BotService.Configuration(
                 maximumConcurrentChannels: entry.concurrency, drainDeadline: entry.drainDeadline, catchUp: catchUp),
-            cdnStorage: entry.reusesUploads ? DeduplicatingCDNStorage() : nil, logger: Logger(label: "bots.\(entry.name)"))
+            cdnStorage: entry.reusesUploads ? DeduplicatingCDNStorage(recordFile: configuration.uploadRecordFile(for: entry, under: pathRoot)) : nil,
+            logger: Logger(label: "bots.\(entry.name)"))
     }
 
     static func printWelcome(

@@ -16,9 +16,10 @@ WORKOUT = {"type": "workout", "workout-type": "run", "workout-distance-meters": 
            "workout-duration-seconds": 1500, "workout-energy-cal": 400}
 
 
-def write_config(folder: Path, server: DevServerProcess, catch_up: str | None = None) -> Path:
+def write_config(folder: Path, server: DevServerProcess, catch_up: str | None = None, reuse_uploads: bool = False) -> Path:
     config = folder / "bots.yaml"
     extra = f"\n    catch_up: {catch_up}" if catch_up else ""
+    extra += "\n    reuse_uploads: true" if reuse_uploads else ""
     config.write_text(f"""
 server:
   url: {server.base_url}
@@ -100,6 +101,36 @@ def test_a_workout_posted_while_the_bot_was_down_is_answered_when_it_starts_agai
     finally:
         assert run.terminate() == 0
     assert checkpoint(tmp_path)["handled_through"] >= live["created_at"][:19]
+
+
+def test_after_a_crash_the_same_export_links_the_files_uploaded_before_it(server, tmp_path):
+    channel = gym(server)
+    config = write_config(tmp_path, server, reuse_uploads=True)
+    links = lambda answer: [a.get("asset_url") or a["image_url"] for a in answer["attachments"]]
+    stored = lambda: sorted(path.name for path in (tmp_path / "data").rglob("*") if path.is_file() and "files" in path.parts)
+    run = BotsRun(config)
+    try:
+        monday = post(channel, "monday")
+        assert wait_for(lambda: answers_between(channel, monday["id"]))
+        asked = channel.send_message({"text": "/workouts"}, "alice")["message"]
+        export = wait_for(lambda: answers_between(channel, asked["id"]))[0]
+        assert [a["title"] for a in export["attachments"]] == ["workouts-alice.csv", "weekly-distance-alice.svg"]
+        record = tmp_path / ".bots" / "uploads" / "workout.json"
+        assert sorted(entry["file_name"] for entry in json.loads(record.read_text())["uploads"]) == [
+            "weekly-distance-alice.svg", "workouts-alice.csv"]
+    finally:
+        run.kill()
+    files_before = stored()
+    assert len(files_before) == 2, files_before
+
+    run = BotsRun(config)
+    try:
+        again = channel.send_message({"text": "/workouts"}, "alice")["message"]
+        second = wait_for(lambda: answers_between(channel, again["id"]))[0]
+        assert [link.split("?")[0] for link in links(second)] == [link.split("?")[0] for link in links(export)]
+        assert stored() == files_before, "nothing was uploaded again"
+    finally:
+        assert run.terminate() == 0
 
 
 def test_with_catch_up_off_what_was_posted_while_the_bot_was_down_is_left_alone(server, tmp_path):

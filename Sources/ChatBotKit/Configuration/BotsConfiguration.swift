@@ -88,7 +88,8 @@ public struct BotsConfiguration: Sendable {
         /// How long its handlers get to finish on shutdown.
         public var drainDeadline: Duration
         /// Whether its uploads go through a ``DeduplicatingCDNStorage`` (`reuse_uploads`): a
-        /// file it sent before, unchanged, gets the earlier upload's link instead of a new upload.
+        /// file it sent before, unchanged, gets the earlier upload's link instead of a new upload,
+        /// also after a restart (the links are kept in ``BotsConfiguration/uploadRecordFile(for:under:)``).
         public var reusesUploads = false
         /// How far back it catches up on what it missed when it starts again (`catch_up`, a
         /// day by default); nil (`catch_up: off`) starts from the moment it connects.
@@ -266,7 +267,18 @@ public struct BotsConfiguration: Sendable {
     /// in the folder that holds the embedded server's `data` (`.bots/checkpoints/` by default),
     /// inside `pathRoot` when one is given (see ``BotKindEnvironment/pathRoot``).
     public func checkpointFile(for entry: BotEntry, under pathRoot: URL? = nil) -> URL {
+        stateFile("checkpoints", for: entry, under: pathRoot)
+    }
+
+    /// Where a bot with `reuse_uploads` keeps the links of its uploads between runs:
+    /// `uploads/<name>.json` beside the checkpoints (`.bots/uploads/` by default).
+    public func uploadRecordFile(for entry: BotEntry, under pathRoot: URL? = nil) -> URL {
+        stateFile("uploads", for: entry, under: pathRoot)
+    }
+
+    /// `<folder>/<bot name>.json` in the folder that holds the embedded server's `data`.
+    private func stateFile(_ folder: String, for entry: BotEntry, under pathRoot: URL?) -> URL {
         BotKindEnvironment.resolve(embedded.dataDirectory, under: pathRoot).deletingLastPathComponent()
-            .appendingPathComponent("checkpoints").appendingPathComponent("\(entry.name).json")
+            .appendingPathComponent(folder).appendingPathComponent("\(entry.name).json")
     }
 }

@@ -2,6 +2,7 @@ import ChatLocking
 import ChatModels
 import ChatTransport
 import Foundation
+import Logging
 
 /// An upload as `SingleFlight` hands it to everyone waiting for it.
 struct UploadInFlight: Sendable {
@@ -23,6 +24,9 @@ struct UploadInFlight: Sendable {
 /// Deleting through this storage forgets the link at once. Two uploads of the same content at
 /// the same time make one upload. A file is read for its SHA-256 again only when it changed
 /// (path, size, modification time or inode) since it was last read.
+///
+/// With a `recordFile`, the links are kept between runs: a restarted bot links what it uploaded
+/// before instead of uploading it again (still only while the link works).
 ///
 /// Messages that share an upload share its file: deleting the file (``ChatClient/deleteUpload(url:in:isImage:)``)
 /// takes it from all of them, which is why this is not the default storage.
@@ -46,22 +50,30 @@ public final class DeduplicatingCDNStorage: CDNStorage {
     public let minimumRemainingLifetime: Duration
     /// Whether a link is checked with a `HEAD` request before it is reused.
     public let checksLinks: Bool
+    /// The JSON file the links are kept in between runs (read at the first upload, written
+    /// after each change); nil keeps them in memory only.
+    public let recordFile: URL?
 
     private let links = Locked(RecentUploads())
     private let hashedFiles: Locked<HashedFiles>
     private let uploads = SingleFlight<Key, UploadInFlight>()
+    /// Whether the record file was read, and whether writing it fails (said once). Held while
+    /// the file is read or written, so that writes land in the order their snapshots were taken.
+    private let record = Locked(RecordFileState())
 
     /// A storage uploading through `base` (the chat API's CDN by default) that keeps up to
     /// `capacity` links, reuses one while its signature has `minimumRemainingLifetime` left,
-    /// and (with `checksLinks`) only once a `HEAD` request finds its file.
+    /// and (with `checksLinks`) only once a `HEAD` request finds its file; with a `recordFile`,
+    /// the links are kept there between runs.
     public init(
         base: any CDNStorage = StreamCDNStorage(), capacity: Int = 1024, minimumRemainingLifetime: Duration = .seconds(3600),
-        checksLinks: Bool = true
+        checksLinks: Bool = true, recordFile: URL? = nil
     ) {
         self.base = base
         self.capacity = max(1, capacity)
         self.minimumRemainingLifetime = minimumRemainingLifetime
         self.checksLinks = checksLinks
+        self.recordFile = recordFile
         hashedFiles = Locked(HashedFiles(capacity: self.capacity))
     }
 
@@ -102,8 +114,11 @@ public final class DeduplicatingCDNStorage: CDNStorage {
     /// Deletes the file and forgets its link, so the same content is uploaded again next time.
     public func deleteAttachment(remoteUrl: URL, options: AttachmentDeleteOptions) async throws {
         try await base.deleteAttachment(remoteUrl: remoteUrl, options: options)
+        readRecordIfNeeded(logger: options.client.logger)
         let file = SignedLink(remoteUrl).unsignedURL
+        let before = count
         links.withLock { $0.forget(where: { SignedLink($0.file.fileURL).unsignedURL == file }) }
+        if count != before { writeRecord(logger: options.client.logger) }
     }
 
     /// How many links it keeps now.
@@ -116,9 +131,12 @@ public final class DeduplicatingCDNStorage: CDNStorage {
     ) async throws -> (file: UploadedFile, learned: JSONObject) {
         let kind = key.isImage ? "image" : "file"
         let metrics = options.client.metrics
+        let logger = options.client.logger
+        readRecordIfNeeded(logger: logger)
         if let known = links.withLock({ $0.use(key) }) {
             if let reason = await reasonNotToReuse(known.file, options: options) {
                 links.withLock { $0.forget(key) }
+                writeRecord(logger: logger)
                 metrics.uploadReuse(kind: kind, outcome: reason, bytes: 0)
             } else {
                 metrics.uploadReuse(kind: kind, outcome: "reused", bytes: key.size)
@@ -131,6 +149,7 @@ public final class DeduplicatingCDNStorage: CDNStorage {
             let (file, learned) = try await uploadNew()
             let kept = RecentUploads.Upload(file: UploadedFile(fileURL: file.fileURL, thumbnailURL: file.thumbnailURL), learned: learned)
             self.links.withLock { $0.remember(kept, for: key, capacity: capacity) }
+            self.writeRecord(logger: logger)
             return UploadInFlight(file: file, learned: learned)
         }
         // A caller that joined another's upload of the same content saw none of its progress.
@@ -189,4 +208,50 @@ public final class DeduplicatingCDNStorage: CDNStorage {
             sha256: sha256, size: Int64(stamp.size ?? 0), fileName: file.lastPathComponent, mimeType: mimeType, cid: options.cid,
             isImage: options.type == .image, userId: options.userId)
     }
+
+    /// Reads the record file once, at the first upload or deletion: its links are kept as if
+    /// uploaded in this run. One that cannot be read is moved aside (`<file>.unreadable`),
+    /// said in the log, and the storage starts empty.
+    private func readRecordIfNeeded(logger: Logger) {
+        guard let recordFile else { return }
+        record.withLock { state in
+            guard !state.isRead else { return }
+            state.isRead = true
+            do {
+                guard let saved = try UploadRecord.load(from: recordFile) else { return }
+                let capacity = self.capacity
+                links.withLock { links in
+                    for (key, upload) in saved.entries { links.remember(upload, for: key, capacity: capacity) }
+                }
+            } catch {
+                let aside = recordFile.appendingPathExtension("unreadable")
+                try? FileManager.default.removeItem(at: aside)
+                let moved = (try? FileManager.default.moveItem(at: recordFile, to: aside)) != nil
+                logger.warning("\(error)\(moved ? "; it is kept as \(aside.lastPathComponent), and files are uploaded again" : "")")
+            }
+        }
+    }
+
+    /// Writes the links kept now to the record file; a failure is logged once until a write
+    /// works again, and the links stay in memory.
+    private func writeRecord(logger: Logger) {
+        guard let recordFile else { return }
+        record.withLock { state in
+            do {
+                try UploadRecord(links.withLock { $0.leastRecentlyUsedFirst }).save(to: recordFile)
+                state.isFailing = false
+            } catch {
+                if !state.isFailing {
+                    logger.warning("The upload record \(recordFile.path) cannot be written: \(FileErrorText.describe(error)); links are kept in memory only")
+                }
+                state.isFailing = true
+            }
+        }
+    }
+}
+
+/// Whether a ``DeduplicatingCDNStorage`` read its record file, and whether writing it fails.
+struct RecordFileState: Sendable {
+    var isRead = false
+    var isFailing = false
 }

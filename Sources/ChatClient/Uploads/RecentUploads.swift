@@ -33,6 +33,11 @@ struct RecentUploads: Sendable {
         }
     }
 
+    /// Every upload kept, least recently used first (as a record file lists them).
+    var leastRecentlyUsedFirst: [(key: DeduplicatingCDNStorage.Key, upload: Upload)] {
+        uploads.sorted { $0.value.lastUse < $1.value.lastUse }.map { ($0.key, $0.value.upload) }
+    }
+
     /// Forgets the upload of `key`.
     mutating func forget(_ key: DeduplicatingCDNStorage.Key) {
         uploads[key] = nil
