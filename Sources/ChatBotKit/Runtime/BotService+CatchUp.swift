@@ -38,11 +38,9 @@ extension BotService {
         do {
             checkpoint = try BotCheckpoint.load(from: catchUp.checkpointFile)
         } catch {
-            let aside = catchUp.checkpointFile.appendingPathExtension("unreadable")
-            try? FileManager.default.removeItem(at: aside)
-            let moved = (try? FileManager.default.moveItem(at: catchUp.checkpointFile, to: aside)) != nil
+            let aside = UnreadableFile.setAside(catchUp.checkpointFile)
             logger.error(
-                "Bot \(bot.name) does not catch up on what it missed: \(error.message)\(moved ? "; it is kept as \(aside.lastPathComponent)" : "")")
+                "Bot \(bot.name) does not catch up on what it missed: \(error.message)\(aside.map { "; it is kept as \($0.lastPathComponent)" } ?? "")")
             return
         }
         guard let checkpoint else {

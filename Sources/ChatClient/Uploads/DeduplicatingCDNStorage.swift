@@ -31,8 +31,8 @@ struct UploadInFlight: Sendable {
 /// Messages that share an upload share its file: deleting the file (``ChatClient/deleteUpload(url:in:isImage:)``)
 /// takes it from all of them, which is why this is not the default storage.
 public final class DeduplicatingCDNStorage: CDNStorage {
-    /// What makes two uploads the same.
-    struct Key: Hashable, Sendable {
+    /// What makes two uploads the same (as a record file writes it, too).
+    struct Key: Hashable, Sendable, Codable {
         var sha256: String
         var size: Int64
         var fileName: String
@@ -40,6 +40,14 @@ public final class DeduplicatingCDNStorage: CDNStorage {
         var cid: ChannelId
         var isImage: Bool
         var userId: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case sha256, size, cid
+            case fileName = "file_name"
+            case mimeType = "mime_type"
+            case isImage = "is_image"
+            case userId = "user_id"
+        }
     }
 
     /// The storage that really uploads.
@@ -221,13 +229,11 @@ public final class DeduplicatingCDNStorage: CDNStorage {
                 guard let saved = try UploadRecord.load(from: recordFile) else { return }
                 let capacity = self.capacity
                 links.withLock { links in
-                    for (key, upload) in saved.entries { links.remember(upload, for: key, capacity: capacity) }
+                    for entry in saved.uploads { links.remember(entry.upload, for: entry.key, capacity: capacity) }
                 }
             } catch {
-                let aside = recordFile.appendingPathExtension("unreadable")
-                try? FileManager.default.removeItem(at: aside)
-                let moved = (try? FileManager.default.moveItem(at: recordFile, to: aside)) != nil
-                logger.warning("\(error)\(moved ? "; it is kept as \(aside.lastPathComponent), and files are uploaded again" : "")")
+                let aside = UnreadableFile.setAside(recordFile)
+                logger.warning("\(error)\(aside.map { "; it is kept as \($0.lastPathComponent), and files are uploaded again" } ?? "")")
             }
         }
     }

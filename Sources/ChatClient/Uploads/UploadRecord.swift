@@ -9,28 +9,38 @@ struct UploadRecord: Codable, Sendable {
     /// The format's version; a file of another version is not read.
     static let version = 1
 
-    /// One upload: what made it the same as another, and its links.
+    /// One upload: what made it the same as another (its ``DeduplicatingCDNStorage/Key``'s
+    /// fields), and its links.
     struct Entry: Codable, Sendable {
-        var sha256: String
-        var size: Int64
-        var fileName: String
-        var mimeType: String
-        var cid: String
-        var isImage: Bool
-        var userId: String?
-        var fileURL: URL
-        var thumbURL: URL?
-        var learned: JSONObject
+        var key: DeduplicatingCDNStorage.Key
+        var upload: RecentUploads.Upload
 
-        enum CodingKeys: String, CodingKey {
-            case sha256, size, learned
-            case fileName = "file_name"
-            case mimeType = "mime_type"
-            case cid
-            case isImage = "is_image"
-            case userId = "user_id"
+        private enum CodingKeys: String, CodingKey {
+            case learned
             case fileURL = "file_url"
             case thumbURL = "thumb_url"
+        }
+
+        init(key: DeduplicatingCDNStorage.Key, upload: RecentUploads.Upload) {
+            self.key = key
+            self.upload = upload
+        }
+
+        /// The key's fields and the links, side by side in one object.
+        init(from decoder: any Decoder) throws {
+            key = try DeduplicatingCDNStorage.Key(from: decoder)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let file = UploadedFile(
+                fileURL: try container.decode(URL.self, forKey: .fileURL), thumbnailURL: try container.decodeIfPresent(URL.self, forKey: .thumbURL))
+            upload = RecentUploads.Upload(file: file, learned: try container.decode(JSONObject.self, forKey: .learned))
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try key.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(upload.file.fileURL, forKey: .fileURL)
+            try container.encodeIfPresent(upload.file.thumbnailURL, forKey: .thumbURL)
+            try container.encode(upload.learned, forKey: .learned)
         }
     }
 
@@ -38,23 +48,7 @@ struct UploadRecord: Codable, Sendable {
     var uploads: [Entry]
 
     init(_ uploads: [(key: DeduplicatingCDNStorage.Key, upload: RecentUploads.Upload)]) {
-        self.uploads = uploads.map { key, upload in
-            Entry(
-                sha256: key.sha256, size: key.size, fileName: key.fileName, mimeType: key.mimeType, cid: key.cid.rawValue,
-                isImage: key.isImage, userId: key.userId, fileURL: upload.file.fileURL, thumbURL: upload.file.thumbnailURL,
-                learned: upload.learned)
-        }
-    }
-
-    /// The uploads, least recently used first; an entry whose channel id does not read is left out.
-    var entries: [(key: DeduplicatingCDNStorage.Key, upload: RecentUploads.Upload)] {
-        uploads.compactMap { entry in
-            guard let cid = try? ChannelId(cid: entry.cid) else { return nil }
-            let key = DeduplicatingCDNStorage.Key(
-                sha256: entry.sha256, size: entry.size, fileName: entry.fileName, mimeType: entry.mimeType, cid: cid, isImage: entry.isImage,
-                userId: entry.userId)
-            return (key, RecentUploads.Upload(file: UploadedFile(fileURL: entry.fileURL, thumbnailURL: entry.thumbURL), learned: entry.learned))
-        }
+        self.uploads = uploads.map { Entry(key: $0.key, upload: $0.upload) }
     }
 
     /// The record saved at `file`; nil when there is none. Throws a ``ChatClientError``
