@@ -124,12 +124,13 @@ struct CatchUpTests {
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             // A checkpoint from an hour ago, as if the bot had stopped then.
             try BotCheckpoint(bot: "keeper", handledThrough: Date().addingTimeInterval(-3600), recentlyHandled: []).save(to: file)
+            // The bot starts well within 4 s of "recent" (even under a sanitizer), and 5 s after "too old".
             try await ann.send(text: "too old")
-            try await Task.sleep(for: .seconds(3))
+            try await Task.sleep(for: .seconds(5))
             try await ann.send(text: "recent")
             let recorder = Recorder()
             try await server.withBot(
-                Self.recordingBot(recorder), channels: ["messaging:general"], configuration: Self.configuration(file, maximumAge: .seconds(2))
+                Self.recordingBot(recorder), channels: ["messaging:general"], configuration: Self.configuration(file, maximumAge: .seconds(4))
             ) { _ in
                 try await recorder.wait { $0.contains("general new recent") }
                 try await Task.sleep(for: .milliseconds(300))
