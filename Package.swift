@@ -182,7 +182,8 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "ChatModelsTests",
-            dependencies: ["ChatModels", .product(name: "PropertyBased", package: "swift-property-based")],
+            // ChatBotKitTesting for its media fixtures (MediaFixtures), which the client tests use too.
+            dependencies: ["ChatModels", "ChatBotKitTesting", .product(name: "PropertyBased", package: "swift-property-based")],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),

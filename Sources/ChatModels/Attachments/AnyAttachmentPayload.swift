@@ -27,28 +27,38 @@ public struct AnyAttachmentPayload: Sendable {
     }
 
     /// An attachment of a built-in type (image, video, audio, file, voiceRecording) from a local
-    /// file, uploaded when the message is sent. The title is the file name.
+    /// file, uploaded when the message is sent. The title is the file name; the file's own
+    /// headers fill in what clients lay it out with (``MediaProbe``): an image's
+    /// `original_width` and `original_height`, a video's too and its `duration`, a recording's
+    /// `duration`, and a voice recording's `waveform_data` when it is a WAV file.
     public init(localFileURL: URL, attachmentType: AttachmentType, extraData: [String: RawJSON] = [:]) throws(AttachmentFileError) {
         let state = try AnyAttachmentPayload.inspect(localFileURL)
         let title = localFileURL.lastPathComponent
         let size = state.fileSize
         let mime = state.mimeType
         let payload: any AttachmentPayload
+        let media = [.image, .video, .audio, .voiceRecording].contains(attachmentType)
+            ? MediaProbe.probe(localFileURL, waveform: attachmentType == .voiceRecording) : .unknown
+        let width = media.width.map(Double.init)
+        let height = media.height.map(Double.init)
         switch attachmentType {
         case .image:
             payload = ImageAttachmentPayload(
-                title: title, imageURL: localFileURL, fileSize: size, mimeType: mime, extraData: extraData)
+                title: title, imageURL: localFileURL, originalWidth: width, originalHeight: height, fileSize: size, mimeType: mime,
+                extraData: extraData)
         case .video:
             payload = VideoAttachmentPayload(
-                title: title, videoURL: localFileURL, fileSize: size, mimeType: mime, extraData: extraData)
+                title: title, videoURL: localFileURL, duration: media.duration, originalWidth: width, originalHeight: height, fileSize: size,
+                mimeType: mime, extraData: extraData)
         case .audio:
             payload = AudioAttachmentPayload(
-                title: title, audioURL: localFileURL, fileSize: size, mimeType: mime, extraData: extraData)
+                title: title, audioURL: localFileURL, duration: media.duration, fileSize: size, mimeType: mime, extraData: extraData)
         case .file:
             payload = FileAttachmentPayload(title: title, assetURL: localFileURL, fileSize: size, mimeType: mime, extraData: extraData)
         case .voiceRecording:
             payload = VoiceRecordingAttachmentPayload(
-                title: title, voiceRecordingURL: localFileURL, fileSize: size, mimeType: mime, extraData: extraData)
+                title: title, voiceRecordingURL: localFileURL, duration: media.duration, waveformData: media.waveform, fileSize: size,
+                mimeType: mime, extraData: extraData)
         default:
             throw AttachmentFileError(
                 code: .unsupportedUploadType,

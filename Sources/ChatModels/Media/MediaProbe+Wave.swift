@@ -1,0 +1,108 @@
+import Foundation
+
+extension MediaProbe {
+    /// The format of a WAV file's samples, from its `fmt ` chunk.
+    struct WaveFormat {
+        /// 1: integer PCM; 3: 32-bit float.
+        var encoding: Int
+        var channels: Int
+        var sampleRate: Int
+        var bytesPerSecond: Int
+        var bytesPerFrame: Int
+        var bitsPerSample: Int
+
+        /// Whether the probe can read its samples for a waveform.
+        var isReadable: Bool {
+            channels > 0 && bytesPerFrame == channels * (bitsPerSample / 8)
+                && ((encoding == 1 && [8, 16, 24, 32].contains(bitsPerSample)) || (encoding == 3 && bitsPerSample == 32))
+        }
+    }
+
+    /// A WAV file's length, from its format and the size of its `data` chunk, and (with
+    /// `waveform`) the peak of each of ``waveformLength`` stretches of it.
+    static func wave(_ handle: FileHandle, waveform: Bool) -> MediaInfo {
+        var format: WaveFormat?
+        var offset: UInt64 = 12
+        // Chunks: a four-letter id and a little-endian size, padded to an even length.
+        while let header = read(handle, at: offset, count: 8), header.count == 8 {
+            guard let size = header.u32le(4) else { break }
+            let body = offset + 8
+            if header.matches("fmt ", at: 0), let chunk = read(handle, at: body, count: min(size, 40)) {
+                format = waveFormat(chunk)
+            } else if header.matches("data", at: 0) {
+                guard let format, format.bytesPerSecond > 0 else { return .unknown }
+                // A size past the end of the file (a recording still being written) counts what is there.
+                let fileSize = (try? handle.seekToEnd()) ?? body
+                let available = min(UInt64(size), fileSize > body ? fileSize - body : 0)
+                var info = MediaInfo(duration: Double(available) / Double(format.bytesPerSecond))
+                if waveform, format.isReadable { info.waveform = peaks(handle, from: body, bytes: available, format: format) }
+                return info
+            }
+            offset = body + UInt64(size) + UInt64(size & 1)
+        }
+        return .unknown
+    }
+
+    private static func waveFormat(_ chunk: ByteView) -> WaveFormat? {
+        guard var encoding = chunk.u16le(0), let channels = chunk.u16le(2), let sampleRate = chunk.u32le(4),
+            let bytesPerSecond = chunk.u32le(8), let bytesPerFrame = chunk.u16le(12), let bits = chunk.u16le(14)
+        else { return nil }
+        // WAVE_FORMAT_EXTENSIBLE names the real encoding in the first two bytes of its sub-format.
+        if encoding == 0xFFFE, let subFormat = chunk.u16le(24) { encoding = subFormat }
+        return WaveFormat(
+            encoding: encoding, channels: channels, sampleRate: sampleRate, bytesPerSecond: bytesPerSecond, bytesPerFrame: bytesPerFrame,
+            bitsPerSample: bits)
+    }
+
+    /// The loudest sample of each of ``waveformLength`` equal stretches, as a fraction of full
+    /// scale, rounded to thousandths; read 64 KB at a time, so a long recording costs no memory.
+    private static func peaks(_ handle: FileHandle, from start: UInt64, bytes: UInt64, format: WaveFormat) -> [Double] {
+        let frames = Int(bytes) / format.bytesPerFrame
+        guard frames > 0 else { return [] }
+        let buckets = min(waveformLength, frames)
+        var peaks = [Double](repeating: 0, count: buckets)
+        let sampleBytes = format.bitsPerSample / 8
+        let framesPerRead = max(1, 65_536 / format.bytesPerFrame)
+        var frame = 0
+        try? handle.seek(toOffset: start)
+        while frame < frames {
+            let count = min(framesPerRead, frames - frame)
+            guard let data = try? handle.read(upToCount: count * format.bytesPerFrame), !data.isEmpty else { break }
+            data.withUnsafeBytes { raw in
+                let available = raw.count / format.bytesPerFrame
+                for index in 0..<available {
+                    let bucket = (frame + index) * buckets / frames
+                    var loudest = peaks[bucket]
+                    for channel in 0..<format.channels {
+                        let at = index * format.bytesPerFrame + channel * sampleBytes
+                        loudest = max(loudest, abs(sample(raw, at: at, format: format)))
+                    }
+                    peaks[bucket] = loudest
+                }
+                frame += available
+            }
+            if data.count < count * format.bytesPerFrame { break }
+        }
+        return peaks.map { (min($0, 1) * 1000).rounded() / 1000 }
+    }
+
+    /// One sample as a fraction of full scale: 8-bit samples are unsigned, the others signed
+    /// little-endian integers, or 32-bit floats.
+    private static func sample(_ raw: UnsafeRawBufferPointer, at offset: Int, format: WaveFormat) -> Double {
+        switch (format.encoding, format.bitsPerSample) {
+        case (3, _): return Double(Float(bitPattern: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian))
+        case (_, 8): return (Double(raw[offset]) - 128) / 128
+        case (_, 16): return Double(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int16.self))) / 32_768
+        case (_, 24):
+            let value = Int32(raw[offset]) << 8 | Int32(raw[offset + 1]) << 16 | Int32(raw[offset + 2]) << 24
+            return Double(value >> 8) / 8_388_608
+        default: return Double(Int32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int32.self))) / 2_147_483_648
+        }
+    }
+
+    /// Up to `count` bytes at `offset`; nil when nothing can be read there.
+    static func read(_ handle: FileHandle, at offset: UInt64, count: Int) -> ByteView? {
+        guard (try? handle.seek(toOffset: offset)) != nil, let data = try? handle.read(upToCount: count), !data.isEmpty else { return nil }
+        return ByteView([UInt8](data))
+    }
+}
