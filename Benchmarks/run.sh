@@ -7,7 +7,8 @@
 #   metrics - a running bot's events/s without a metrics backend and with Prometheus
 #   reuse   - DeduplicatingCDNStorage vs the plain StreamCDNStorage: one file sent again, and files that never repeat
 #   checkpoint - a running bot's events/s without a checkpoint and with one saved every second (catch_up)
-# Usage: Benchmarks/run.sh [decode|upload|events|bot|metrics|reuse|checkpoint ...]   (default: all)
+#   probe   - MediaProbe's length and waveform of a 10-minute WAV vs Python's wave + audioop.max
+# Usage: Benchmarks/run.sh [decode|upload|events|bot|metrics|reuse|checkpoint|probe ...]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Benchmarks/.out
@@ -17,7 +18,7 @@ swift build -c release --product ChatBenchmarks >&2
 swift build -c release --product bots >&2
 bin=$(swift build -c release --show-bin-path)
 which=("$@")
-[ ${#which[@]} -eq 0 ] && which=(decode upload events bot metrics reuse checkpoint)
+[ ${#which[@]} -eq 0 ] && which=(decode upload events bot metrics reuse checkpoint probe)
 for name in "${which[@]}"; do
     echo "== $name"
     case $name in
@@ -48,6 +49,14 @@ for name in "${which[@]}"; do
         metrics) "$bin/ChatBenchmarks" metrics 50000 5 2>&1 | grep -v ' info \| debug \| notice ' ;;
         reuse) "$bin/ChatBenchmarks" reuse 32 5 4 2>&1 | grep -v ' info \| debug \| notice ' ;;
         checkpoint) "$bin/ChatBenchmarks" checkpoint 50000 5 2>&1 | grep -v ' info \| debug \| notice ' ;;
+        probe)
+            "$bin/ChatBenchmarks" probe "$out/recording.wav" 10 5 | tee "$out/probe.txt"
+            "$python" Benchmarks/peers/waveform_peer.py "$out/recording.wav" 5 | tee "$out/probe-peer.txt"
+            swift_rate=$(sed -n 's/.*swift_mb_per_s=\([0-9]*\).*/\1/p' "$out/probe.txt")
+            python_rate=$(sed -n 's/.*python_mb_per_s=\([0-9]*\).*/\1/p' "$out/probe-peer.txt")
+            awk -v s="$swift_rate" -v p="$python_rate" 'BEGIN { printf "MediaProbe waveform vs wave + audioop.max: %.2fx\n", s / p }'
+            rm -f "$out/recording.wav"
+            ;;
         *) echo "unknown benchmark $name" >&2; exit 2 ;;
     esac
 done

@@ -1,6 +1,6 @@
 import Foundation
 
-// `ChatBenchmarks <decode|upload|events|bot|metrics|reuse|checkpoint> [arguments]`; run by Benchmarks/run.sh (release build).
+// `ChatBenchmarks <decode|upload|events|bot|metrics|reuse|checkpoint|probe> [arguments]`; run by Benchmarks/run.sh (release build).
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
@@ -11,7 +11,8 @@ do {
     case "metrics": try await MetricsBenchmark.run(Array(arguments.dropFirst()))
     case "reuse": try await ReuseBenchmark.run(Array(arguments.dropFirst()))
     case "checkpoint": try await CheckpointBenchmark.run(Array(arguments.dropFirst()))
-    default: throw BenchmarkError("usage: ChatBenchmarks <decode|upload|events|bot|metrics|reuse|checkpoint> [arguments]")
+    case "probe": try ProbeBenchmark.run(Array(arguments.dropFirst()))
+    default: throw BenchmarkError("usage: ChatBenchmarks <decode|upload|events|bot|metrics|reuse|checkpoint|probe> [arguments]")
     }
 } catch {
     FileHandle.standardError.write(Data("ChatBenchmarks: \(error)\n".utf8))

@@ -55,49 +55,91 @@ extension MediaProbe {
     }
 
     /// The loudest sample of each of ``waveformLength`` equal stretches, as a fraction of full
-    /// scale, rounded to thousandths; read 64 KB at a time, so a long recording costs no memory.
+    /// scale, rounded to thousandths; read 1 MB at a time, so a long recording costs no memory.
     private static func peaks(_ handle: FileHandle, from start: UInt64, bytes: UInt64, format: WaveFormat) -> [Double] {
         let frames = Int(bytes) / format.bytesPerFrame
         guard frames > 0 else { return [] }
         let buckets = min(waveformLength, frames)
         var peaks = [Double](repeating: 0, count: buckets)
-        let sampleBytes = format.bitsPerSample / 8
-        let framesPerRead = max(1, 65_536 / format.bytesPerFrame)
+        let framesPerRead = max(1, 1_048_576 / format.bytesPerFrame)
         var frame = 0
         try? handle.seek(toOffset: start)
         while frame < frames {
             let count = min(framesPerRead, frames - frame)
             guard let data = try? handle.read(upToCount: count * format.bytesPerFrame), !data.isEmpty else { break }
+            let available = data.count / format.bytesPerFrame
             data.withUnsafeBytes { raw in
-                let available = raw.count / format.bytesPerFrame
-                for index in 0..<available {
+                // Stretch by stretch within what was read: the channels are interleaved, so the
+                // loudest sample of a run of frames is the loudest of one contiguous run of bytes.
+                var index = 0
+                while index < available {
                     let bucket = (frame + index) * buckets / frames
-                    var loudest = peaks[bucket]
-                    for channel in 0..<format.channels {
-                        let at = index * format.bytesPerFrame + channel * sampleBytes
-                        loudest = max(loudest, abs(sample(raw, at: at, format: format)))
-                    }
-                    peaks[bucket] = loudest
+                    let bucketEnd = ((bucket + 1) * frames + buckets - 1) / buckets
+                    let end = min(available, bucketEnd - frame)
+                    let run = UnsafeRawBufferPointer(rebasing: raw[index * format.bytesPerFrame..<end * format.bytesPerFrame])
+                    peaks[bucket] = max(peaks[bucket], loudest(run, format: format))
+                    index = end
                 }
-                frame += available
             }
-            if data.count < count * format.bytesPerFrame { break }
+            frame += available
+            if available < count { break }
         }
         return peaks.map { (min($0, 1) * 1000).rounded() / 1000 }
     }
 
-    /// One sample as a fraction of full scale: 8-bit samples are unsigned, the others signed
-    /// little-endian integers, or 32-bit floats.
-    private static func sample(_ raw: UnsafeRawBufferPointer, at offset: Int, format: WaveFormat) -> Double {
+    /// The loudest sample of a run of whole frames, as a fraction of full scale: 8-bit samples
+    /// are unsigned, the others signed little-endian integers, or 32-bit floats. One tight loop
+    /// per format, which the compiler vectorizes.
+    private static func loudest(_ run: UnsafeRawBufferPointer, format: WaveFormat) -> Double {
         switch (format.encoding, format.bitsPerSample) {
-        case (3, _): return Double(Float(bitPattern: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian))
-        case (_, 8): return (Double(raw[offset]) - 128) / 128
-        case (_, 16): return Double(Int16(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int16.self))) / 32_768
+        case (3, _):
+            var peak: Float = 0
+            for index in stride(from: 0, to: run.count, by: 4) {
+                peak = max(peak, abs(Float(bitPattern: UInt32(littleEndian: run.loadUnaligned(fromByteOffset: index, as: UInt32.self)))))
+            }
+            return Double(peak)
+        case (_, 8):
+            var (low, high): (UInt8, UInt8) = (128, 128)
+            for byte in run {
+                low = min(low, byte)
+                high = max(high, byte)
+            }
+            return Double(max(128 - Int(low), Int(high) - 128)) / 128
+        case (_, 16):
+            let (low, high) = extremes(run, as: Int16.self)
+            return Double(max(-low, high)) / 32_768
         case (_, 24):
-            let value = Int32(raw[offset]) << 8 | Int32(raw[offset + 1]) << 16 | Int32(raw[offset + 2]) << 24
-            return Double(value >> 8) / 8_388_608
-        default: return Double(Int32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int32.self))) / 2_147_483_648
+            var (low, high): (Int32, Int32) = (0, 0)
+            for index in stride(from: 0, to: run.count, by: 3) {
+                let value = (Int32(run[index]) << 8 | Int32(run[index + 1]) << 16 | Int32(run[index + 2]) << 24) >> 8
+                low = min(low, value)
+                high = max(high, value)
+            }
+            return Double(max(-Int(low), Int(high))) / 8_388_608
+        default:
+            let (low, high) = extremes(run, as: Int32.self)
+            return Double(max(-low, high)) / 2_147_483_648
         }
+    }
+
+    /// The smallest and largest of the little-endian integers in `run` (and zero). Over an
+    /// aligned run (a read buffer is one) the loop reads `T`s directly, and vectorizes: about
+    /// four times as fast as reading each value unaligned.
+    private static func extremes<T: FixedWidthInteger & SignedInteger>(_ run: UnsafeRawBufferPointer, as _: T.Type) -> (Int64, Int64) {
+        var (low, high): (T, T) = (0, 0)
+        if Int(bitPattern: run.baseAddress) % MemoryLayout<T>.alignment == 0 {
+            for value in run.assumingMemoryBound(to: T.self) {
+                low = min(low, T(littleEndian: value))
+                high = max(high, T(littleEndian: value))
+            }
+        } else {
+            for index in stride(from: 0, to: run.count, by: MemoryLayout<T>.size) {
+                let value = T(littleEndian: run.loadUnaligned(fromByteOffset: index, as: T.self))
+                low = min(low, value)
+                high = max(high, value)
+            }
+        }
+        return (Int64(low), Int64(high))
     }
 
     /// Up to `count` bytes at `offset`; nil when nothing can be read there.
