@@ -20,9 +20,18 @@ struct SimulationFolder: CustomStringConvertible {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     }
 
-    /// Removes a temporary folder.
+    /// Removes a temporary folder. The dev server's SQLite pool closes when the server is
+    /// released, which can be just after the simulation returns, and closing deletes its `-wal`
+    /// and `-shm` files: a removal that meets that fails half done (one CI run was left with
+    /// the database and the archive). So it is tried again, for up to two seconds.
     func finish() {
-        if isTemporary { try? FileManager.default.removeItem(at: root) }
+        guard isTemporary else { return }
+        for _ in 0..<40 {
+            guard FileManager.default.fileExists(atPath: root.path) else { return }
+            try? FileManager.default.removeItem(at: root)
+            guard FileManager.default.fileExists(atPath: root.path) else { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
     }
 
     var description: String {
