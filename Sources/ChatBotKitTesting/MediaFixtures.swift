@@ -1,8 +1,8 @@
 import Foundation
 
 /// Media files made byte by byte, for tests of what a bot sends or receives: real PNG, GIF and
-/// WAV files (any decoder reads them), and JPEG, WebP, BMP and MP4 files whose headers are real
-/// and whose pixel or sample data is a stand-in.
+/// WAV files (any decoder reads them), and JPEG, WebP, BMP, MP4, MP3 and Ogg files whose headers
+/// are real and whose pixel or sample data is a stand-in.
 ///
 /// ```swift
 /// try MediaFixtures.png(width: 640, height: 480).write(to: url)
@@ -117,6 +117,66 @@ public enum MediaFixtures {
         let ftyp = box("ftyp", Array((width == nil ? "M4A " : "isom").utf8) + be32(512) + Array("isomiso2mp41".utf8))
         let mdat = box("mdat", [UInt8](repeating: 0xAB, count: 4_096))
         return Data(ftyp + (moovFirst ? moov + mdat : mdat + moov))
+    }
+
+    /// An MP3 of `seconds` in silent MPEG-1 Layer III frames at 128 kbps and 44.1 kHz (417
+    /// bytes each), after an ID3v2 tag of `id3Bytes` (none for 0) and before an ID3v1 tag (with
+    /// `id3v1`); with `xing`, the first frame is a Xing header counting the others.
+    public static func mp3(seconds: Double, id3Bytes: Int = 0, id3v1: Bool = false, xing: Bool = false) -> Data {
+        let frames = Int((seconds * 44_100 / 1152).rounded())
+        var bytes: [UInt8] = []
+        if id3Bytes > 0 {
+            let size = id3Bytes
+            bytes += Array("ID3".utf8) + [4, 0, 0] + [UInt8(size >> 21 & 0x7F), UInt8(size >> 14 & 0x7F), UInt8(size >> 7 & 0x7F), UInt8(size & 0x7F)]
+            bytes += [UInt8](repeating: 0, count: size)
+        }
+        let header: [UInt8] = [0xFF, 0xFB, 0x90, 0x40]  // MPEG-1 Layer III, 128 kbps, 44.1 kHz, joint stereo
+        for index in 0..<frames {
+            var frame = header + [UInt8](repeating: 0, count: 413)
+            if xing, index == 0 {
+                frame.replaceSubrange(36..<48, with: Array("Xing".utf8) + be32(1) + be32(frames - 1))
+            }
+            bytes += frame
+        }
+        if id3v1 { bytes += Array("TAG".utf8) + [UInt8](repeating: 0x20, count: 125) }
+        return Data(bytes)
+    }
+
+    /// An Ogg file of `seconds` of Opus (at 48 kHz, with a pre-skip of 312) or Vorbis (44.1 kHz):
+    /// its identification and comment headers and two audio pages, with real page CRCs.
+    public static func ogg(seconds: Double, codec: String = "opus") -> Data {
+        let isOpus = codec == "opus"
+        let rate = isOpus ? 48_000 : 44_100
+        let preSkip = isOpus ? 312 : 0
+        let identification: [UInt8] =
+            isOpus
+            ? Array("OpusHead".utf8) + [1, 1] + le16(preSkip) + le32(48_000) + [0, 0, 0]
+            : [1] + Array("vorbis".utf8) + le32(0) + [1] + le32(rate) + le32(0) + le32(128_000) + le32(0) + [0xB8, 1]
+        let comments: [UInt8] = isOpus ? Array("OpusTags".utf8) + le32(0) + le32(0) : [3] + Array("vorbis".utf8) + le32(0) + le32(0) + [1]
+        let samples = Int(seconds * Double(rate)) + preSkip
+        return Data(
+            oggPage(identification, granule: 0, sequence: 0, type: 2) + oggPage(comments, granule: 0, sequence: 1, type: 0)
+                + oggPage([UInt8](repeating: 0x55, count: 200), granule: samples / 2, sequence: 2, type: 0)
+                + oggPage([UInt8](repeating: 0x55, count: 200), granule: samples, sequence: 3, type: 4))
+    }
+
+    private static func oggPage(_ packet: [UInt8], granule: Int, sequence: Int, type: UInt8) -> [UInt8] {
+        let lacing = [UInt8](repeating: 255, count: packet.count / 255) + [UInt8(packet.count % 255)]
+        var page = Array("OggS".utf8) + [0, type] + le32(granule & 0xFFFF_FFFF) + le32(granule >> 32) + le32(0x4348_4B31) + le32(sequence)
+        page += le32(0) + [UInt8(lacing.count)] + lacing + packet
+        let crc = oggCRC(page)
+        page.replaceSubrange(22..<26, with: le32(Int(crc)))
+        return page
+    }
+
+    /// Ogg's page checksum: CRC-32 with polynomial 0x04C11DB7, not reflected, from zero.
+    private static func oggCRC(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0
+        for byte in bytes {
+            crc ^= UInt32(byte) << 24
+            for _ in 0..<8 { crc = crc & 0x8000_0000 != 0 ? (crc << 1) ^ 0x04C1_1DB7 : crc << 1 }
+        }
+        return crc
     }
 
     private static func encode(_ value: Double, bits: Int, float: Bool) -> [UInt8] {

@@ -72,11 +72,30 @@ struct MediaProbeTests {
         #expect(try Self.probe(audio, "memo.m4a") == MediaInfo(duration: 61))
     }
 
+    @Test("MP3: a constant bit rate's length from the size, past ID3v2 and ID3v1 tags; a variable one's from its Xing frame count")
+    func mp3() throws {
+        let frameSeconds = 1152.0 / 44_100
+        let plain = try #require(try Self.probe(MediaFixtures.mp3(seconds: 10), "song.mp3").duration)
+        #expect(abs(plain - 383 * 417 * 8 / 128_000) < 0.000_1, "383 frames of 417 bytes at 128 kbps")
+        let tagged = try #require(try Self.probe(MediaFixtures.mp3(seconds: 10, id3Bytes: 4_000, id3v1: true), "tagged.mp3").duration)
+        #expect(tagged == plain, "the tags are not audio")
+        let variable = try #require(try Self.probe(MediaFixtures.mp3(seconds: 10, id3Bytes: 300, xing: true), "vbr.mp3").duration)
+        #expect(abs(variable - 382 * frameSeconds) < 0.000_1)
+    }
+
+    @Test("Ogg: Opus counts 48 kHz samples less its pre-skip, Vorbis its own rate, both at the last page", arguments: [("opus", 7.5), ("vorbis", 3.0)])
+    func ogg(_ codec: String, _ seconds: Double) throws {
+        let info = try Self.probe(MediaFixtures.ogg(seconds: seconds, codec: codec), "voice.ogg")
+        #expect(info == MediaInfo(duration: seconds))
+    }
+
     @Test("what each bad file gets: nothing found, never a crash, for every length each fixture could be cut to")
     func badFiles() throws {
         #expect(MediaProbe.probe(URL(fileURLWithPath: "/nonexistent/photo.png")) == .unknown)
         #expect(try Self.probe(Data()) == .unknown)
         #expect(try Self.probe(Data("just some text, not a picture".utf8)) == .unknown)
+        #expect(try Self.probe(Data([0xFF, 0xFB, 0x90, 0x40] + [UInt8](repeating: 7, count: 600)), "noise.mp3") == .unknown, "one header and no next frame")
+        #expect(try Self.probe(Data("ID3".utf8) + Data([4, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF]), "bad-tag.mp3") == .unknown, "a tag size that is not sync-safe")
         #expect(try Self.probe(Data([0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x08]), "no-frame.jpg") == .unknown, "a scan before any frame header")
         #expect(try Self.probe(MediaFixtures.png(width: 0, height: 5), "empty.png") == .unknown, "a zero width is not a size")
         let fixtures = [
@@ -84,6 +103,7 @@ struct MediaProbeTests {
             MediaFixtures.webp(width: 4, height: 4, kind: "lossy"), MediaFixtures.webp(width: 4, height: 4, kind: "lossless"),
             MediaFixtures.webp(width: 4, height: 4, kind: "extended"), MediaFixtures.bmp(width: 2, height: 2),
             MediaFixtures.wave(seconds: 0.01), MediaFixtures.isoMedia(seconds: 1, width: 16, height: 16, moovFirst: true),
+            MediaFixtures.mp3(seconds: 0.1, id3Bytes: 20), MediaFixtures.ogg(seconds: 1),
         ]
         for fixture in fixtures {
             let whole = try Self.probe(fixture, waveform: true)

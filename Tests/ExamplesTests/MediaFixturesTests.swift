@@ -18,6 +18,10 @@ struct MediaFixturesTests {
             ("scan.bmp", MediaFixtures.bmp(width: 640, height: 480), "640 x -480"),
             ("memo.wav", MediaFixtures.wave(seconds: 0.1), "WAVE audio, Microsoft PCM, 16 bit, mono 8000 Hz"),
             ("clip.mp4", MediaFixtures.isoMedia(seconds: 1, width: 16, height: 16), "ISO Media"),
+            ("song.mp3", MediaFixtures.mp3(seconds: 1), "MPEG ADTS, layer III, v1, 128 kbps, 44.1 kHz"),
+            ("tagged.mp3", MediaFixtures.mp3(seconds: 1, id3Bytes: 100), "Audio file with ID3 version 2.4.0"),
+            ("voice.opus", MediaFixtures.ogg(seconds: 1), "Ogg data, Opus audio"),
+            ("music.ogg", MediaFixtures.ogg(seconds: 1, codec: "vorbis"), "Ogg data, Vorbis audio"),
         ])
     func describedByLibmagic(_ name: String, _ data: Data, _ expected: String) throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("fixture-\(UUID().uuidString)-\(name)")

@@ -2,8 +2,9 @@ import Foundation
 
 /// Reads what an image, video or recording is from its own headers, without decoding it and
 /// without any library: PNG, GIF, JPEG, WebP and BMP sizes; WAV length and waveform; MP4, MOV
-/// and M4A (ISO media) length and video size. Anything else, or a file cut short, is
-/// ``MediaInfo/unknown``: probing never fails, it only finds less.
+/// and M4A (ISO media) length and video size; MP3 (Xing, VBRI or constant bit rate) and Ogg
+/// Opus or Vorbis length. Anything else, or a file cut short, is ``MediaInfo/unknown``:
+/// probing never fails, it only finds less.
 ///
 /// ```swift
 /// let info = MediaProbe.probe(URL(fileURLWithPath: "memo.wav"), waveform: true)
@@ -24,6 +25,8 @@ public enum MediaProbe {
         if let (width, height) = imageSize(bytes) { return MediaInfo(width: width, height: height) }
         if bytes.matches("RIFF", at: 0), bytes.matches("WAVE", at: 8) { return wave(handle, waveform: waveform) }
         if bytes.matches("ftyp", at: 4) { return isoMedia(handle) }
+        if bytes.matches("OggS", at: 0) { return ogg(handle, head: bytes) }
+        if bytes.matches("ID3", at: 0) || MPEGFrame(bytes, at: 0) != nil { return mpegAudio(handle, head: bytes) }
         return .unknown
     }
 
