@@ -110,9 +110,8 @@ extension BotCheckpoint {
     /// Writes it to `file` (creating its folder), replacing the one there at once: a crash
     /// while saving leaves the previous checkpoint, never half of one.
     public func save(to file: URL) throws {
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        try encoder.encode(self).write(to: file, options: .atomic)
+        try StateFile.write(try encoder.encode(self), to: file)
     }
 }

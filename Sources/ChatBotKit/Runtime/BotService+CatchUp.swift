@@ -38,7 +38,7 @@ extension BotService {
         do {
             checkpoint = try BotCheckpoint.load(from: catchUp.checkpointFile)
         } catch {
-            let aside = UnreadableFile.setAside(catchUp.checkpointFile)
+            let aside = StateFile.setAside(catchUp.checkpointFile)
             logger.error(
                 "Bot \(bot.name) does not catch up on what it missed: \(error.message)\(aside.map { "; it is kept as \($0.lastPathComponent)" } ?? "")")
             return

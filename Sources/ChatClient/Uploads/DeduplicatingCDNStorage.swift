@@ -232,7 +232,7 @@ public final class DeduplicatingCDNStorage: CDNStorage {
                     for entry in saved.uploads { links.remember(entry.upload, for: entry.key, capacity: capacity) }
                 }
             } catch {
-                let aside = UnreadableFile.setAside(recordFile)
+                let aside = StateFile.setAside(recordFile)
                 logger.warning("\(error)\(aside.map { "; it is kept as \($0.lastPathComponent), and files are uploaded again" } ?? "")")
             }
         }

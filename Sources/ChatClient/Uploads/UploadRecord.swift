@@ -71,7 +71,6 @@ struct UploadRecord: Codable, Sendable {
 
     /// Writes it to `file` (creating its folder), replacing the one there at once.
     func save(to file: URL) throws {
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try JSONEncoder().encode(self).write(to: file, options: .atomic)
+        try StateFile.write(try JSONEncoder().encode(self), to: file)
     }
 }

@@ -6,7 +6,6 @@ extension MediaProbe {
         /// 1: integer PCM; 3: 32-bit float.
         var encoding: Int
         var channels: Int
-        var sampleRate: Int
         var bytesPerSecond: Int
         var bytesPerFrame: Int
         var bitsPerSample: Int
@@ -44,13 +43,13 @@ extension MediaProbe {
     }
 
     private static func waveFormat(_ chunk: ByteView) -> WaveFormat? {
-        guard var encoding = chunk.u16le(0), let channels = chunk.u16le(2), let sampleRate = chunk.u32le(4),
+        guard var encoding = chunk.u16le(0), let channels = chunk.u16le(2),
             let bytesPerSecond = chunk.u32le(8), let bytesPerFrame = chunk.u16le(12), let bits = chunk.u16le(14)
         else { return nil }
         // WAVE_FORMAT_EXTENSIBLE names the real encoding in the first two bytes of its sub-format.
         if encoding == 0xFFFE, let subFormat = chunk.u16le(24) { encoding = subFormat }
         return WaveFormat(
-            encoding: encoding, channels: channels, sampleRate: sampleRate, bytesPerSecond: bytesPerSecond, bytesPerFrame: bytesPerFrame,
+            encoding: encoding, channels: channels, bytesPerSecond: bytesPerSecond, bytesPerFrame: bytesPerFrame,
             bitsPerSample: bits)
     }
 
