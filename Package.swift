@@ -39,6 +39,10 @@ let package = Package(
         // Already in the build through Hummingbird: spans from a delivery to the HTTP calls its
         // handlers make, for whatever tracer an app bootstraps (InMemoryTracing in the tests).
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        // Channel leases for bots scaled out over several processes or machines (ChatBotKitPostgres):
+        // the one store every node of a deployment already reaches, and that can take a lease
+        // atomically against its own clock.
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // MARK: Wire model
@@ -101,6 +105,18 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // MARK: Scale-out: channel leases in PostgreSQL, for bots run on several nodes
+        .target(
+            name: "ChatBotKitPostgres",
+            dependencies: [
+                "ChatBotKit", "ChatModels", "ChatLocking",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Dev server
         .target(
             name: "ChatDevServer",
@@ -153,7 +169,7 @@ let package = Package(
         .executableTarget(
             name: "bots",
             dependencies: [
-                "ChatBotKit", "ChatDevServer", "WorkoutBot", "ModerationBot", "ArchiveBot",
+                "ChatBotKit", "ChatBotKitPostgres", "ChatDevServer", "WorkoutBot", "ModerationBot", "ArchiveBot",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -212,6 +228,16 @@ let package = Package(
                 "ChatBotKit", "ChatBotKitTesting", "ChatDevServer", "ChatLocking", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ScaleOutTests",
+            dependencies: [
+                "ChatBotKit", "ChatBotKitPostgres", "ChatBotKitTesting", "ChatClient", "ChatLocking",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strictSettings
         ),

@@ -54,14 +54,30 @@ extension TestChatServer {
         _ bot: Bot, channels: [ChannelId], configuration: BotService.Configuration = TestChatServer.testBotConfiguration,
         metricsFactory: (any MetricsFactory)? = nil, tracer: (any Tracer)? = nil, _ body: (RunningBot) async throws -> T
     ) async throws -> T {
+        let running = try await startBot(bot, channels: channels, configuration: configuration, metricsFactory: metricsFactory, tracer: tracer)
+        do {
+            let result = try await body(running)
+            try await running.stop()
+            return result
+        } catch {
+            try? await running.stop()
+            throw error
+        }
+    }
+
+    /// Starts `bot` in `channels` and returns once it is ready (connected and watching); the
+    /// caller stops it (``RunningBot/stop()``). For several bots, or several nodes of one
+    /// scaled-out bot, started and stopped at different times.
+    public func startBot(
+        _ bot: Bot, channels: [ChannelId], configuration: BotService.Configuration = TestChatServer.testBotConfiguration,
+        metricsFactory: (any MetricsFactory)? = nil, tracer: (any Tracer)? = nil
+    ) async throws -> RunningBot {
         let client = client(as: bot.user.id, metricsFactory: metricsFactory, tracer: tracer)
         let service = BotService(bot: bot, client: client, channels: channels, configuration: configuration)
         let running = RunningBot(service: service, logger: service.logger)
         do {
             try await service.waitUntilReady()
-            let result = try await body(running)
-            try await running.stop()
-            return result
+            return running
         } catch {
             try? await running.stop()
             throw error

@@ -17,6 +17,9 @@ final class BotMetrics: Sendable {
     private let queued: Meter
     private let running: Meter
     private let attachmentsByType: CountersByKey<AttachmentType>
+    private let leased: Meter
+    private let handOffs: [String: Counter]
+    private let leftToOtherNodes: Counter
 
     /// What metrics name a delivery's kind.
     static let triggers = ["message", "edit", "deletion", "truncation"]
@@ -38,7 +41,22 @@ final class BotMetrics: Sendable {
         queued = Meter(label: "chatbotkit_bot_queued_deliveries", dimensions: dimensions, factory: factory)
         running = Meter(label: "chatbotkit_bot_running_handlers", dimensions: dimensions, factory: factory)
         attachmentsByType = CountersByKey(label: "chatbotkit_bot_attachments_total", dimensions: dimensions, keyDimension: "type", factory: factory)
+        leased = Meter(label: "chatbotkit_bot_leased_channels", dimensions: dimensions, factory: factory)
+        handOffs = Dictionary(
+            uniqueKeysWithValues: ["taken", "released", "lost"].map { outcome in
+                (outcome, Counter(label: "chatbotkit_bot_channel_handoffs_total", dimensions: dimensions + [("outcome", outcome)], factory: factory))
+            })
+        leftToOtherNodes = Counter(label: "chatbotkit_bot_events_left_to_other_nodes_total", dimensions: dimensions, factory: factory)
     }
+
+    /// How many channels a scaled-out node holds the lease of.
+    func leasedChannels(_ count: Int) { leased.set(count) }
+
+    /// A channel's lease taken, released or lost by this node.
+    func handedOff(_ outcome: String) { handOffs[outcome]?.increment() }
+
+    /// An event of a channel another node handles.
+    func leftToOtherNode() { leftToOtherNodes.increment() }
 
     /// A delivery taken for handling (one of ``triggers``).
     func accepted(_ trigger: String) {

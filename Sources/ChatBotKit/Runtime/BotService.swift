@@ -26,16 +26,21 @@ public final class BotService: Service, Sendable {
         /// Where the bot keeps how far it has handled, to catch up on what it missed when it
         /// starts again; nil (the default) starts from the moment it connects.
         public var catchUp: CatchUp?
+        /// The bot's other nodes and the leases that share its channels out among them; nil
+        /// (the default) handles every channel here.
+        public var scaleOut: ScaleOut?
 
-        /// The defaults: 8 channels at once, 10 s to drain, no catching up.
+        /// The defaults: 8 channels at once, 10 s to drain, no catching up, one node.
         public init(
             maximumConcurrentChannels: Int = 8, drainDeadline: Duration = .seconds(10),
-            connection: EventConnection.Configuration = EventConnection.Configuration(), catchUp: CatchUp? = nil
+            connection: EventConnection.Configuration = EventConnection.Configuration(), catchUp: CatchUp? = nil,
+            scaleOut: ScaleOut? = nil
         ) {
             self.maximumConcurrentChannels = maximumConcurrentChannels
             self.drainDeadline = drainDeadline
             self.connection = connection
             self.catchUp = catchUp
+            self.scaleOut = scaleOut
         }
     }
 
@@ -57,13 +62,21 @@ public final class BotService: Service, Sendable {
     let progress = Locked(HandledProgress())
     /// When the checkpoint was last saved, and whether saving fails.
     let checkpointSaving = Locked(CheckpointSaving())
-    private let mailboxes = ChannelMailboxes()
+    let mailboxes = ChannelMailboxes()
+    /// Which channels this node handles (kept only with ``Configuration/scaleOut``).
+    let ownership = Locked(ChannelOwnership())
+    /// Asks the lease rounds for one now.
+    let leaseRounds = Locked<AsyncStream<Void>.Continuation?>(nil)
+    /// Whether the lease store cannot be reached (said once).
+    let leaseFailing = Locked(false)
+    /// One round of the leases at a time (the first, before the bot is ready, and the later ones).
+    let leaseBalancing = AsyncSlots(limit: 1)
     private let readiness = Locked(Readiness.starting([]))
     let configuredChannels: Locked<[ChannelId]>
     let gate = HandlerGate()
     /// One reconfiguration at a time.
     let reconfiguring = AsyncSlots(limit: 1)
-    private let metrics: BotMetrics
+    let metrics: BotMetrics
 
     /// A service for `bot`, talking through `client`.
     public init(bot: Bot, client: ChatClient, channels: [ChannelId], configuration: Configuration = Configuration(), logger: Logger? = nil) {
@@ -79,6 +92,7 @@ public final class BotService: Service, Sendable {
         connection = EventConnection(client: client, user: bot.user, configuration: connectionConfiguration)
         var botLogger = logger ?? Logger(label: "chatbotkit.bot")
         botLogger[metadataKey: "bot"] = .string(bot.name)
+        if let scaleOut = configuration.scaleOut { botLogger[metadataKey: "node"] = .string(scaleOut.node) }
         self.logger = botLogger
     }
 
@@ -134,6 +148,10 @@ public final class BotService: Service, Sendable {
         try await prepare()
         let catchUp = configuration.catchUp
         if let catchUp { startCatchingUp(catchUp) }
+        let scaleOut = configuration.scaleOut
+        // A scaled-out bot's consumer also takes the channels its node takes over, in order with
+        // the connection's events.
+        let input = scaleOut.map { _ in BoundedAsyncChannel<BotInput>(capacity: configuration.connection.bufferCapacity) }
         let slots = AsyncSlots(limit: configuration.maximumConcurrentChannels)
         let connection = self.connection
         try await withThrowingDiscardingTaskGroup { group in
@@ -143,8 +161,23 @@ public final class BotService: Service, Sendable {
             group.addTask { [self] in
                 await connection.waitUntilConnected()
                 for cid in channels { try await connection.watch(cid) }
+                if let scaleOut, let input {
+                    do {
+                        try await balanceLeases(scaleOut, input: input)
+                    } catch {
+                        throw BotError(
+                            code: .startFailed, message: "bot \(bot.name) cannot reach its lease store (node \(scaleOut.node)): \(error)",
+                            underlying: error)
+                    }
+                }
                 settle(.success(()))
                 logger.info("Bot \(bot.name) is ready", metadata: ["channels": "\(connection.watchedChannels.map(\.rawValue))"])
+            }
+            if let input {
+                group.addTask {
+                    for await event in connection.events { await input.send(.event(event)) }
+                    input.finish()
+                }
             }
             // The consumer stops when the connection's events end (shutdown), then waits for the
             // channel workers to drain their queues. A discarding group: a plain task group keeps
@@ -153,24 +186,69 @@ public final class BotService: Service, Sendable {
             group.addTask { [self] in
                 try await withThrowingDiscardingTaskGroup { workers in
                     if let catchUp { workers.addTask { [self] in await saveCheckpoints(catchUp) } }
-                    for await event in connection.events {
-                        logMembership(event)
-                        let accepted = accept(event)
-                        if catchUp != nil { track(event, accepted: accepted?.0) }
-                        guard let (delivery, cid) = accepted else { continue }
-                        if mailboxes.enqueue(delivery, in: cid) {
-                            await slots.acquire()
-                            workers.addTask { [self] in
-                                defer { slots.release() }
-                                await drainMailbox(cid)
+                    if let scaleOut, let input {
+                        workers.addTask { [self] in await keepLeases(scaleOut, input: input) }
+                        while let item = await input.next() {
+                            switch item {
+                            case .event(let event):
+                                await consumeLeased(event, slots: slots, workers: &workers)
+                            case .handOff(let cid, let synced, let recentlyHandled):
+                                handled.withLock { handled in
+                                    for key in recentlyHandled { handled.insert(key) }
+                                }
+                                for event in synced { await consume(event, slots: slots, workers: &workers, leasedIn: cid) }
+                                for event in ownership.withLock({ $0.finishCatchingUp(cid) }) {
+                                    await consume(event, slots: slots, workers: &workers, leasedIn: cid)
+                                }
                             }
                         }
+                    } else {
+                        for await event in connection.events { await consume(event, slots: slots, workers: &workers) }
                     }
                     await drain(&workers)
-                    // Nothing is left to handle: this stops the saving of checkpoints.
+                    // Nothing is left to handle: this stops the saving of checkpoints and the lease rounds.
                     workers.cancelAll()
                 }
+                if let scaleOut { await releaseLeases(scaleOut) }
                 if let catchUp { saveCheckpoint(catchUp, always: true) }
+            }
+        }
+    }
+
+    /// An event of a scaled-out bot: handled when its channel's lease is this node's, kept
+    /// while the channel is being taken over, skipped otherwise.
+    private func consumeLeased(_ event: Event, slots: AsyncSlots, workers: inout ThrowingDiscardingTaskGroup<any Error>) async {
+        guard let cid = event.cid else { return await consume(event, slots: slots, workers: &workers) }
+        let now = ContinuousClock.now
+        switch ownership.withLock({ $0.route(event, in: cid, now: now) }) {
+        case .handle:
+            await consume(event, slots: slots, workers: &workers, leasedIn: cid)
+        case .hold:
+            return
+        case .skip(let isNewChannel):
+            logMembership(event)
+            metrics.leftToOtherNode()
+            if configuration.catchUp != nil { track(event, accepted: nil) }
+            if isNewChannel { requestLeaseRound() }
+        }
+    }
+
+    /// Takes an event in: a delivery not handled before is queued in its channel's mailbox, and
+    /// a worker started for a channel that had none. `leasedIn` is the channel whose lease
+    /// this node holds, whose progress is followed for the next holder.
+    private func consume(
+        _ event: Event, slots: AsyncSlots, workers: inout ThrowingDiscardingTaskGroup<any Error>, leasedIn leasedChannel: ChannelId? = nil
+    ) async {
+        logMembership(event)
+        let accepted = accept(event)
+        if configuration.catchUp != nil { track(event, accepted: accepted?.0) }
+        if let leasedChannel { ownership.withLock { $0.track(leasedChannel, eventAt: event.createdAt, delivery: accepted?.0.key) } }
+        guard let (delivery, cid) = accepted else { return }
+        if mailboxes.enqueue(delivery, in: cid) {
+            await slots.acquire()
+            workers.addTask { [self] in
+                defer { slots.release() }
+                await drainMailbox(cid)
             }
         }
     }
@@ -265,7 +343,10 @@ public final class BotService: Service, Sendable {
             }
             span.end()
             // A handler cut off by the drain deadline did not finish: the next start handles it again.
-            if configuration.catchUp != nil, !Task.isCancelled { progress.withLock { $0.finished(delivery.key) } }
+            if !Task.isCancelled {
+                if configuration.catchUp != nil { progress.withLock { $0.finished(delivery.key) } }
+                if configuration.scaleOut != nil { ownership.withLock { $0.finished(delivery.key, in: cid) } }
+            }
             metrics.finished(delivery.metricsTrigger, after: ContinuousClock.now - start)
             gate.leave(task: task)
         }

@@ -102,6 +102,9 @@ final class ChannelMailboxes: Sendable {
         }
     }
 
+    /// Whether `cid` has deliveries queued or being handled.
+    func isPending(_ cid: ChannelId) -> Bool { mailboxes.withLock { $0[cid] != nil } }
+
     /// Channels with deliveries queued or being handled.
     var pendingChannels: Int { mailboxes.withLock { $0.count } }
 }

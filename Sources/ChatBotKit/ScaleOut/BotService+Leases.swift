@@ -1,0 +1,210 @@
+import ChatClient
+import ChatLocking
+import ChatModels
+import Foundation
+import Logging
+
+/// What a scaled-out bot's consumer takes in: the connection's events, and the channels whose
+/// lease the node just took, with what happened in them since their last holder left off.
+enum BotInput: Sendable {
+    /// An event from the connection.
+    case event(Event)
+    /// A channel taken over: its synced events, and the deliveries its last holder handled.
+    case handOff(ChannelId, synced: [Event], recentlyHandled: [String])
+}
+
+extension BotService {
+    /// The channels this node handles, for a scaled-out bot (``Configuration/scaleOut``):
+    /// those whose lease it holds and has caught up on. Empty for a bot on one node.
+    public var leasedChannels: Set<ChannelId> {
+        ownership.withLock { ownership in
+            Set(ownership.channels.compactMap { cid, standing in
+                if case .held = standing { return cid }
+                return nil
+            })
+        }
+    }
+
+    /// Keeps this node's share of the leases until cancelled: a round three times per lease
+    /// duration (the first comes before the bot is ready), and one at once when an event of a
+    /// channel not seen before arrives.
+    func keepLeases(_ scaleOut: ScaleOut, input: BoundedAsyncChannel<BotInput>) async {
+        let (rounds, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        leaseRounds.withLock { $0 = continuation }
+        let interval = scaleOut.leaseDuration / 3
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                while (try? await Task.sleep(for: interval)) != nil { continuation.yield() }
+                continuation.finish()
+            }
+            for await _ in rounds {
+                do {
+                    try await balanceLeases(scaleOut, input: input)
+                    if leaseFailing.withLock({ isFailing in
+                        defer { isFailing = false }
+                        return isFailing
+                    }) {
+                        logger.info("Bot \(bot.name) reaches its lease store again")
+                    }
+                } catch where !Task.isCancelled {
+                    reportLeaseFailure(error, scaleOut: scaleOut)
+                } catch {
+                    break
+                }
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// Asks for a round of the leases now (a channel not seen before).
+    func requestLeaseRound() {
+        _ = leaseRounds.withLock { $0 }?.yield()
+    }
+
+    /// One round: says this node runs, renews the leases of the channels that belong with it,
+    /// gives up those that belong elsewhere now (once their queued deliveries are handled), and
+    /// takes those that belong here and are free (or were left to run out by another node).
+    func balanceLeases(_ scaleOut: ScaleOut, input: BoundedAsyncChannel<BotInput>) async throws {
+        await leaseBalancing.acquire()
+        defer { leaseBalancing.release() }
+        let store = scaleOut.store
+        let name = bot.name
+        let asked = ContinuousClock.now
+        let validUntil = asked + scaleOut.leaseDuration
+        let nodes = try await store.announce(node: scaleOut.node, bot: name, for: scaleOut.leaseDuration)
+        var leases: [ChannelId: ChannelLease] = [:]
+        for lease in try await store.leases(bot: name) { leases[lease.cid] = lease }
+        let watched = Set(connection.watchedChannels)
+        func belongsHere(_ cid: ChannelId) -> Bool { RendezvousHash.node(for: cid, among: nodes) == scaleOut.node }
+
+        var renewals: [ChannelId: ChannelHandOff] = [:]
+        var releases: [ChannelId: ChannelHandOff] = [:]
+        for cid in ownership.withLock({ $0.leased }) {
+            let isReleasing = ownership.withLock { $0.releasing.contains(cid) }
+            if !isReleasing, watched.contains(cid), belongsHere(cid) {
+                renewals[cid] = ownership.withLock { $0.handOff(cid) }
+                continue
+            }
+            ownership.withLock { $0.beginReleasing(cid) }
+            let isIdle = ownership.withLock { $0.releasing.contains(cid) } && !mailboxes.isPending(cid)
+            if isIdle {
+                releases[cid] = ownership.withLock { $0.handOff(cid) }
+            } else {
+                // Still handling what it queued (or still catching up): kept until then.
+                renewals[cid] = ownership.withLock { $0.handOff(cid) }
+            }
+        }
+        if !renewals.isEmpty {
+            let kept = try await store.renew(renewals, bot: name, node: scaleOut.node, for: scaleOut.leaseDuration)
+            for cid in renewals.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+                if kept.contains(cid) {
+                    ownership.withLock { $0.renewed(cid, until: validUntil) }
+                } else {
+                    ownership.withLock { $0.relinquish(cid) }
+                    metrics.handedOff("lost")
+                    logger.warning("Bot \(name) lost the lease of \(cid) to another node; it no longer handles it", metadata: ["cid": "\(cid)"])
+                }
+            }
+        }
+        if !releases.isEmpty {
+            try await store.release(releases, bot: name, node: scaleOut.node)
+            for cid in releases.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+                ownership.withLock { $0.relinquish(cid) }
+                metrics.handedOff("released")
+                logger.info(
+                    "Bot \(name) handed \(cid) over: it belongs with node \(RendezvousHash.node(for: cid, among: nodes) ?? "none") now",
+                    metadata: ["cid": "\(cid)"])
+            }
+        }
+
+        // What was given up this round is left for its node to take.
+        let leased = Set(ownership.withLock { $0.leased }).union(releases.keys)
+        for cid in watched.subtracting(leased).sorted(by: { $0.rawValue < $1.rawValue }) {
+            let lease = leases[cid]
+            let expiredFor: Duration
+            if belongsHere(cid) {
+                // Free, run out, or this node's own from before a restart.
+                guard lease.map({ !$0.isHeld || $0.owner == scaleOut.node }) ?? true else { continue }
+                expiredFor = .zero
+            } else {
+                // Its node has let it run out for a whole lease: that node is not taking it.
+                guard let lease, !lease.isHeld, lease.expiredFor >= scaleOut.leaseDuration else { continue }
+                expiredFor = scaleOut.leaseDuration
+            }
+            guard let handOff = try await store.acquire(cid, bot: name, node: scaleOut.node, for: scaleOut.leaseDuration, expiredFor: expiredFor)
+            else { continue }
+            await takeOver(cid, handOff: handOff, validUntil: validUntil, previousOwner: lease?.owner, input: input)
+        }
+        metrics.leasedChannels(ownership.withLock { $0.leased.count })
+    }
+
+    /// Catches up on a channel just taken: syncs it from where its last holder left it and
+    /// passes the events to the consumer, which handles them before the live ones that waited.
+    /// A sync that fails gives the lease back, for the next round to try again.
+    private func takeOver(
+        _ cid: ChannelId, handOff: ChannelHandOff, validUntil: ContinuousClock.Instant, previousOwner: String?,
+        input: BoundedAsyncChannel<BotInput>
+    ) async {
+        let since = ownership.withLock { $0.beginCatchingUp(cid, handOff: handOff, validUntil: validUntil) }
+        var synced: [Event] = []
+        if let since {
+            let oldest = Date().addingTimeInterval(-(configuration.catchUp?.maximumAge ?? .seconds(86_400)).timeInterval)
+            let from = RFC3339.string(from: max(since, oldest).addingTimeInterval(-0.000_001))
+            do {
+                synced = try await client.sync([cid], since: from)
+            } catch let error as ChatClientError where error.httpStatus == 400 {
+                logger.error(
+                    "Bot \(bot.name) took \(cid) over, but what happened in it since \(from) is not handled: the server does not sync it (\(error.message))",
+                    metadata: ["cid": "\(cid)"])
+            } catch {
+                logger.warning("Bot \(bot.name) could not sync \(cid) to take it over; it tries again: \(error)", metadata: ["cid": "\(cid)"])
+                let skippedSince = handOff.handledThrough ?? since
+                ownership.withLock { $0.abandonCatchingUp(cid, skippedSince: skippedSince) }
+                try? await configuration.scaleOut?.store.release([cid: handOff], bot: bot.name, node: configuration.scaleOut?.node ?? "")
+                return
+            }
+        }
+        metrics.handedOff("taken")
+        logger.info(
+            "Bot \(bot.name) handles \(cid) now\(previousOwner.map { ", after node \($0)" } ?? "")\(synced.isEmpty ? "" : "; \(synced.count) events to catch up on")",
+            metadata: ["cid": "\(cid)"])
+        await input.send(.handOff(cid, synced: synced, recentlyHandled: handOff.recentlyHandled))
+    }
+
+    /// Gives up every lease on stop, with how far each channel was handled, so that the other
+    /// nodes take them over at once; a failure, or a bot cancelled rather than shut down,
+    /// leaves them to run out.
+    func releaseLeases(_ scaleOut: ScaleOut) async {
+        guard !Task.isCancelled else { return }
+        let progress = ownership.withLock { ownership -> [ChannelId: ChannelHandOff] in
+            var progress: [ChannelId: ChannelHandOff] = [:]
+            for cid in ownership.leased { progress[cid] = ownership.handOff(cid) }
+            return progress
+        }
+        do {
+            if !progress.isEmpty { try await scaleOut.store.release(progress, bot: bot.name, node: scaleOut.node) }
+            try await scaleOut.store.leave(node: scaleOut.node, bot: bot.name)
+            ownership.withLock { ownership in
+                for cid in progress.keys { ownership.relinquish(cid) }
+            }
+            metrics.leasedChannels(0)
+            if !progress.isEmpty { logger.info("Bot \(bot.name) handed its \(progress.count) channels over to the other nodes") }
+        } catch {
+            logger.warning(
+                "Bot \(bot.name) could not give its leases up: \(error); the other nodes take its channels over when they run out (\(DurationText.format(scaleOut.leaseDuration)))"
+            )
+        }
+    }
+
+    /// Logs a round that failed, once until one works again.
+    private func reportLeaseFailure(_ error: any Error, scaleOut: ScaleOut) {
+        let wasFailing = leaseFailing.withLock { isFailing in
+            defer { isFailing = true }
+            return isFailing
+        }
+        guard !wasFailing else { return }
+        logger.error(
+            "Bot \(bot.name) cannot reach its lease store: \(error); it stops handling its channels when their leases run out (\(DurationText.format(scaleOut.leaseDuration)))"
+        )
+    }
+}

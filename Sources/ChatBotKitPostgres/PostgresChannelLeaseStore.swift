@@ -1,0 +1,209 @@
+import ChatBotKit
+import ChatLocking
+import ChatModels
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+
+/// Channel leases in PostgreSQL, for a bot run on several nodes (``BotService/ScaleOut``).
+///
+/// Two tables, made on first use: `chatbotkit_nodes` (which nodes run which bot, until when)
+/// and `chatbotkit_channel_leases` (a channel's holder, until when, and how far it was
+/// handled). Every lease is taken and renewed by one statement that checks its holder and
+/// expiry against the database's clock, so two nodes never both hold a channel.
+///
+/// It is a service: run it (in the `ServiceGroup`, before the bots, so that it stops after
+/// them and they can give their leases up) for as long as the bots use it.
+public final class PostgresChannelLeaseStore: ChannelLeaseStore, Service {
+    /// The connection pool.
+    public let client: PostgresClient
+    /// How long one call may take before it fails with `.timedOut`.
+    public let timeout: Duration
+    private let logger: Logger
+    private let schemaIsReady = Locked(false)
+
+    /// A store on the database `connection` names; calls that take longer than `timeout` fail.
+    public init(connection: PostgresConnectionString, timeout: Duration = .seconds(5), logger: Logger = Logger(label: "chatbotkit.leases")) {
+        var configuration = connection.configuration
+        configuration.options.maximumConnections = 4
+        // The pool says every failed connection attempt (several a second) at info; the bots
+        // report a store they cannot reach themselves, once.
+        var poolLogger = logger
+        if poolLogger.logLevel < .warning { poolLogger.logLevel = .warning }
+        client = PostgresClient(configuration: configuration, backgroundLogger: poolLogger)
+        self.timeout = timeout
+        self.logger = logger
+    }
+
+    /// Runs the connection pool until a graceful shutdown.
+    public func run() async {
+        await client.run()
+    }
+
+    public func announce(node: String, bot: String, for duration: Duration) async throws -> [String] {
+        try await perform("announce node \(node)") { client in
+            let milliseconds = Self.milliseconds(duration)
+            try await client.query(
+                """
+                INSERT INTO chatbotkit_nodes (bot, node, expires_at) VALUES (\(bot), \(node), now() + \(milliseconds) * interval '1 millisecond')
+                ON CONFLICT (bot, node) DO UPDATE SET expires_at = excluded.expires_at
+                """)
+            // Nodes gone for a day are forgotten.
+            try await client.query("DELETE FROM chatbotkit_nodes WHERE bot = \(bot) AND expires_at < now() - interval '1 day'")
+            var nodes: [String] = []
+            for try await name in try await client.query(
+                "SELECT node FROM chatbotkit_nodes WHERE bot = \(bot) AND expires_at > now() ORDER BY node"
+            ).decode(String.self) {
+                nodes.append(name)
+            }
+            return nodes
+        }
+    }
+
+    public func leases(bot: String) async throws -> [ChannelLease] {
+        try await perform("read the leases") { client in
+            var leases: [ChannelLease] = []
+            let rows = try await client.query(
+                """
+                SELECT cid, owner, (extract(epoch FROM now() - expires_at) * 1000)::bigint
+                FROM chatbotkit_channel_leases WHERE bot = \(bot)
+                """)
+            for try await (cid, owner, expiredMilliseconds) in rows.decode((String, String?, Int64).self) {
+                guard let channel = try? ChannelId(cid: cid) else { continue }
+                leases.append(ChannelLease(cid: channel, owner: owner, expiredFor: .milliseconds(expiredMilliseconds)))
+            }
+            return leases
+        }
+    }
+
+    public func acquire(_ cid: ChannelId, bot: String, node: String, for duration: Duration, expiredFor: Duration) async throws
+        -> ChannelHandOff?
+    {
+        try await perform("take the lease of \(cid)") { client in
+            let rows = try await client.query(
+                """
+                INSERT INTO chatbotkit_channel_leases AS lease (bot, cid, owner, expires_at)
+                VALUES (\(bot), \(cid.rawValue), \(node), now() + \(Self.milliseconds(duration)) * interval '1 millisecond')
+                ON CONFLICT (bot, cid) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+                WHERE lease.owner = excluded.owner OR lease.expires_at <= now() - \(Self.milliseconds(expiredFor)) * interval '1 millisecond'
+                RETURNING handled_through, recently_handled
+                """)
+            for try await (handledThrough, recentlyHandled) in rows.decode((Date?, [String]).self) {
+                return ChannelHandOff(handledThrough: handledThrough, recentlyHandled: recentlyHandled)
+            }
+            return nil
+        }
+    }
+
+    public func renew(_ progress: [ChannelId: ChannelHandOff], bot: String, node: String, for duration: Duration) async throws
+        -> Set<ChannelId>
+    {
+        try await perform("renew \(progress.count) leases") { [logger] client in
+            try await client.withTransaction(logger: logger) { connection in
+                var kept: Set<ChannelId> = []
+                for (cid, handOff) in progress {
+                    let rows = try await connection.query(
+                        """
+                        UPDATE chatbotkit_channel_leases SET
+                            expires_at = now() + \(Self.milliseconds(duration)) * interval '1 millisecond',
+                            recently_handled = CASE WHEN \(handOff.handledThrough)::timestamptz IS NULL THEN recently_handled ELSE \(handOff.recentlyHandled)::text[] END,
+                            handled_through = coalesce(\(handOff.handledThrough)::timestamptz, handled_through)
+                        WHERE bot = \(bot) AND cid = \(cid.rawValue) AND owner = \(node)
+                        RETURNING cid
+                        """, logger: logger)
+                    for try await _ in rows.decode(String.self) { kept.insert(cid) }
+                }
+                return kept
+            }
+        }
+    }
+
+    public func release(_ progress: [ChannelId: ChannelHandOff], bot: String, node: String) async throws {
+        try await perform("release \(progress.count) leases") { [logger] client in
+            try await client.withTransaction(logger: logger) { connection in
+                for (cid, handOff) in progress {
+                    try await connection.query(
+                        """
+                        UPDATE chatbotkit_channel_leases SET
+                            owner = NULL, expires_at = now(),
+                            recently_handled = CASE WHEN \(handOff.handledThrough)::timestamptz IS NULL THEN recently_handled ELSE \(handOff.recentlyHandled)::text[] END,
+                            handled_through = coalesce(\(handOff.handledThrough)::timestamptz, handled_through)
+                        WHERE bot = \(bot) AND cid = \(cid.rawValue) AND owner = \(node)
+                        """, logger: logger)
+                }
+            }
+        }
+    }
+
+    public func leave(node: String, bot: String) async throws {
+        try await perform("remove node \(node)") { client in
+            try await client.query("DELETE FROM chatbotkit_nodes WHERE bot = \(bot) AND node = \(node)")
+            return ()
+        }
+    }
+
+    /// Makes the tables when missing, once per store; an advisory lock keeps two nodes that
+    /// start together from making them at the same time.
+    private func prepareSchema() async throws {
+        guard !schemaIsReady.withLock({ $0 }) else { return }
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.schemaLockKey))", logger: logger)
+            try await connection.query(
+                """
+                CREATE TABLE IF NOT EXISTS chatbotkit_nodes (
+                    bot text NOT NULL, node text NOT NULL, expires_at timestamptz NOT NULL, PRIMARY KEY (bot, node))
+                """, logger: logger)
+            try await connection.query(
+                """
+                CREATE TABLE IF NOT EXISTS chatbotkit_channel_leases (
+                    bot text NOT NULL, cid text NOT NULL, owner text, expires_at timestamptz NOT NULL,
+                    handled_through timestamptz, recently_handled text[] NOT NULL DEFAULT '{}', PRIMARY KEY (bot, cid))
+                """, logger: logger)
+        }
+        schemaIsReady.withLock { $0 = true }
+    }
+
+    /// Runs `operation` once the tables exist, within ``timeout``; a failure says what was being done.
+    private func perform<Result: Sendable>(_ what: String, _ operation: @escaping @Sendable (PostgresClient) async throws -> Result)
+        async throws(LeaseStoreError) -> Result
+    {
+        let client = self.client
+        do {
+            return try await withThrowingTaskGroup(of: Result?.self) { group in
+                group.addTask {
+                    try await self.prepareSchema()
+                    return try await operation(client)
+                }
+                group.addTask { [timeout] in
+                    try await Task.sleep(for: timeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let result = try await group.next(), let result else {
+                    throw LeaseStoreError(code: .timedOut, message: "the lease store did not answer within \(DurationText.format(timeout)) (\(what))")
+                }
+                return result
+            }
+        } catch let error as LeaseStoreError {
+            throw error
+        } catch let error as PSQLError {
+            throw LeaseStoreError(code: .queryFailed, message: "the lease store could not \(what): \(Self.describe(error))")
+        } catch {
+            throw LeaseStoreError(code: .queryFailed, message: "the lease store could not \(what): \(error)")
+        }
+    }
+
+    private static func describe(_ error: PSQLError) -> String {
+        if let message = error.serverInfo?[.message] { return message }
+        if let underlying = error.underlying { return "\(error.code): \(underlying)" }
+        return "\(error.code)"
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+    }
+
+    /// The advisory lock taken while the tables are made ("CBKLEASE").
+    private static let schemaLockKey: Int64 = 0x4342_4B4C_4541_5345
+}

@@ -1,0 +1,129 @@
+import ChatBotKit
+import ChatBotKitPostgres
+import ChatBotKitTesting
+import ChatClient
+import ChatLocking
+import ChatModels
+import Foundation
+import Testing
+
+@Suite("Scale-out: one bot on several nodes, each channel handled by one node, handed over without loss or repeats")
+struct ScaleOutTests {
+    static let channels: [ChannelId] = (1...8).map { ChannelId(type: .messaging, id: "room-\($0)") }
+
+    /// A bot that records "<node> <channel> <text>" for every message it handles.
+    static func relay(node: String, _ recorder: Handled) -> Bot {
+        let bot = Bot(name: "relay", user: User(id: "relay-bot"))
+        bot.onMessage { context in recorder.record(node: node, channel: context.channel.cid, text: context.message.text) }
+        return bot
+    }
+
+    static func configuration(_ store: PostgresChannelLeaseStore, node: String) -> BotService.Configuration {
+        var configuration = TestChatServer.testBotConfiguration
+        configuration.scaleOut = BotService.ScaleOut(store: store, node: node, leaseDuration: .milliseconds(900))
+        return configuration
+    }
+
+    @Test("two nodes share the channels out, and every message is handled once, by the node that holds its channel")
+    func sharesChannels() async throws {
+        try await withStore { store in
+            try await TestChatServer.withServer { server in
+                let ann = try await TestUser.join(server, id: "ann", channel: Self.channels[0])
+                for cid in Self.channels.dropFirst() { try await ann.client.join(cid, as: "ann") }
+                let handled = Handled()
+                let nodeA = try await server.startBot(Self.relay(node: "node-a", handled), channels: Self.channels, configuration: Self.configuration(store, node: "node-a"))
+                let nodeB = try await server.startBot(Self.relay(node: "node-b", handled), channels: Self.channels, configuration: Self.configuration(store, node: "node-b"))
+                try await eventually("the channels are shared out") {
+                    let (a, b) = (nodeA.service.leasedChannels, nodeB.service.leasedChannels)
+                    return a.isDisjoint(with: b) && a.union(b) == Set(Self.channels) && !a.isEmpty && !b.isEmpty
+                }
+                let owners = Dictionary(uniqueKeysWithValues: Self.channels.map { cid in
+                    (cid, nodeA.service.leasedChannels.contains(cid) ? "node-a" : "node-b")
+                })
+                for cid in Self.channels { try await ann.client.channel(cid).sendMessage(text: "hello \(cid.id)") }
+                try await handled.wait { $0.count == Self.channels.count }
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(handled.all.count == Self.channels.count)
+                for entry in handled.all { #expect(entry.node == owners[entry.channel], "\(entry)") }
+                try await nodeB.stop()
+                try await nodeA.stop()
+            }
+        }
+    }
+
+    @Test("a node that stops hands its channels over, and one that joins takes its share: messages stay in order, none lost or repeated")
+    func handsOver() async throws {
+        try await withStore { store in
+            try await TestChatServer.withServer { server in
+                let ann = try await TestUser.join(server, id: "ann", channel: Self.channels[0])
+                for cid in Self.channels.dropFirst() { try await ann.client.join(cid, as: "ann") }
+                let handled = Handled()
+                let nodeA = try await server.startBot(Self.relay(node: "node-a", handled), channels: Self.channels, configuration: Self.configuration(store, node: "node-a"))
+                let nodeB = try await server.startBot(Self.relay(node: "node-b", handled), channels: Self.channels, configuration: Self.configuration(store, node: "node-b"))
+                try await eventually("node-b takes its share") { !nodeB.service.leasedChannels.isEmpty }
+
+                // Messages keep coming while node-a stops and node-c joins.
+                let sender = Task {
+                    for round in 1...24 {
+                        for cid in Self.channels { try await ann.client.channel(cid).sendMessage(text: "\(round)") }
+                        try await Task.sleep(for: .milliseconds(60))
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(400))
+                try await nodeA.stop()
+                try await eventually("node-b holds every channel") { nodeB.service.leasedChannels == Set(Self.channels) }
+                let nodeC = try await server.startBot(Self.relay(node: "node-c", handled), channels: Self.channels, configuration: Self.configuration(store, node: "node-c"))
+                try await sender.value
+                try await handled.wait(timeout: .seconds(20)) { $0.count >= 24 * Self.channels.count }
+                try await Task.sleep(for: .milliseconds(500))
+
+                for cid in Self.channels {
+                    let texts = handled.all.filter { $0.channel == cid }.map(\.text)
+                    #expect(texts == (1...24).map(String.init), "\(cid): \(texts)")
+                }
+                let nodes = Set(handled.all.map(\.node))
+                #expect(nodes == ["node-a", "node-b", "node-c"])
+                #expect(!nodeC.service.leasedChannels.isEmpty)
+                try await nodeC.stop()
+                try await nodeB.stop()
+            }
+        }
+    }
+
+    @Test("a node whose lease store cannot be reached does not start, and says why")
+    func unreachableStore() async throws {
+        let store = PostgresChannelLeaseStore(
+            connection: try PostgresConnectionString("postgres:///postgres?host=/tmp/chatbotkit-no-such-server&user=postgres"), timeout: .seconds(1))
+        try await withRunning(store) {
+            try await TestChatServer.withServer { server in
+                let error = await #expect(throws: BotError.self) {
+                    _ = try await server.startBot(Self.relay(node: "node-a", Handled()), channels: Self.channels, configuration: Self.configuration(store, node: "node-a"))
+                }
+                #expect(error?.code == .startFailed)
+                #expect(error?.message.contains("cannot reach its lease store (node node-a)") == true, "\(error?.message ?? "")")
+            }
+        }
+    }
+}
+
+/// The messages handled, by which node, in the order they were handled.
+final class Handled: Sendable {
+    struct Entry: Sendable, CustomStringConvertible {
+        let node: String
+        let channel: ChannelId
+        let text: String
+        var description: String { "\(node) \(channel) \(text)" }
+    }
+
+    private let entries = Locked<[Entry]>([])
+
+    func record(node: String, channel: ChannelId, text: String) {
+        entries.withLock { $0.append(Entry(node: node, channel: channel, text: text)) }
+    }
+
+    var all: [Entry] { entries.withLock { $0 } }
+
+    func wait(timeout: Duration = .seconds(10), until condition: ([Entry]) -> Bool) async throws {
+        try await eventually("the messages are handled (so far: \(all.count))", timeout: timeout) { condition(all) }
+    }
+}
