@@ -3,8 +3,9 @@
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -euo pipefail
 
-# openssl makes the self-signed certificate of the TLS tests; ca-certificates lets libcurl verify real servers.
-packages=(libcurl4-openssl-dev libwebsockets-dev libmagic-dev libsqlite3-dev pkg-config curl openssl ca-certificates)
+# openssl makes the self-signed certificate of the TLS tests; ca-certificates lets libcurl verify real servers;
+# postgresql is the lease store the scale-out tests start a server of (bots on several nodes).
+packages=(libcurl4-openssl-dev libwebsockets-dev libmagic-dev libsqlite3-dev pkg-config curl openssl ca-certificates postgresql)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

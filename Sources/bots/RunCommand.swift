@@ -1,6 +1,7 @@
 import ArgumentParser
 import ArchiveBot
 import ChatBotKit
+import ChatBotKitPostgres
 import ChatClient
 import ChatDevServer
 import ChatModels
@@ -58,6 +59,21 @@ struct RunCommand: AsyncParsableCommand {
             } else {
                 nil
             }
+        // The leases that share the bots' channels out with the other nodes (scale_out:).
+        let leaseStore: PostgresChannelLeaseStore?
+        let scaleOut: BotService.ScaleOut?
+        if let section = configuration.scaleOut {
+            do {
+                let store = PostgresChannelLeaseStore(connection: try PostgresConnectionString(section.postgres.value), logger: Logger(label: "bots.leases"))
+                leaseStore = store
+                scaleOut = BotService.ScaleOut(store: store, node: section.node ?? BotService.ScaleOut.defaultNode, leaseDuration: section.lease)
+            } catch {
+                FileHandle.standardError.write(Data("\(config): scale_out.postgres: \(error.message)\n".utf8))
+                throw ExitCode(78)
+            }
+        } else {
+            (leaseStore, scaleOut) = (nil, nil)
+        }
         let metricsServer = configuration.metrics.map { endpoint in
             // Before any client exists: clients, connections and bots report to the process's factory.
             let registry = PrometheusCollectorRegistry()
@@ -69,13 +85,15 @@ struct RunCommand: AsyncParsableCommand {
         let hangUps = await UnixSignalsSequence(trapping: .sighup)
         let botsService = BotsAfterServer(
             server: devServer, serverURL: configuration.server.url, metrics: metricsServer,
-            makeRunner: { url in RunCommand.runner(for: bots, configuration: configuration, baseURL: url, logger: logger) },
+            makeRunner: { url in RunCommand.runner(for: bots, configuration: configuration, baseURL: url, scaleOut: scaleOut, logger: logger) },
             makeReloader: { runner, url in
                 let logger = Logger(label: "bots.reload")
                 return BotsReloader(
                     path: config, loadedStamp: loadedStamp, watchesFile: watch, hangUps: hangUps, running: configuration, runner: runner,
                     makeBot: { entry, configuration in try RunCommand.makeBot(entry, configuration: configuration, logger: logger) },
-                    makeService: { entry, bot, configuration in RunCommand.service(for: entry, bot: bot, configuration: configuration, baseURL: url) },
+                    makeService: { entry, bot, configuration in
+                        RunCommand.service(for: entry, bot: bot, configuration: configuration, baseURL: url, scaleOut: scaleOut)
+                    },
                     logger: logger)
             },
             onReady: { url, metricsURL in
@@ -84,8 +102,9 @@ struct RunCommand: AsyncParsableCommand {
                     watch: watch)
             })
         // Services stop in reverse order: the bots drain their handlers while the server still
-        // answers, and the metrics are served until the end.
-        let services: [any Service] = (metricsServer.map { [$0] } ?? []) + (devServer.map { [$0] } ?? []) + [botsService]
+        // answers and then give their leases up, and the metrics are served until the end.
+        let services: [any Service] =
+            (metricsServer.map { [$0] } ?? []) + (leaseStore.map { [$0] } ?? []) + (devServer.map { [$0] } ?? []) + [botsService]
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         say("Bots stopped.")
@@ -121,15 +140,20 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     static func runner(
-        for bots: [(BotsConfiguration.BotEntry, Bot)], configuration: BotsConfiguration, baseURL: URL, pathRoot: URL? = nil, logger: Logger
+        for bots: [(BotsConfiguration.BotEntry, Bot)], configuration: BotsConfiguration, baseURL: URL, pathRoot: URL? = nil,
+        scaleOut: BotService.ScaleOut? = nil, logger: Logger
     ) -> BotRunner {
         BotRunner(
-            services: bots.map { service(for: $0, bot: $1, configuration: configuration, baseURL: baseURL, pathRoot: pathRoot) }, logger: logger)
+            services: bots.map {
+                service(for: $0, bot: $1, configuration: configuration, baseURL: baseURL, pathRoot: pathRoot, scaleOut: scaleOut)
+            }, logger: logger)
     }
 
-    /// The service running one entry's bot on `baseURL` (its checkpoint inside `pathRoot`, if given).
+    /// The service running one entry's bot on `baseURL` (its checkpoint inside `pathRoot`, if
+    /// given), sharing its channels out with the other nodes through `scaleOut`, if given.
     static func service(
-        for entry: BotsConfiguration.BotEntry, bot: Bot, configuration: BotsConfiguration, baseURL: URL, pathRoot: URL? = nil
+        for entry: BotsConfiguration.BotEntry, bot: Bot, configuration: BotsConfiguration, baseURL: URL, pathRoot: URL? = nil,
+        scaleOut: BotService.ScaleOut? = nil
     ) -> BotService {
         let catchUp = entry.catchUp.map {
             BotService.CatchUp(checkpointFile: configuration.checkpointFile(for: entry, under: pathRoot), maximumAge: $0)
@@ -138,7 +162,7 @@ struct RunCommand: AsyncParsableCommand {
             bot: bot, server: baseURL, apiKey: configuration.server.apiKey, apiSecret: configuration.server.apiSecret.value,
             channels: entry.channels,
             configuration: BotService.Configuration(
-                maximumConcurrentChannels: entry.concurrency, drainDeadline: entry.drainDeadline, catchUp: catchUp),
+                maximumConcurrentChannels: entry.concurrency, drainDeadline: entry.drainDeadline, catchUp: catchUp, scaleOut: scaleOut),
             cdnStorage: entry.reusesUploads ? DeduplicatingCDNStorage(recordFile: configuration.uploadRecordFile(for: entry, under: pathRoot)) : nil,
             logger: Logger(label: "bots.\(entry.name)"))
     }
@@ -149,6 +173,10 @@ struct RunCommand: AsyncParsableCommand {
     ) {
         say(devServer ? "Dev server: \(baseURL.absoluteString)  (API key \(configuration.server.apiKey))" : "Server: \(baseURL.absoluteString)")
         if let metricsURL { say("Metrics: \(metricsURL.absoluteString)") }
+        if let scaleOut = configuration.scaleOut {
+            let node = scaleOut.node ?? BotService.ScaleOut.defaultNode
+            say("Scaled out: node \(node) shares each bot's channels with the other nodes (leases of \(DurationText.format(scaleOut.lease)))")
+        }
         for bot in bots {
             say("Bot \(bot.name) (\(bot.kind)) as \(bot.user) in \(bot.channels.map(\.rawValue).joined(separator: ", "))")
         }

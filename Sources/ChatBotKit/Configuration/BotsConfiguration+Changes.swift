@@ -21,7 +21,7 @@ extension BotsConfiguration {
         /// Bots with channels taken out of their list: they leave them (they stop watching them
         /// and are no longer members, as a bot follows every channel it is a member of).
         public var left: [(bot: BotEntry, channels: [ChannelId])] = []
-        /// The sections (`server`, `embedded`, `metrics`) that changed: they take effect at the
+        /// The sections (`server`, `embedded`, `metrics`, `scale_out`) that changed: they take effect at the
         /// next start only.
         public var needingRestart: [String] = []
 
@@ -38,6 +38,7 @@ extension BotsConfiguration {
         if server != previous.server { changes.needingRestart.append("server") }
         if embedded != previous.embedded { changes.needingRestart.append("embedded") }
         if metrics != previous.metrics { changes.needingRestart.append("metrics") }
+        if scaleOut != previous.scaleOut { changes.needingRestart.append("scale_out") }
         let oldBots = Dictionary(uniqueKeysWithValues: previous.bots.map { ($0.name, $0) })
         let newNames = Set(bots.map(\.name))
         changes.removed = previous.bots.filter { !newNames.contains($0.name) }

@@ -106,6 +106,9 @@ public struct BotsConfiguration: Sendable {
     public var bots: [BotEntry]
     /// Where `bots run` serves the bots' metrics; nil (no `metrics:` section) serves none.
     public var metrics: MetricsEndpoint?
+    /// The leases that share the bots' channels out among several `bots run`; nil (no
+    /// `scale_out:` section) handles every channel here.
+    public var scaleOut: ScaleOut? = nil
 
     /// The keys a bot entry may have besides the ones its kind reads.
     public static let commonBotKeys = ["name", "kind", "user", "channels", "concurrency", "drain_deadline", "reuse_uploads", "catch_up"]
@@ -125,10 +128,16 @@ public struct BotsConfiguration: Sendable {
         -> BotsConfiguration
     {
         let root = try ConfigParser(file: file, environment: environment).parse(text)
-        try root.allowOnly(["server", "embedded", "metrics", "bots"])
+        try root.allowOnly(["server", "embedded", "metrics", "scale_out", "bots"])
         let server = try parseServer(root["server"], root: root)
         let embedded = try parseEmbedded(root["embedded"])
         let metrics = try parseMetrics(root["metrics"], embedded: embedded, server: server)
+        let scaleOut = try parseScaleOut(root["scale_out"])
+        if scaleOut != nil, server.url == nil, let section = root["scale_out"] {
+            throw section.error(
+                .badValue,
+                "scale_out needs server.url: every node must connect to one service, and each `bots run` without it starts an embedded server of its own; run `bots serve` (or use the hosted service) and set server.url")
+        }
         guard let botsNode = root["bots"] else { throw root.error(.missingKey, "bots.yaml needs a bots: list") }
         var bots: [BotEntry] = []
         for node in try botsNode.sequence() {
@@ -155,7 +164,7 @@ public struct BotsConfiguration: Sendable {
             }
             bots.append(entry)
         }
-        return BotsConfiguration(server: server, embedded: embedded, bots: bots, metrics: metrics)
+        return BotsConfiguration(server: server, embedded: embedded, bots: bots, metrics: metrics, scaleOut: scaleOut)
     }
 
     static func parseServer(_ node: ConfigNode?, root: ConfigNode) throws(ConfigurationError) -> Server {
