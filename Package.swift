@@ -186,7 +186,7 @@ let package = Package(
         .executableTarget(
             name: "ChatBenchmarks",
             dependencies: [
-                "ChatModels", "ChatClient", "ChatBotKit", "ChatBotKitTesting", "ChatDevServer", "WorkoutBot",
+                "ChatModels", "ChatClient", "ChatBotKit", "ChatBotKitPostgres", "ChatBotKitTesting", "ChatDevServer", "WorkoutBot",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -8,7 +8,8 @@
 #   reuse   - DeduplicatingCDNStorage vs the plain StreamCDNStorage: one file sent again, and files that never repeat
 #   checkpoint - a running bot's events/s without a checkpoint and with one saved every second (catch_up)
 #   probe   - MediaProbe's length and waveform of a 10-minute WAV vs Python's wave + audioop.max
-# Usage: Benchmarks/run.sh [decode|upload|events|bot|metrics|reuse|checkpoint|probe ...]   (default: all)
+#   scaleout - a running bot's events/s on one node, and scaled out holding its channel's lease (PostgreSQL)
+# Usage: Benchmarks/run.sh [decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout ...]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Benchmarks/.out
@@ -18,7 +19,7 @@ swift build -c release --product ChatBenchmarks >&2
 swift build -c release --product bots >&2
 bin=$(swift build -c release --show-bin-path)
 which=("$@")
-[ ${#which[@]} -eq 0 ] && which=(decode upload events bot metrics reuse checkpoint probe)
+[ ${#which[@]} -eq 0 ] && which=(decode upload events bot metrics reuse checkpoint probe scaleout)
 for name in "${which[@]}"; do
     echo "== $name"
     case $name in
@@ -49,6 +50,7 @@ for name in "${which[@]}"; do
         metrics) "$bin/ChatBenchmarks" metrics 50000 5 2>&1 | grep -v ' info \| debug \| notice ' ;;
         reuse) "$bin/ChatBenchmarks" reuse 32 5 4 2>&1 | grep -v ' info \| debug \| notice ' ;;
         checkpoint) "$bin/ChatBenchmarks" checkpoint 50000 5 2>&1 | grep -v ' info \| debug \| notice ' ;;
+        scaleout) "$bin/ChatBenchmarks" scaleout 50000 5 2>&1 | grep -v ' info \| debug \| notice ' ;;
         probe)
             "$bin/ChatBenchmarks" probe "$out/recording.wav" 10 5 | tee "$out/probe.txt"
             "$python" Benchmarks/peers/waveform_peer.py "$out/recording.wav" 5 | tee "$out/probe-peer.txt"

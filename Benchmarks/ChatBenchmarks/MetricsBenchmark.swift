@@ -41,7 +41,8 @@ enum MetricsBenchmark {
     }
 
     static func handledPerSecond(
-        _ frames: [String], factory: (any MetricsFactory)?, configuration: BotService.Configuration = TestChatServer.testBotConfiguration
+        _ frames: [String], factory: (any MetricsFactory)?, configuration: BotService.Configuration = TestChatServer.testBotConfiguration,
+        channels: [ChannelId] = ["messaging:bench"]
     ) async throws -> Double {
         let handled = Atomic<Int>(0)
         let bot = Bot(name: "metered-bot")
@@ -51,7 +52,7 @@ enum MetricsBenchmark {
         bot.onMessage { _ in handled.add(1, ordering: .relaxed) }
         let window = 1_000
         return try await TestChatServer.withServer { server in
-            try await server.withBot(bot, channels: ["messaging:bench"], configuration: configuration, metricsFactory: factory) { _ in
+            try await server.withBot(bot, channels: channels, configuration: configuration, metricsFactory: factory) { _ in
                 let clock = ContinuousClock()
                 let start = clock.now
                 for (sent, frame) in frames.enumerated() {

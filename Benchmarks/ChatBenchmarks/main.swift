@@ -1,6 +1,6 @@
 import Foundation
 
-// `ChatBenchmarks <decode|upload|events|bot|metrics|reuse|checkpoint|probe> [arguments]`; run by Benchmarks/run.sh (release build).
+// `ChatBenchmarks <decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout> [arguments]`; run by Benchmarks/run.sh (release build).
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
@@ -12,7 +12,8 @@ do {
     case "reuse": try await ReuseBenchmark.run(Array(arguments.dropFirst()))
     case "checkpoint": try await CheckpointBenchmark.run(Array(arguments.dropFirst()))
     case "probe": try ProbeBenchmark.run(Array(arguments.dropFirst()))
-    default: throw BenchmarkError("usage: ChatBenchmarks <decode|upload|events|bot|metrics|reuse|checkpoint|probe> [arguments]")
+    case "scaleout": try await ScaleOutBenchmark.run(Array(arguments.dropFirst()))
+    default: throw BenchmarkError("usage: ChatBenchmarks <decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout> [arguments]")
     }
 } catch {
     FileHandle.standardError.write(Data("ChatBenchmarks: \(error)\n".utf8))

@@ -61,6 +61,19 @@ public final class PostgresChannelLeaseStore: ChannelLeaseStore, Service {
         }
     }
 
+    /// The nodes running `bot` now, without announcing any (what `bots doctor` reports).
+    public func runningNodes(bot: String) async throws -> [String] {
+        try await perform("read the nodes") { client in
+            var nodes: [String] = []
+            for try await name in try await client.query(
+                "SELECT node FROM chatbotkit_nodes WHERE bot = \(bot) AND expires_at > now() ORDER BY node"
+            ).decode(String.self) {
+                nodes.append(name)
+            }
+            return nodes
+        }
+    }
+
     public func leases(bot: String) async throws -> [ChannelLease] {
         try await perform("read the leases") { client in
             var leases: [ChannelLease] = []

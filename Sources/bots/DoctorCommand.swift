@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChatBotKit
+import ChatBotKitPostgres
 import ChatClient
 import ChatModels
 import Foundation
@@ -45,6 +46,7 @@ struct DoctorCommand: AsyncParsableCommand {
             checkup.report(.ok, "uploads", "files: \(Self.describe(settings.fileUploadConfig)); images: \(Self.describe(settings.imageUploadConfig))")
             await checkClock(client, checkup)
             for entry in configuration.bots { await checkBot(entry, configuration: configuration, client: client, checkup) }
+            if let scaleOut = configuration.scaleOut { await checkScaleOut(scaleOut, bots: configuration.bots, checkup) }
             // Last: connecting records the user, as the bot's own start would.
             if let first = configuration.bots.first { await checkRealtime(client, user: first.user, checkup) }
         }
@@ -81,6 +83,36 @@ struct DoctorCommand: AsyncParsableCommand {
         }
         checkup.report(.skip, "the rest", "needs the server and its credentials")
         return nil
+    }
+
+    /// The lease store answers, and which nodes run each bot now (read only: the doctor
+    /// announces no node and takes no lease).
+    private func checkScaleOut(_ scaleOut: BotsConfiguration.ScaleOut, bots: [BotsConfiguration.BotEntry], _ checkup: Checkup) async {
+        let connection: PostgresConnectionString
+        do {
+            connection = try PostgresConnectionString(scaleOut.postgres.value)
+        } catch {
+            checkup.report(.fail, "scale_out", "\(error.message); fix scale_out.postgres")
+            return
+        }
+        let store = PostgresChannelLeaseStore(connection: connection, logger: Logger(label: "bots.doctor"))
+        let pool = Task { await store.run() }
+        defer { pool.cancel() }
+        let start = ContinuousClock.now
+        do {
+            var running: [String] = []
+            for entry in bots {
+                let nodes = try await store.runningNodes(bot: entry.name)
+                let held = try await store.leases(bot: entry.name).filter(\.isHeld)
+                let shares = nodes.map { node in "\(node) (\(held.filter { $0.owner == node }.count))" }
+                running.append(nodes.isEmpty ? "\(entry.name) on no node yet" : "\(entry.name) on \(shares.joined(separator: ", "))")
+            }
+            checkup.report(
+                .ok, "scale_out",
+                "PostgreSQL at \(connection) answers in \(DurationText.format(ContinuousClock.now - start)); channels held: \(running.joined(separator: "; "))")
+        } catch {
+            checkup.report(.fail, "scale_out", "\(error); check scale_out.postgres, and that the database takes connections from here")
+        }
     }
 
     /// This machine's clock against the server's: links expire by the server's clock and are

@@ -4,6 +4,7 @@ answered once, by one node; when a node is killed (SIGKILL), the other takes its
 once their leases run out; a node stopped with SIGTERM gives its leases up."""
 
 import os
+import re
 import subprocess
 import time
 from pathlib import Path
@@ -93,6 +94,14 @@ def test_two_nodes_answer_each_workout_once_and_the_survivor_of_a_crash_takes_th
     try:
         # The channels are shared out: both nodes hold some, no channel is held twice.
         assert wait_for(lambda: sorted(set(owners(postgres).values())) == ["node-a", "node-b"] and len(owners(postgres)) == 6, timeout=15)
+        # The doctor reads who holds what, and takes nothing.
+        doctor = subprocess.run([bots_binary(), "doctor", "--config", str(config)], capture_output=True, text=True, timeout=60,
+                                env={**os.environ, "NODE": "doctor", "NODE_DATABASE": str(tmp_path / "doctor.sqlite")})
+        assert doctor.returncode == 0, doctor.stdout
+        line = next(line for line in doctor.stdout.splitlines() if "scale_out" in line)
+        shares = {name: int(count) for name, count in re.findall(r"(node-[ab]) \((\d+)\)", line)}
+        assert line.startswith("ok    scale_out: PostgreSQL at postgres:///postgres?host="), line
+        assert sorted(shares) == ["node-a", "node-b"] and sum(shares.values()) == 6, line
         sent = post_everywhere(channels, "monday")
         for channel, message in zip(channels, sent):
             assert wait_for(lambda: answers(channel, message["id"]))
@@ -162,6 +171,16 @@ bots:
     result = subprocess.run([bots_binary(), "run", "--config", str(config)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 78
     assert "scale_out needs server.url" in result.stderr
+
+
+def test_the_doctor_fails_a_lease_store_it_cannot_reach(server, tmp_path):
+    config = write_config(tmp_path, server.base_url, "postgres:///postgres?host=/tmp/cbk-no-such-server&user=postgres")
+    env = {**os.environ, "NODE": "node-a", "NODE_DATABASE": str(tmp_path / "w.sqlite")}
+    result = subprocess.run([bots_binary(), "doctor", "--config", str(config)], capture_output=True, text=True, timeout=90, env=env)
+    assert result.returncode == 1
+    line = next(line for line in result.stdout.splitlines() if "scale_out" in line)
+    assert line.startswith("FAIL  scale_out: the lease store could not read the nodes"), line
+    assert "check scale_out.postgres" in line
 
 
 def test_a_node_that_cannot_reach_its_lease_store_does_not_start(server, tmp_path):

@@ -69,6 +69,8 @@ public final class BotService: Service, Sendable {
     let leaseRounds = Locked<AsyncStream<Void>.Continuation?>(nil)
     /// Whether the lease store cannot be reached (said once).
     let leaseFailing = Locked(false)
+    /// Channels taken over, waiting for the consumer (which a nudge of the connection wakes).
+    let handOffs = Locked<[PendingHandOff]>([])
     /// One round of the leases at a time (the first, before the bot is ready, and the later ones).
     let leaseBalancing = AsyncSlots(limit: 1)
     private let readiness = Locked(Readiness.starting([]))
@@ -149,9 +151,6 @@ public final class BotService: Service, Sendable {
         let catchUp = configuration.catchUp
         if let catchUp { startCatchingUp(catchUp) }
         let scaleOut = configuration.scaleOut
-        // A scaled-out bot's consumer also takes the channels its node takes over, in order with
-        // the connection's events.
-        let input = scaleOut.map { _ in BoundedAsyncChannel<BotInput>(capacity: configuration.connection.bufferCapacity) }
         let slots = AsyncSlots(limit: configuration.maximumConcurrentChannels)
         let connection = self.connection
         try await withThrowingDiscardingTaskGroup { group in
@@ -161,9 +160,9 @@ public final class BotService: Service, Sendable {
             group.addTask { [self] in
                 await connection.waitUntilConnected()
                 for cid in channels { try await connection.watch(cid) }
-                if let scaleOut, let input {
+                if let scaleOut {
                     do {
-                        try await balanceLeases(scaleOut, input: input)
+                        try await balanceLeases(scaleOut)
                     } catch {
                         throw BotError(
                             code: .startFailed, message: "bot \(bot.name) cannot reach its lease store (node \(scaleOut.node)): \(error)",
@@ -173,12 +172,6 @@ public final class BotService: Service, Sendable {
                 settle(.success(()))
                 logger.info("Bot \(bot.name) is ready", metadata: ["channels": "\(connection.watchedChannels.map(\.rawValue))"])
             }
-            if let input {
-                group.addTask {
-                    for await event in connection.events { await input.send(.event(event)) }
-                    input.finish()
-                }
-            }
             // The consumer stops when the connection's events end (shutdown), then waits for the
             // channel workers to drain their queues. A discarding group: a plain task group keeps
             // every finished worker until it is awaited, one per burst of messages in a channel,
@@ -186,21 +179,14 @@ public final class BotService: Service, Sendable {
             group.addTask { [self] in
                 try await withThrowingDiscardingTaskGroup { workers in
                     if let catchUp { workers.addTask { [self] in await saveCheckpoints(catchUp) } }
-                    if let scaleOut, let input {
-                        workers.addTask { [self] in await keepLeases(scaleOut, input: input) }
-                        while let item = await input.next() {
-                            switch item {
-                            case .event(let event):
-                                await consumeLeased(event, slots: slots, workers: &workers)
-                            case .handOff(let cid, let synced, let recentlyHandled):
-                                handled.withLock { handled in
-                                    for key in recentlyHandled { handled.insert(key) }
-                                }
-                                for event in synced { await consume(event, slots: slots, workers: &workers, leasedIn: cid) }
-                                for event in ownership.withLock({ $0.finishCatchingUp(cid) }) {
-                                    await consume(event, slots: slots, workers: &workers, leasedIn: cid)
-                                }
+                    if let scaleOut {
+                        workers.addTask { [self] in await keepLeases(scaleOut) }
+                        for await event in connection.events {
+                            // Channels just taken over come first: their past before their live events.
+                            for handOff in takeHandOffs() {
+                                await consume(handOff, slots: slots, workers: &workers)
                             }
+                            if event.type != .wakeUp { await consumeLeased(event, slots: slots, workers: &workers) }
                         }
                     } else {
                         for await event in connection.events { await consume(event, slots: slots, workers: &workers) }
@@ -212,6 +198,27 @@ public final class BotService: Service, Sendable {
                 if let scaleOut { await releaseLeases(scaleOut) }
                 if let catchUp { saveCheckpoint(catchUp, always: true) }
             }
+        }
+    }
+
+    /// The channels taken over since the last look (usually none).
+    private func takeHandOffs() -> [PendingHandOff] {
+        handOffs.withLock { pending in
+            var taken: [PendingHandOff] = []
+            swap(&taken, &pending)
+            return taken
+        }
+    }
+
+    /// A channel taken over: the deliveries its last holder handled are not handled again, its
+    /// synced events are taken in, then the live ones that waited, and the channel is held.
+    private func consume(_ handOff: PendingHandOff, slots: AsyncSlots, workers: inout ThrowingDiscardingTaskGroup<any Error>) async {
+        handled.withLock { handled in
+            for key in handOff.recentlyHandled { handled.insert(key) }
+        }
+        for event in handOff.synced { await consume(event, slots: slots, workers: &workers, leasedIn: handOff.cid) }
+        for event in ownership.withLock({ $0.finishCatchingUp(handOff.cid) }) {
+            await consume(event, slots: slots, workers: &workers, leasedIn: handOff.cid)
         }
     }
 

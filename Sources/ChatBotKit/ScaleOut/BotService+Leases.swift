@@ -4,13 +4,15 @@ import ChatModels
 import Foundation
 import Logging
 
-/// What a scaled-out bot's consumer takes in: the connection's events, and the channels whose
-/// lease the node just took, with what happened in them since their last holder left off.
-enum BotInput: Sendable {
-    /// An event from the connection.
-    case event(Event)
-    /// A channel taken over: its synced events, and the deliveries its last holder handled.
-    case handOff(ChannelId, synced: [Event], recentlyHandled: [String])
+/// A channel whose lease the node just took, with what happened in it since its last holder
+/// left off, waiting for the bot's consumer to take it in before the channel's live events.
+struct PendingHandOff: Sendable {
+    /// The channel.
+    let cid: ChannelId
+    /// Its events since its last holder's progress (`/sync`).
+    let synced: [Event]
+    /// The deliveries its last holder handled around that point.
+    let recentlyHandled: [String]
 }
 
 extension BotService {
@@ -28,7 +30,7 @@ extension BotService {
     /// Keeps this node's share of the leases until cancelled: a round three times per lease
     /// duration (the first comes before the bot is ready), and one at once when an event of a
     /// channel not seen before arrives.
-    func keepLeases(_ scaleOut: ScaleOut, input: BoundedAsyncChannel<BotInput>) async {
+    func keepLeases(_ scaleOut: ScaleOut) async {
         let (rounds, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         leaseRounds.withLock { $0 = continuation }
         let interval = scaleOut.leaseDuration / 3
@@ -39,7 +41,7 @@ extension BotService {
             }
             for await _ in rounds {
                 do {
-                    try await balanceLeases(scaleOut, input: input)
+                    try await balanceLeases(scaleOut)
                     if leaseFailing.withLock({ isFailing in
                         defer { isFailing = false }
                         return isFailing
@@ -64,7 +66,7 @@ extension BotService {
     /// One round: says this node runs, renews the leases of the channels that belong with it,
     /// gives up those that belong elsewhere now (once their queued deliveries are handled), and
     /// takes those that belong here and are free (or were left to run out by another node).
-    func balanceLeases(_ scaleOut: ScaleOut, input: BoundedAsyncChannel<BotInput>) async throws {
+    func balanceLeases(_ scaleOut: ScaleOut) async throws {
         await leaseBalancing.acquire()
         defer { leaseBalancing.release() }
         let store = scaleOut.store
@@ -133,17 +135,17 @@ extension BotService {
             }
             guard let handOff = try await store.acquire(cid, bot: name, node: scaleOut.node, for: scaleOut.leaseDuration, expiredFor: expiredFor)
             else { continue }
-            await takeOver(cid, handOff: handOff, validUntil: validUntil, previousOwner: lease?.owner, input: input)
+            await takeOver(cid, handOff: handOff, validUntil: validUntil, previousOwner: lease?.owner)
         }
         metrics.leasedChannels(ownership.withLock { $0.leased.count })
     }
 
     /// Catches up on a channel just taken: syncs it from where its last holder left it and
-    /// passes the events to the consumer, which handles them before the live ones that waited.
+    /// passes the events to the consumer (waking it), which handles them before the live ones
+    /// that waited.
     /// A sync that fails gives the lease back, for the next round to try again.
     private func takeOver(
-        _ cid: ChannelId, handOff: ChannelHandOff, validUntil: ContinuousClock.Instant, previousOwner: String?,
-        input: BoundedAsyncChannel<BotInput>
+        _ cid: ChannelId, handOff: ChannelHandOff, validUntil: ContinuousClock.Instant, previousOwner: String?
     ) async {
         let since = ownership.withLock { $0.beginCatchingUp(cid, handOff: handOff, validUntil: validUntil) }
         var synced: [Event] = []
@@ -168,7 +170,8 @@ extension BotService {
         logger.info(
             "Bot \(bot.name) handles \(cid) now\(previousOwner.map { ", after node \($0)" } ?? "")\(synced.isEmpty ? "" : "; \(synced.count) events to catch up on")",
             metadata: ["cid": "\(cid)"])
-        await input.send(.handOff(cid, synced: synced, recentlyHandled: handOff.recentlyHandled))
+        handOffs.withLock { $0.append(PendingHandOff(cid: cid, synced: synced, recentlyHandled: handOff.recentlyHandled)) }
+        await connection.nudge()
     }
 
     /// Gives up every lease on stop, with how far each channel was handled, so that the other

@@ -162,6 +162,12 @@ public final class EventConnection: Service, Sendable {
         if let connectionId { try await client.stopWatching(cid, connectionId: connectionId) }
     }
 
+    /// Wakes whoever reads ``events`` with an event of type ``EventType/wakeUp`` (no channel, not
+    /// counted, never deduplicated away): for a reader with work of its own waiting.
+    package func nudge() async {
+        await channel.send(Event(type: .wakeUp))
+    }
+
     /// Waits until connected (again).
     public func waitUntilConnected() async {
         await withCheckedContinuation { continuation in

@@ -1,8 +1,8 @@
 import ChatLocking
 
-/// A bounded channel to one consumer: `send` waits while the buffer is full, so a slow consumer
-/// slows its producers down instead of growing memory.
-package final class BoundedAsyncChannel<Element: Sendable>: Sendable {
+/// A bounded channel from one producer to one consumer: `send` waits while the buffer is full,
+/// so a slow consumer slows the producer down instead of growing memory.
+final class BoundedAsyncChannel<Element: Sendable>: Sendable {
     private struct State {
         var buffer: [Element] = []
         var head = 0
@@ -21,13 +21,13 @@ package final class BoundedAsyncChannel<Element: Sendable>: Sendable {
     let capacity: Int
     private let state = Locked(State())
 
-    package init(capacity: Int) {
+    init(capacity: Int) {
         self.capacity = max(1, capacity)
     }
 
     /// Delivers `element`, waiting while the buffer is full; false once the channel is finished.
     @discardableResult
-    package func send(_ element: Element) async -> Bool {
+    func send(_ element: Element) async -> Bool {
         while true {
             let step = state.withLock { state -> Step in
                 if state.finished { return .finished }
@@ -61,7 +61,7 @@ package final class BoundedAsyncChannel<Element: Sendable>: Sendable {
     }
 
     /// The next element; nil once finished and drained, or when the waiting task is cancelled.
-    package func next() async -> Element? {
+    func next() async -> Element? {
         await withTaskCancellationHandler {
             await waitForNext()
         } onCancel: {
@@ -100,7 +100,7 @@ package final class BoundedAsyncChannel<Element: Sendable>: Sendable {
     }
 
     /// Ends the channel: waiting producers are released, the consumer drains what is buffered.
-    package func finish() {
+    func finish() {
         let (consumer, producers) = state.withLock { state -> (CheckedContinuation<Element?, Never>?, [CheckedContinuation<Void, Never>]) in
             state.finished = true
             defer {

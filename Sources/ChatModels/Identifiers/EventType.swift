@@ -7,6 +7,9 @@ public struct EventType: RawRepresentable, Hashable, Sendable, ExpressibleByStri
     /// An event type from a string literal.
     public init(stringLiteral value: String) { self.rawValue = value }
 
+    /// Not from the server: an event connection's reader is woken with it to do work of its
+    /// own (a scaled-out bot taking a channel over); it concerns no channel.
+    public static let wakeUp = Self(rawValue: "chatbotkit.wake_up")
     /// Heartbeat; the first one carries the `connection_id` and `me`.
     public static let healthCheck = Self(rawValue: "health.check")
     /// Authentication or connection failure, sent before the server closes the socket.
