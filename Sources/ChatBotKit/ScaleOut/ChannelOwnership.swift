@@ -8,13 +8,13 @@ struct ChannelOwnership: Sendable {
     enum Standing: Sendable {
         /// Its lease is this node's until `validUntil` (by this node's clock, counted from when
         /// it asked): its events are handled.
-        case held(HandledProgress, validUntil: ContinuousClock.Instant)
+        case held(validUntil: ContinuousClock.Instant)
         /// Its lease was just taken: live events wait in `buffered` while the channel is synced
         /// from where its last holder left it.
-        case catchingUp(HandledProgress, buffered: [Event], validUntil: ContinuousClock.Instant)
+        case catchingUp(buffered: [Event], validUntil: ContinuousClock.Instant)
         /// Its lease is being given up: new events are left to the next holder, which syncs
         /// from ``HandledProgress/handledThrough``, while queued deliveries finish.
-        case releasing(HandledProgress)
+        case releasing
         /// Another node handles it (or no one yet): its events are skipped. `skippedSince` is
         /// the earliest skipped, where this node syncs from if it takes the channel over from
         /// no one.
@@ -33,24 +33,31 @@ struct ChannelOwnership: Sendable {
     }
 
     private(set) var channels: [ChannelId: Standing] = [:]
+    /// How far each channel this node holds, takes or gives up was handled. Kept apart from
+    /// ``channels`` and changed in place: taken out of an enum payload and put back, every
+    /// change copied the channel's lists, once per event.
+    private var progress: [ChannelId: HandledProgress] = [:]
 
     /// Decides for one event of `cid`. A lease that ran out by this node's clock (it could not
     /// be renewed) is treated as lost.
     mutating func route(_ event: Event, in cid: ChannelId, now: ContinuousClock.Instant) -> Route {
         let eventAt = event.createdAt
         switch channels[cid] {
-        case .held(let progress, let validUntil):
+        case .held(let validUntil):
             if now < validUntil { return .handle }
-            channels[cid] = .elsewhere(skippedSince: progress.handledThrough ?? eventAt)
+            channels[cid] = .elsewhere(skippedSince: progress.removeValue(forKey: cid)?.handledThrough ?? eventAt)
             return .skip(isNewChannel: false)
-        case .catchingUp(let progress, var buffered, let validUntil):
-            buffered.append(event)
-            channels[cid] = .catchingUp(progress, buffered: buffered, validUntil: validUntil)
+        case .catchingUp:
+            // Taken out first, so that the buffer is appended to in place.
+            if case .catchingUp(var buffered, let validUntil) = channels.removeValue(forKey: cid) {
+                buffered.append(event)
+                channels[cid] = .catchingUp(buffered: buffered, validUntil: validUntil)
+            }
             return .hold
         case .releasing:
             return .skip(isNewChannel: false)
         case .elsewhere(let skippedSince):
-            channels[cid] = .elsewhere(skippedSince: Self.earliest(skippedSince, eventAt))
+            if let eventAt, skippedSince.map({ eventAt < $0 }) ?? true { channels[cid] = .elsewhere(skippedSince: eventAt) }
             return .skip(isNewChannel: false)
         case nil:
             channels[cid] = .elsewhere(skippedSince: eventAt)
@@ -61,14 +68,12 @@ struct ChannelOwnership: Sendable {
     /// Follows how far a held channel was handled: an event seen, and the delivery it became.
     mutating func track(_ cid: ChannelId, eventAt: Date?, delivery key: String?) {
         guard let eventAt else { return }
-        update(cid) { progress in
-            if let key { progress.accepted(key, eventAt: eventAt) } else { progress.saw(eventAt: eventAt) }
-        }
+        if let key { progress[cid]?.accepted(key, eventAt: eventAt) } else { progress[cid]?.saw(eventAt: eventAt) }
     }
 
     /// A delivery of `cid` was handled to the end.
     mutating func finished(_ key: String, in cid: ChannelId) {
-        update(cid) { $0.finished(key) }
+        progress[cid]?.finished(key)
     }
 
     /// The lease of `cid` was taken, with `handOff` from its last holder: live events wait
@@ -78,57 +83,58 @@ struct ChannelOwnership: Sendable {
     mutating func beginCatchingUp(_ cid: ChannelId, handOff: ChannelHandOff, validUntil: ContinuousClock.Instant) -> Date? {
         var skippedSince: Date?
         if case .elsewhere(let skipped) = channels[cid] { skippedSince = skipped }
-        let progress = HandledProgress(handOff: handOff)
-        channels[cid] = .catchingUp(progress, buffered: [], validUntil: validUntil)
-        if let handledThrough = handOff.handledThrough { return handledThrough.addingTimeInterval(-progress.reorderingMargin) }
+        let handOffProgress = HandledProgress(handOff: handOff)
+        progress[cid] = handOffProgress
+        channels[cid] = .catchingUp(buffered: [], validUntil: validUntil)
+        if let handledThrough = handOff.handledThrough { return handledThrough.addingTimeInterval(-handOffProgress.reorderingMargin) }
         return skippedSince
     }
 
     /// Ends the catching up of `cid`: returns the live events that waited, and the channel is
     /// held from now on.
     mutating func finishCatchingUp(_ cid: ChannelId) -> [Event] {
-        guard case .catchingUp(let progress, let buffered, let validUntil) = channels[cid] else { return [] }
-        channels[cid] = .held(progress, validUntil: validUntil)
+        guard case .catchingUp(let buffered, let validUntil) = channels[cid] else { return [] }
+        channels[cid] = .held(validUntil: validUntil)
         return buffered
     }
 
     /// Gives up a lease just taken whose channel could not be synced: the events are skipped
     /// again, from `skippedSince`, and the next round tries again.
     mutating func abandonCatchingUp(_ cid: ChannelId, skippedSince: Date?) {
-        guard case .catchingUp(_, let buffered, _) = channels[cid] else { return }
-        channels[cid] = .elsewhere(skippedSince: Self.earliest(skippedSince, buffered.compactMap(\.createdAt).min()))
+        guard case .catchingUp(let buffered, _) = channels[cid] else { return }
+        let earliestBuffered = buffered.compactMap(\.createdAt).min()
+        channels[cid] = .elsewhere(skippedSince: [skippedSince, earliestBuffered].compactMap { $0 }.min())
+        progress[cid] = nil
     }
 
     /// Starts giving up `cid`: its new events are skipped from now on.
     mutating func beginReleasing(_ cid: ChannelId) {
-        switch channels[cid] {
-        case .held(let progress, _): channels[cid] = .releasing(progress)
-        default: break
-        }
+        if case .held = channels[cid] { channels[cid] = .releasing }
     }
 
     /// The lease of `cid` is no longer this node's (released, lost, or no longer wanted).
     mutating func relinquish(_ cid: ChannelId) {
         channels[cid] = .elsewhere(skippedSince: nil)
+        progress[cid] = nil
     }
 
     /// A held lease was renewed until `validUntil`.
     mutating func renewed(_ cid: ChannelId, until validUntil: ContinuousClock.Instant) {
         switch channels[cid] {
-        case .held(let progress, _): channels[cid] = .held(progress, validUntil: validUntil)
-        case .catchingUp(let progress, let buffered, _): channels[cid] = .catchingUp(progress, buffered: buffered, validUntil: validUntil)
+        case .held: channels[cid] = .held(validUntil: validUntil)
+        case .catchingUp:
+            if case .catchingUp(let buffered, _) = channels.removeValue(forKey: cid) {
+                channels[cid] = .catchingUp(buffered: buffered, validUntil: validUntil)
+            }
         default: break
         }
     }
 
     /// How far `cid` was handled, for its lease; nil when this node does not hold it.
     mutating func handOff(_ cid: ChannelId) -> ChannelHandOff? {
-        var handOff: ChannelHandOff?
-        update(cid) { progress in
-            let checkpoint = progress.checkpoint(bot: "")
-            handOff = ChannelHandOff(handledThrough: checkpoint?.handledThrough, recentlyHandled: checkpoint?.recentlyHandled ?? [])
-        }
-        return handOff
+        guard progress[cid] != nil else { return nil }
+        let checkpoint = progress[cid]?.checkpoint(bot: "")
+        return ChannelHandOff(handledThrough: checkpoint?.handledThrough, recentlyHandled: checkpoint?.recentlyHandled ?? [])
     }
 
     /// Channels whose lease this node holds, is taking or is giving up.
@@ -144,38 +150,6 @@ struct ChannelOwnership: Sendable {
         channels.compactMap { cid, standing in
             if case .releasing = standing { return cid }
             return nil
-        }
-    }
-
-    /// Channels whose lease this node holds (not those it is still catching up on or giving up).
-    var heldCount: Int {
-        channels.values.count { standing in
-            if case .held = standing { return true }
-            return false
-        }
-    }
-
-    private mutating func update(_ cid: ChannelId, _ change: (inout HandledProgress) -> Void) {
-        switch channels[cid] {
-        case .held(var progress, let validUntil):
-            change(&progress)
-            channels[cid] = .held(progress, validUntil: validUntil)
-        case .catchingUp(var progress, let buffered, let validUntil):
-            change(&progress)
-            channels[cid] = .catchingUp(progress, buffered: buffered, validUntil: validUntil)
-        case .releasing(var progress):
-            change(&progress)
-            channels[cid] = .releasing(progress)
-        case .elsewhere, nil:
-            break
-        }
-    }
-
-    private static func earliest(_ lhs: Date?, _ rhs: Date?) -> Date? {
-        switch (lhs, rhs) {
-        case (let lhs?, let rhs?): min(lhs, rhs)
-        case (let date?, nil), (nil, let date?): date
-        case (nil, nil): nil
         }
     }
 }
