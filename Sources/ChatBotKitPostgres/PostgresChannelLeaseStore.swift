@@ -51,27 +51,23 @@ public final class PostgresChannelLeaseStore: ChannelLeaseStore, Service {
                 """)
             // Nodes gone for a day are forgotten.
             try await client.query("DELETE FROM chatbotkit_nodes WHERE bot = \(bot) AND expires_at < now() - interval '1 day'")
-            var nodes: [String] = []
-            for try await name in try await client.query(
-                "SELECT node FROM chatbotkit_nodes WHERE bot = \(bot) AND expires_at > now() ORDER BY node"
-            ).decode(String.self) {
-                nodes.append(name)
-            }
-            return nodes
+            return try await Self.liveNodes(bot: bot, client)
         }
     }
 
     /// The nodes running `bot` now, without announcing any (what `bots doctor` reports).
     public func runningNodes(bot: String) async throws -> [String] {
-        try await perform("read the nodes") { client in
-            var nodes: [String] = []
-            for try await name in try await client.query(
-                "SELECT node FROM chatbotkit_nodes WHERE bot = \(bot) AND expires_at > now() ORDER BY node"
-            ).decode(String.self) {
-                nodes.append(name)
-            }
-            return nodes
+        try await perform("read the nodes") { client in try await Self.liveNodes(bot: bot, client) }
+    }
+
+    private static func liveNodes(bot: String, _ client: PostgresClient) async throws -> [String] {
+        var nodes: [String] = []
+        for try await name in try await client.query(
+            "SELECT node FROM chatbotkit_nodes WHERE bot = \(bot) AND expires_at > now() ORDER BY node"
+        ).decode(String.self) {
+            nodes.append(name)
         }
+        return nodes
     }
 
     public func leases(bot: String) async throws -> [ChannelLease] {
@@ -177,26 +173,49 @@ public final class PostgresChannelLeaseStore: ChannelLeaseStore, Service {
         schemaIsReady.withLock { $0 = true }
     }
 
-    /// Runs `operation` once the tables exist, within ``timeout``; a failure says what was being done.
+    /// Runs `operation` once the tables exist, within ``timeout``; a failure says what was being
+    /// done. At the timeout the call fails at once and the operation is cancelled behind it: the
+    /// pool can take a while to give up a connection attempt, and a task group would wait for it.
     private func perform<Result: Sendable>(_ what: String, _ operation: @escaping @Sendable (PostgresClient) async throws -> Result)
         async throws(LeaseStoreError) -> Result
     {
         let client = self.client
+        let outcome = Locked<CheckedContinuation<Result, any Error>?>(nil)
+        let work = Locked<[Task<Void, Never>]>([])
+        let finish: @Sendable (Swift.Result<Result, any Error>) -> Void = { result in
+            guard let continuation = outcome.withLock({ pending in
+                defer { pending = nil }
+                return pending
+            }) else { return }
+            for task in work.withLock({ $0 }) { task.cancel() }
+            continuation.resume(with: result)
+        }
         do {
-            return try await withThrowingTaskGroup(of: Result?.self) { group in
-                group.addTask {
-                    try await self.prepareSchema()
-                    return try await operation(client)
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    outcome.withLock { $0 = continuation }
+                    let running = Task {
+                        do {
+                            try await self.prepareSchema()
+                            finish(.success(try await operation(client)))
+                        } catch {
+                            finish(.failure(error))
+                        }
+                    }
+                    let timer = Task { [timeout] in
+                        guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                        finish(.failure(LeaseStoreError(
+                            code: .timedOut, message: "the lease store did not answer within \(DurationText.format(timeout)) (\(what))")))
+                    }
+                    work.withLock { $0 = [running, timer] }
+                    // Either may have finished before it was listed.
+                    if outcome.withLock({ $0 == nil }) {
+                        running.cancel()
+                        timer.cancel()
+                    }
                 }
-                group.addTask { [timeout] in
-                    try await Task.sleep(for: timeout)
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let result = try await group.next(), let result else {
-                    throw LeaseStoreError(code: .timedOut, message: "the lease store did not answer within \(DurationText.format(timeout)) (\(what))")
-                }
-                return result
+            } onCancel: {
+                finish(.failure(CancellationError()))
             }
         } catch let error as LeaseStoreError {
             throw error

@@ -24,15 +24,26 @@ struct ScaleOutTests {
         return configuration
     }
 
+    /// A user in every channel.
+    static func member(_ server: TestChatServer) async throws -> TestUser {
+        let ann = try await TestUser.join(server, id: "ann", channel: channels[0])
+        for cid in channels.dropFirst() { try await ann.client.join(cid, as: "ann") }
+        return ann
+    }
+
+    /// Starts one node of the relay bot.
+    static func start(_ node: String, _ server: TestChatServer, _ store: PostgresChannelLeaseStore, _ handled: Handled) async throws -> RunningBot {
+        try await server.startBot(relay(node: node, handled), channels: channels, configuration: configuration(store, node: node))
+    }
+
     @Test("two nodes share the channels out, and every message is handled once, by the node that holds its channel")
     func sharesChannels() async throws {
         try await withStore { store in
             try await TestChatServer.withServer { server in
-                let ann = try await TestUser.join(server, id: "ann", channel: Self.channels[0])
-                for cid in Self.channels.dropFirst() { try await ann.client.join(cid, as: "ann") }
+                let ann = try await Self.member(server)
                 let handled = Handled()
-                let nodeA = try await server.startBot(Self.relay(node: "node-a", handled), channels: Self.channels, configuration: Self.configuration(store, node: "node-a"))
-                let nodeB = try await server.startBot(Self.relay(node: "node-b", handled), channels: Self.channels, configuration: Self.configuration(store, node: "node-b"))
+                let nodeA = try await Self.start("node-a", server, store, handled)
+                let nodeB = try await Self.start("node-b", server, store, handled)
                 try await eventually("the channels are shared out") {
                     let (a, b) = (nodeA.service.leasedChannels, nodeB.service.leasedChannels)
                     return a.isDisjoint(with: b) && a.union(b) == Set(Self.channels) && !a.isEmpty && !b.isEmpty
@@ -55,11 +66,10 @@ struct ScaleOutTests {
     func handsOver() async throws {
         try await withStore { store in
             try await TestChatServer.withServer { server in
-                let ann = try await TestUser.join(server, id: "ann", channel: Self.channels[0])
-                for cid in Self.channels.dropFirst() { try await ann.client.join(cid, as: "ann") }
+                let ann = try await Self.member(server)
                 let handled = Handled()
-                let nodeA = try await server.startBot(Self.relay(node: "node-a", handled), channels: Self.channels, configuration: Self.configuration(store, node: "node-a"))
-                let nodeB = try await server.startBot(Self.relay(node: "node-b", handled), channels: Self.channels, configuration: Self.configuration(store, node: "node-b"))
+                let nodeA = try await Self.start("node-a", server, store, handled)
+                let nodeB = try await Self.start("node-b", server, store, handled)
                 try await eventually("node-b takes its share") { !nodeB.service.leasedChannels.isEmpty }
 
                 // Messages keep coming while node-a stops and node-c joins.
@@ -72,7 +82,7 @@ struct ScaleOutTests {
                 try await Task.sleep(for: .milliseconds(400))
                 try await nodeA.stop()
                 try await eventually("node-b holds every channel") { nodeB.service.leasedChannels == Set(Self.channels) }
-                let nodeC = try await server.startBot(Self.relay(node: "node-c", handled), channels: Self.channels, configuration: Self.configuration(store, node: "node-c"))
+                let nodeC = try await Self.start("node-c", server, store, handled)
                 try await sender.value
                 try await handled.wait(timeout: .seconds(20)) { $0.count >= 24 * Self.channels.count }
                 try await Task.sleep(for: .milliseconds(500))
