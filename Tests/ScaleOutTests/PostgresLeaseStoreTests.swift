@@ -114,15 +114,18 @@ struct PostgresLeaseStoreTests {
         #expect(socket.configuration.database == "app")
     }
 
-    @Test("a database that is not there: each call fails within the timeout, saying what it was doing")
+    @Test("a database that is not there: a call fails instead of waiting for it, saying what it was doing")
     func unreachable() async throws {
         let store = PostgresChannelLeaseStore(
             connection: try PostgresConnectionString("postgres:///postgres?host=/tmp/chatbotkit-no-such-server&user=postgres"),
-            timeout: .seconds(2))
+            timeout: .seconds(1))
         try await withRunning(store) {
             let started = ContinuousClock.now
             let error = await #expect(throws: LeaseStoreError.self) { try await store.announce(node: "a", bot: "relay", for: .seconds(5)) }
-            #expect(ContinuousClock.now - started < .seconds(4))
+            // Without the timeout the pool would keep the call waiting while it retries the
+            // connection, for as long as the test runs; with it, the call ends after about a
+            // second (more when every test runs at once on two cores).
+            #expect(ContinuousClock.now - started < .seconds(10))
             #expect(error?.message.contains("announce node a") == true, "\(error?.message ?? "")")
         }
     }
