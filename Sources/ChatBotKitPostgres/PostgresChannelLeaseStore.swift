@@ -8,7 +8,8 @@ import ServiceLifecycle
 
 /// Channel leases in PostgreSQL, for a bot run on several nodes (``BotService/ScaleOut``).
 ///
-/// Two tables, made on first use: `chatbotkit_nodes` (which nodes run which bot, until when)
+/// Two tables, made on first use: `chatbotkit_nodes` (which nodes run which bot, as which
+/// process, until when)
 /// and `chatbotkit_channel_leases` (a channel's holder, until when, and how far it was
 /// handled). Every lease is taken and renewed by one statement that checks its holder and
 /// expiry against the database's clock, so two nodes never both hold a channel.
@@ -41,31 +42,36 @@ public final class PostgresChannelLeaseStore: ChannelLeaseStore, Service {
         await client.run()
     }
 
-    public func announce(node: String, bot: String, for duration: Duration) async throws -> [String] {
+    public func announce(node: String, bot: String, instance: String, for duration: Duration) async throws -> [String] {
         try await perform("announce node \(node)") { client in
             let milliseconds = Self.milliseconds(duration)
+            // A name another instance announced, and that has not run out, stays that instance's.
             try await client.query(
                 """
-                INSERT INTO chatbotkit_nodes (bot, node, expires_at) VALUES (\(bot), \(node), now() + \(milliseconds) * interval '1 millisecond')
-                ON CONFLICT (bot, node) DO UPDATE SET expires_at = excluded.expires_at
+                INSERT INTO chatbotkit_nodes AS announced (bot, node, instance, expires_at)
+                VALUES (\(bot), \(node), \(instance), now() + \(milliseconds) * interval '1 millisecond')
+                ON CONFLICT (bot, node) DO UPDATE SET expires_at = excluded.expires_at, instance = excluded.instance
+                WHERE announced.instance = excluded.instance OR announced.expires_at <= now()
                 """)
             // Nodes gone for a day are forgotten.
             try await client.query("DELETE FROM chatbotkit_nodes WHERE bot = \(bot) AND expires_at < now() - interval '1 day'")
-            return try await Self.liveNodes(bot: bot, client)
+            // The name is listed only if the announcement took.
+            return try await Self.liveNodes(bot: bot, client).filter { $0.node != node || $0.instance == instance }.map(\.node)
         }
     }
 
     /// The nodes running `bot` now, without announcing any (what `bots doctor` reports).
     public func runningNodes(bot: String) async throws -> [String] {
-        try await perform("read the nodes") { client in try await Self.liveNodes(bot: bot, client) }
+        try await perform("read the nodes") { client in try await Self.liveNodes(bot: bot, client).map(\.node) }
     }
 
-    private static func liveNodes(bot: String, _ client: PostgresClient) async throws -> [String] {
-        var nodes: [String] = []
-        for try await name in try await client.query(
-            "SELECT node FROM chatbotkit_nodes WHERE bot = \(bot) AND expires_at > now() ORDER BY node"
-        ).decode(String.self) {
-            nodes.append(name)
+    /// The nodes of `bot` whose announcement has not run out, with the instance that made it.
+    private static func liveNodes(bot: String, _ client: PostgresClient) async throws -> [(node: String, instance: String)] {
+        var nodes: [(node: String, instance: String)] = []
+        for try await (name, instance) in try await client.query(
+            "SELECT node, instance FROM chatbotkit_nodes WHERE bot = \(bot) AND expires_at > now() ORDER BY node"
+        ).decode((String, String).self) {
+            nodes.append((name, instance))
         }
         return nodes
     }
@@ -145,9 +151,9 @@ public final class PostgresChannelLeaseStore: ChannelLeaseStore, Service {
         }
     }
 
-    public func leave(node: String, bot: String) async throws {
+    public func leave(node: String, bot: String, instance: String) async throws {
         try await perform("remove node \(node)") { client in
-            try await client.query("DELETE FROM chatbotkit_nodes WHERE bot = \(bot) AND node = \(node)")
+            try await client.query("DELETE FROM chatbotkit_nodes WHERE bot = \(bot) AND node = \(node) AND instance = \(instance)")
             return ()
         }
     }
@@ -161,7 +167,7 @@ public final class PostgresChannelLeaseStore: ChannelLeaseStore, Service {
             try await connection.query(
                 """
                 CREATE TABLE IF NOT EXISTS chatbotkit_nodes (
-                    bot text NOT NULL, node text NOT NULL, expires_at timestamptz NOT NULL, PRIMARY KEY (bot, node))
+                    bot text NOT NULL, node text NOT NULL, instance text NOT NULL, expires_at timestamptz NOT NULL, PRIMARY KEY (bot, node))
                 """, logger: logger)
             try await connection.query(
                 """

@@ -14,10 +14,10 @@ struct PostgresLeaseStoreTests {
     @Test("a lease has one holder; renewal, release and expiry pass it on with how far the channel was handled")
     func leaseLifecycle() async throws {
         try await withStore { store in
-            #expect(try await store.announce(node: "a", bot: "relay", for: .seconds(30)) == ["a"])
-            #expect(try await store.announce(node: "b", bot: "relay", for: .seconds(30)) == ["a", "b"])
+            #expect(try await store.announce(node: "a", bot: "relay", instance: "1", for: .seconds(30)) == ["a"])
+            #expect(try await store.announce(node: "b", bot: "relay", instance: "2", for: .seconds(30)) == ["a", "b"])
             // Another bot's nodes are its own.
-            #expect(try await store.announce(node: "z", bot: "other-bot", for: .seconds(30)) == ["z"])
+            #expect(try await store.announce(node: "z", bot: "other-bot", instance: "3", for: .seconds(30)) == ["z"])
 
             let first = try #require(try await store.acquire(Self.general, bot: "relay", node: "a", for: .seconds(30), expiredFor: .zero))
             #expect(first == ChannelHandOff(handledThrough: nil, recentlyHandled: []))
@@ -51,8 +51,8 @@ struct PostgresLeaseStoreTests {
             let kept = try #require(try await store.acquire(Self.general, bot: "relay", node: "a", for: .seconds(30), expiredFor: .zero))
             #expect(kept.recentlyHandled == ["m2", "m3"])
 
-            try await store.leave(node: "a", bot: "relay")
-            #expect(try await store.announce(node: "b", bot: "relay", for: .seconds(30)) == ["b"])
+            try await store.leave(node: "a", bot: "relay", instance: "1")
+            #expect(try await store.announce(node: "b", bot: "relay", instance: "2", for: .seconds(30)) == ["b"])
         }
     }
 
@@ -69,6 +69,25 @@ struct PostgresLeaseStoreTests {
             #expect(try await store.acquire(Self.other, bot: "relay", node: "b", for: .seconds(30), expiredFor: .zero) != nil)
             // And the node that let it run out has lost it.
             #expect(try await store.renew([Self.other: ChannelHandOff(handledThrough: nil)], bot: "relay", node: "a", for: .seconds(30)).isEmpty)
+        }
+    }
+
+    @Test("a node name stays with the process that announced it until it leaves or runs out")
+    func nodeNames() async throws {
+        try await withStore { store in
+            #expect(try await store.announce(node: "web-1", bot: "relay", instance: "first", for: .milliseconds(300)) == ["web-1"])
+            // A second process with the same name is not admitted, and the first keeps it.
+            #expect(try await store.announce(node: "web-1", bot: "relay", instance: "second", for: .seconds(30)).isEmpty)
+            #expect(try await store.announce(node: "web-1", bot: "relay", instance: "first", for: .milliseconds(300)) == ["web-1"])
+            // Someone else's leaving does not remove it either.
+            try await store.leave(node: "web-1", bot: "relay", instance: "second")
+            #expect(try await store.announce(node: "web-1", bot: "relay", instance: "first", for: .milliseconds(300)) == ["web-1"])
+            // Run out (a crash): the next process of that name takes it.
+            try await Task.sleep(for: .milliseconds(400))
+            #expect(try await store.announce(node: "web-1", bot: "relay", instance: "second", for: .seconds(30)) == ["web-1"])
+            // Left (a graceful stop): at once.
+            try await store.leave(node: "web-1", bot: "relay", instance: "second")
+            #expect(try await store.announce(node: "web-1", bot: "relay", instance: "third", for: .seconds(30)) == ["web-1"])
         }
     }
 
@@ -121,9 +140,10 @@ struct PostgresLeaseStoreTests {
             timeout: .seconds(1))
         try await withRunning(store) {
             let started = ContinuousClock.now
-            let error = await #expect(throws: LeaseStoreError.self) { try await store.announce(node: "a", bot: "relay", for: .seconds(5)) }
-            // Without the timeout the pool would keep the call waiting while it retries the
-            // connection, for as long as the test runs; with it, the call ends after about a
+            let error = await #expect(throws: LeaseStoreError.self) {
+                try await store.announce(node: "a", bot: "relay", instance: "1", for: .seconds(5))
+            }
+            // The pool retries the connection meanwhile; the call ends at the timeout, about a
             // second (more when every test runs at once on two cores).
             #expect(ContinuousClock.now - started < .seconds(10))
             #expect(error?.message.contains("announce node a") == true, "\(error?.message ?? "")")

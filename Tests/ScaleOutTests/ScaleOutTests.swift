@@ -100,6 +100,27 @@ struct ScaleOutTests {
         }
     }
 
+    @Test("a second process with a running node's name does not start, and says why; the first goes on")
+    func takenNodeName() async throws {
+        try await withStore { store in
+            try await TestChatServer.withServer { server in
+                let ann = try await Self.member(server)
+                let handled = Handled()
+                let first = try await Self.start("web-1", server, store, handled)
+                let started = ContinuousClock.now
+                let error = await #expect(throws: BotError.self) { _ = try await Self.start("web-1", server, store, handled) }
+                #expect(error?.code == .startFailed)
+                #expect(error?.message.contains("node name web-1 is taken by another running process of bot relay") == true, "\(error?.message ?? "")")
+                // It waited out a lease (a crashed node's own announcement would have run out by then).
+                #expect(ContinuousClock.now - started >= .milliseconds(900))
+                try await ann.client.channel(Self.channels[0]).sendMessage(text: "still here")
+                try await handled.wait { $0.map(\.text) == ["still here"] }
+                #expect(first.service.leasedChannels == Set(Self.channels))
+                try await first.stop()
+            }
+        }
+    }
+
     @Test("a node whose lease store cannot be reached does not start, and says why")
     func unreachableStore() async throws {
         let store = PostgresChannelLeaseStore(

@@ -71,6 +71,8 @@ public final class BotService: Service, Sendable {
     let leaseFailing = Locked(false)
     /// Channels taken over, waiting for the consumer (which a nudge of the connection wakes).
     let handOffs = Locked<[PendingHandOff]>([])
+    /// This run's id in the lease store, which keeps two processes from running as one node.
+    let instance = UUID().uuidString.lowercased()
     /// One round of the leases at a time (the first, before the bot is ready, and the later ones).
     let leaseBalancing = AsyncSlots(limit: 1)
     private let readiness = Locked(Readiness.starting([]))
@@ -162,7 +164,9 @@ public final class BotService: Service, Sendable {
                 for cid in channels { try await connection.watch(cid) }
                 if let scaleOut {
                     do {
-                        try await balanceLeases(scaleOut)
+                        try await balanceLeasesAtStart(scaleOut)
+                    } catch let taken as NodeNameTaken {
+                        throw BotError(code: .startFailed, message: "bot \(bot.name) cannot start: \(taken)", underlying: taken)
                     } catch {
                         throw BotError(
                             code: .startFailed, message: "bot \(bot.name) cannot reach its lease store (node \(scaleOut.node)): \(error)",

@@ -73,7 +73,8 @@ extension BotService {
         let name = bot.name
         let asked = ContinuousClock.now
         let validUntil = asked + scaleOut.leaseDuration
-        let nodes = try await store.announce(node: scaleOut.node, bot: name, for: scaleOut.leaseDuration)
+        let nodes = try await store.announce(node: scaleOut.node, bot: name, instance: instance, for: scaleOut.leaseDuration)
+        guard nodes.contains(scaleOut.node) else { throw NodeNameTaken(node: scaleOut.node, bot: name) }
         var leases: [ChannelId: ChannelLease] = [:]
         for lease in try await store.leases(bot: name) { leases[lease.cid] = lease }
         let watched = Set(connection.watchedChannels)
@@ -186,7 +187,7 @@ extension BotService {
         }
         do {
             if !progress.isEmpty { try await scaleOut.store.release(progress, bot: bot.name, node: scaleOut.node) }
-            try await scaleOut.store.leave(node: scaleOut.node, bot: bot.name)
+            try await scaleOut.store.leave(node: scaleOut.node, bot: bot.name, instance: instance)
             ownership.withLock { ownership in
                 for cid in progress.keys { ownership.relinquish(cid) }
             }
@@ -199,6 +200,21 @@ extension BotService {
         }
     }
 
+    /// The first round, before the bot is ready. A node name still announced by another
+    /// process is waited out for a lease and a second (a node restarted after a crash finds its
+    /// own last announcement there); one still taken then belongs to a node that runs.
+    func balanceLeasesAtStart(_ scaleOut: ScaleOut) async throws {
+        let deadline = ContinuousClock.now + scaleOut.leaseDuration + .seconds(1)
+        while true {
+            do {
+                return try await balanceLeases(scaleOut)
+            } catch let taken as NodeNameTaken where ContinuousClock.now < deadline {
+                logger.info("\(taken.description); waiting for it to run out, in case it is this node's own from before a restart")
+                try await Task.sleep(for: min(scaleOut.leaseDuration / 3, .seconds(1)))
+            }
+        }
+    }
+
     /// Logs a round that failed, once until one works again.
     private func reportLeaseFailure(_ error: any Error, scaleOut: ScaleOut) {
         let wasFailing = leaseFailing.withLock { isFailing in
@@ -206,8 +222,22 @@ extension BotService {
             return isFailing
         }
         guard !wasFailing else { return }
+        if let taken = error as? NodeNameTaken {
+            return logger.error("Bot \(bot.name): \(taken); it stops handling its channels when their leases run out")
+        }
         logger.error(
             "Bot \(bot.name) cannot reach its lease store: \(error); it stops handling its channels when their leases run out (\(DurationText.format(scaleOut.leaseDuration)))"
         )
+    }
+}
+
+/// Another running process announces this node's name for the bot: two processes of one name
+/// would take each other's leases for their own.
+struct NodeNameTaken: Error, CustomStringConvertible {
+    let node: String
+    let bot: String
+
+    var description: String {
+        "node name \(node) is taken by another running process of bot \(bot); give each node its own name (scale_out.node)"
     }
 }

@@ -8,9 +8,10 @@ import Foundation
 /// Times are the store's own (its clock decides when a lease has run out), so the nodes' clocks
 /// need not agree. ``PostgresChannelLeaseStore`` (ChatBotKitPostgres) is the one ChatBotKit ships.
 public protocol ChannelLeaseStore: Sendable {
-    /// Says that `node` runs `bot` for the next `duration`, and returns every node that does
-    /// (`node` among them), sorted.
-    func announce(node: String, bot: String, for duration: Duration) async throws -> [String]
+    /// Says that `node` runs `bot` for the next `duration`, as the process `instance` (an id of
+    /// its own), and returns every node that does, sorted. `node` is among them only if the
+    /// name is this instance's: another instance announcing it before it ran out keeps it.
+    func announce(node: String, bot: String, instance: String, for duration: Duration) async throws -> [String]
 
     /// The leases of `bot`'s channels as they are now.
     func leases(bot: String) async throws -> [ChannelLease]
@@ -28,8 +29,8 @@ public protocol ChannelLeaseStore: Sendable {
     /// the next node takes them over at once.
     func release(_ progress: [ChannelId: ChannelHandOff], bot: String, node: String) async throws
 
-    /// Says that `node` no longer runs `bot`.
-    func leave(node: String, bot: String) async throws
+    /// Says that `node` (as `instance`) no longer runs `bot`.
+    func leave(node: String, bot: String, instance: String) async throws
 }
 
 /// One channel's lease, as the store has it.
