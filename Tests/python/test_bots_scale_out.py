@@ -190,3 +190,18 @@ def test_a_node_that_cannot_reach_its_lease_store_does_not_start(server, tmp_pat
     result = subprocess.run([bots_binary(), "run", "--config", str(config)], capture_output=True, text=True, timeout=90, env=env)
     assert result.returncode != 0
     assert "cannot reach its lease store (node node-a)" in result.stdout + result.stderr
+
+
+def test_a_second_bots_run_with_a_running_node_name_refuses_to_start(server, postgres, tmp_path):
+    gyms(server)
+    config = write_config(tmp_path, server.base_url, postgres.url)
+    first = node(config, "node-a")
+    try:
+        env = {**os.environ, "NODE": "node-a", "NODE_DATABASE": str(tmp_path / "second.sqlite")}
+        result = subprocess.run([bots_binary(), "run", "--config", str(config)], capture_output=True, text=True, timeout=90, env=env)
+        assert result.returncode != 0
+        assert "node name node-a is taken by another running process of bot workout" in result.stdout + result.stderr
+        # The running node keeps every channel.
+        assert set(owners(postgres).values()) == {"node-a"} and len(owners(postgres)) == 6
+    finally:
+        assert first.terminate() == 0
