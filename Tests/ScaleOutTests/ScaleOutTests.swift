@@ -24,6 +24,18 @@ struct ScaleOutTests {
         return configuration
     }
 
+    /// Runs `body` with a lease store, a chat server, a user in every channel, and a record of
+    /// what the nodes handle.
+    static func withCluster(
+        _ body: (PostgresChannelLeaseStore, TestChatServer, TestUser, Handled) async throws -> Void
+    ) async throws {
+        try await withStore { store in
+            try await TestChatServer.withServer { server in
+                try await body(store, server, try await member(server), Handled())
+            }
+        }
+    }
+
     /// A user in every channel.
     static func member(_ server: TestChatServer) async throws -> TestUser {
         let ann = try await TestUser.join(server, id: "ann", channel: channels[0])
@@ -38,86 +50,74 @@ struct ScaleOutTests {
 
     @Test("two nodes share the channels out, and every message is handled once, by the node that holds its channel")
     func sharesChannels() async throws {
-        try await withStore { store in
-            try await TestChatServer.withServer { server in
-                let ann = try await Self.member(server)
-                let handled = Handled()
-                let nodeA = try await Self.start("node-a", server, store, handled)
-                let nodeB = try await Self.start("node-b", server, store, handled)
-                try await eventually("the channels are shared out") {
-                    let (a, b) = (nodeA.service.leasedChannels, nodeB.service.leasedChannels)
-                    return a.isDisjoint(with: b) && a.union(b) == Set(Self.channels) && !a.isEmpty && !b.isEmpty
-                }
-                let owners = Dictionary(uniqueKeysWithValues: Self.channels.map { cid in
-                    (cid, nodeA.service.leasedChannels.contains(cid) ? "node-a" : "node-b")
-                })
-                for cid in Self.channels { try await ann.client.channel(cid).sendMessage(text: "hello \(cid.id)") }
-                try await handled.wait { $0.count == Self.channels.count }
-                try await Task.sleep(for: .milliseconds(300))
-                #expect(handled.all.count == Self.channels.count)
-                for entry in handled.all { #expect(entry.node == owners[entry.channel], "\(entry)") }
-                try await nodeB.stop()
-                try await nodeA.stop()
+        try await Self.withCluster { store, server, ann, handled in
+            let nodeA = try await Self.start("node-a", server, store, handled)
+            let nodeB = try await Self.start("node-b", server, store, handled)
+            try await eventually("the channels are shared out") {
+                let (a, b) = (nodeA.service.leasedChannels, nodeB.service.leasedChannels)
+                return a.isDisjoint(with: b) && a.union(b) == Set(Self.channels) && !a.isEmpty && !b.isEmpty
             }
+            let owners = Dictionary(uniqueKeysWithValues: Self.channels.map { cid in
+                (cid, nodeA.service.leasedChannels.contains(cid) ? "node-a" : "node-b")
+            })
+            for cid in Self.channels { try await ann.client.channel(cid).sendMessage(text: "hello \(cid.id)") }
+            try await handled.wait { $0.count == Self.channels.count }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(handled.all.count == Self.channels.count)
+            for entry in handled.all { #expect(entry.node == owners[entry.channel], "\(entry)") }
+            try await nodeB.stop()
+            try await nodeA.stop()
         }
     }
 
     @Test("a node that stops hands its channels over, and one that joins takes its share: messages stay in order, none lost or repeated")
     func handsOver() async throws {
-        try await withStore { store in
-            try await TestChatServer.withServer { server in
-                let ann = try await Self.member(server)
-                let handled = Handled()
-                let nodeA = try await Self.start("node-a", server, store, handled)
-                let nodeB = try await Self.start("node-b", server, store, handled)
-                try await eventually("node-b takes its share") { !nodeB.service.leasedChannels.isEmpty }
+        try await Self.withCluster { store, server, ann, handled in
+            let nodeA = try await Self.start("node-a", server, store, handled)
+            let nodeB = try await Self.start("node-b", server, store, handled)
+            try await eventually("node-b takes its share") { !nodeB.service.leasedChannels.isEmpty }
 
-                // Messages keep coming while node-a stops and node-c joins.
-                let sender = Task {
-                    for round in 1...24 {
-                        for cid in Self.channels { try await ann.client.channel(cid).sendMessage(text: "\(round)") }
-                        try await Task.sleep(for: .milliseconds(60))
-                    }
+            // Messages keep coming while node-a stops and node-c joins.
+            let sender = Task {
+                for round in 1...24 {
+                    for cid in Self.channels { try await ann.client.channel(cid).sendMessage(text: "\(round)") }
+                    try await Task.sleep(for: .milliseconds(60))
                 }
-                try await Task.sleep(for: .milliseconds(400))
-                try await nodeA.stop()
-                try await eventually("node-b holds every channel") { nodeB.service.leasedChannels == Set(Self.channels) }
-                let nodeC = try await Self.start("node-c", server, store, handled)
-                try await sender.value
-                try await handled.wait(timeout: .seconds(20)) { $0.count >= 24 * Self.channels.count }
-                try await Task.sleep(for: .milliseconds(500))
-
-                for cid in Self.channels {
-                    let texts = handled.all.filter { $0.channel == cid }.map(\.text)
-                    #expect(texts == (1...24).map(String.init), "\(cid): \(texts)")
-                }
-                let nodes = Set(handled.all.map(\.node))
-                #expect(nodes == ["node-a", "node-b", "node-c"])
-                #expect(!nodeC.service.leasedChannels.isEmpty)
-                try await nodeC.stop()
-                try await nodeB.stop()
             }
+            try await Task.sleep(for: .milliseconds(400))
+            try await nodeA.stop()
+            try await eventually("node-b holds every channel") { nodeB.service.leasedChannels == Set(Self.channels) }
+            let nodeC = try await Self.start("node-c", server, store, handled)
+            try await sender.value
+            try await handled.wait(timeout: .seconds(20)) { $0.count >= 24 * Self.channels.count }
+            try await Task.sleep(for: .milliseconds(500))
+
+            for cid in Self.channels {
+                let texts = handled.all.filter { $0.channel == cid }.map(\.text)
+                #expect(texts == (1...24).map(String.init), "\(cid): \(texts)")
+            }
+            let nodes = Set(handled.all.map(\.node))
+            #expect(nodes == ["node-a", "node-b", "node-c"])
+            #expect(!nodeC.service.leasedChannels.isEmpty)
+            try await nodeC.stop()
+            try await nodeB.stop()
         }
     }
 
     @Test("a second process with a running node's name does not start, and says why; the first goes on")
     func takenNodeName() async throws {
-        try await withStore { store in
-            try await TestChatServer.withServer { server in
-                let ann = try await Self.member(server)
-                let handled = Handled()
-                let first = try await Self.start("web-1", server, store, handled)
-                let started = ContinuousClock.now
-                let error = await #expect(throws: BotError.self) { _ = try await Self.start("web-1", server, store, handled) }
-                #expect(error?.code == .startFailed)
-                #expect(error?.message.contains("node name web-1 is taken by another running process of bot relay") == true, "\(error?.message ?? "")")
-                // It waited out a lease (a crashed node's own announcement would have run out by then).
-                #expect(ContinuousClock.now - started >= .milliseconds(900))
-                try await ann.client.channel(Self.channels[0]).sendMessage(text: "still here")
-                try await handled.wait { $0.map(\.text) == ["still here"] }
-                #expect(first.service.leasedChannels == Set(Self.channels))
-                try await first.stop()
-            }
+        try await Self.withCluster { store, server, ann, handled in
+            let first = try await Self.start("web-1", server, store, handled)
+            let started = ContinuousClock.now
+            let error = await #expect(throws: BotError.self) { _ = try await Self.start("web-1", server, store, handled) }
+            #expect(error?.code == .startFailed)
+            #expect(error?.message.contains("node name web-1 is taken by another running process of bot relay") == true, "\(error?.message ?? "")")
+            // It waited out a lease (a crashed node's own announcement would have run out by then).
+            #expect(ContinuousClock.now - started >= .milliseconds(900))
+            try await ann.client.channel(Self.channels[0]).sendMessage(text: "still here")
+            try await handled.wait { $0.map(\.text) == ["still here"] }
+            #expect(first.service.leasedChannels == Set(Self.channels))
+            try await first.stop()
         }
     }
 
