@@ -21,6 +21,7 @@ public final class PostgresChannelLeaseStore: ChannelLeaseStore, Service {
     public let client: PostgresClient
     /// How long one call may take before it fails with `.timedOut`.
     public let timeout: Duration
+    private let probeConfiguration: PostgresConnection.Configuration?
     private let logger: Logger
     private let schemaIsReady = Locked(false)
 
@@ -35,6 +36,7 @@ public final class PostgresChannelLeaseStore: ChannelLeaseStore, Service {
         client = PostgresClient(configuration: configuration, backgroundLogger: poolLogger)
         self.timeout = timeout
         self.logger = logger
+        probeConfiguration = connection.probeConfiguration
     }
 
     /// Runs the connection pool until a graceful shutdown.
@@ -210,8 +212,11 @@ public final class PostgresChannelLeaseStore: ChannelLeaseStore, Service {
                     }
                     let timer = Task { [timeout] in
                         guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                        // The pool keeps retrying a connection the server refuses (a wrong
+                        // password, a missing database), so say why a connection of its own fails.
+                        let reason = await self.whyConnectionsFail().map { ": \($0)" } ?? ""
                         finish(.failure(LeaseStoreError(
-                            code: .timedOut, message: "the lease store did not answer within \(DurationText.format(timeout)) (\(what))")))
+                            code: .timedOut, message: "the lease store did not answer within \(DurationText.format(timeout)) (\(what))\(reason)")))
                     }
                     work.withLock { $0 = [running, timer] }
                     // Either may have finished before it was listed.
@@ -229,6 +234,32 @@ public final class PostgresChannelLeaseStore: ChannelLeaseStore, Service {
             throw LeaseStoreError(code: .queryFailed, message: "the lease store could not \(what): \(Self.describe(error))")
         } catch {
             throw LeaseStoreError(code: .queryFailed, message: "the lease store could not \(what): \(error)")
+        }
+    }
+
+    /// Why a connection of its own to the database fails, within two seconds; nil when it
+    /// succeeds or does not fail in time.
+    private func whyConnectionsFail() async -> String? {
+        guard let probeConfiguration else { return nil }
+        let logger = self.logger
+        return await withTaskGroup(of: String?.self) { group in
+            group.addTask {
+                do {
+                    let connection = try await PostgresConnection.connect(configuration: probeConfiguration, id: 0, logger: logger)
+                    try? await connection.close()
+                    return nil
+                } catch let error as PSQLError {
+                    return "connecting fails: \(Self.describe(error))"
+                } catch {
+                    return "connecting fails: \(error)"
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(2))
+                return nil
+            }
+            defer { group.cancelAll() }
+            return await group.next() ?? nil
         }
     }
 

@@ -7,6 +7,9 @@ import PostgresNIO
 public struct PostgresConnectionString: Sendable, CustomStringConvertible {
     /// The client configuration it describes.
     public let configuration: PostgresClient.Configuration
+    /// The same, for one connection of its own (what the store tries when the pool does not
+    /// answer, to say why); nil when its TLS context cannot be made.
+    let probeConfiguration: PostgresConnection.Configuration?
     /// The string with its password masked, for logs.
     public let description: String
 
@@ -26,29 +29,52 @@ public struct PostgresConnectionString: Sendable, CustomStringConvertible {
         let host = components.host.flatMap { $0.isEmpty ? nil : $0 } ?? query["host"] ?? "localhost"
 
         var configuration: PostgresClient.Configuration
+        var probe: PostgresConnection.Configuration?
         if host.hasPrefix("/") {
             configuration = PostgresClient.Configuration(
                 unixSocketPath: "\(host)/.s.PGSQL.\(port)", username: user, password: password, database: database)
+            probe = PostgresConnection.Configuration(
+                unixSocketPath: "\(host)/.s.PGSQL.\(port)", username: user, password: password, database: database)
         } else {
             let tls: PostgresClient.Configuration.TLS
-            switch query["sslmode"] ?? "prefer" {
-            case "disable": tls = .disable
-            case "prefer", "allow": tls = .prefer(.makeClientConfiguration())
+            let probeTLSConfiguration: TLSConfiguration?
+            let mode = query["sslmode"] ?? "prefer"
+            switch mode {
+            case "disable":
+                tls = .disable
+                probeTLSConfiguration = nil
+            case "prefer", "allow":
+                tls = .prefer(.makeClientConfiguration())
+                probeTLSConfiguration = .makeClientConfiguration()
             case "require":
                 // As libpq: encrypted, without checking the certificate.
                 var tlsConfiguration = TLSConfiguration.makeClientConfiguration()
                 tlsConfiguration.certificateVerification = .none
                 tls = .require(tlsConfiguration)
-            case "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
+                probeTLSConfiguration = tlsConfiguration
+            case "verify-ca", "verify-full":
+                tls = .require(.makeClientConfiguration())
+                probeTLSConfiguration = .makeClientConfiguration()
             case let mode:
                 throw LeaseStoreError(
                     code: .badConnectionString,
                     message: "sslmode \(mode) in \(Self.masked(text)) is not one of disable, prefer, require, verify-ca, verify-full")
             }
             configuration = PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: tls)
+            let probeTLS: PostgresConnection.Configuration.TLS? =
+                switch probeTLSConfiguration {
+                case nil: .disable
+                case .some(let tlsConfiguration):
+                    (try? NIOSSLContext(configuration: tlsConfiguration)).map { mode == "prefer" || mode == "allow" ? .prefer($0) : .require($0) }
+                }
+            probe = probeTLS.map {
+                PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: $0)
+            }
         }
         configuration.options.connectTimeout = .seconds(5)
         self.configuration = configuration
+        probe?.options.connectTimeout = .seconds(2)
+        probeConfiguration = probe
         description = Self.masked(text)
     }
 

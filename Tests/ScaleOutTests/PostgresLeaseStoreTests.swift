@@ -133,7 +133,7 @@ struct PostgresLeaseStoreTests {
         #expect(socket.configuration.database == "app")
     }
 
-    @Test("a database that is not there: a call fails instead of waiting for it, saying what it was doing")
+    @Test("a database that is not there: a call fails instead of waiting for it, saying what it was doing and why connecting fails")
     func unreachable() async throws {
         let store = PostgresChannelLeaseStore(
             connection: try PostgresConnectionString("postgres:///postgres?host=/tmp/chatbotkit-no-such-server&user=postgres"),
@@ -147,6 +147,8 @@ struct PostgresLeaseStoreTests {
             // second (more when every test runs at once on two cores).
             #expect(ContinuousClock.now - started < .seconds(10))
             #expect(error?.message.contains("announce node a") == true, "\(error?.message ?? "")")
+            // And why a connection fails, which the pool, retrying, does not say.
+            #expect(error?.message.contains("connecting fails: ") == true, "\(error?.message ?? "")")
         }
     }
 }

@@ -205,3 +205,13 @@ def test_a_second_bots_run_with_a_running_node_name_refuses_to_start(server, pos
         assert set(owners(postgres).values()) == {"node-a"} and len(owners(postgres)) == 6
     finally:
         assert first.terminate() == 0
+
+
+def test_a_database_that_refuses_the_connection_says_why(server, postgres, tmp_path):
+    # The pool keeps retrying a refused connection; the error still says what the server said.
+    config = write_config(tmp_path, server.base_url, postgres.url.replace("user=postgres", "user=nobody"))
+    env = {**os.environ, "NODE": "node-a", "NODE_DATABASE": str(tmp_path / "w.sqlite")}
+    result = subprocess.run([bots_binary(), "run", "--config", str(config)], capture_output=True, text=True, timeout=90, env=env)
+    assert result.returncode != 0
+    assert 'cannot reach its lease store (node node-a)' in result.stdout + result.stderr
+    assert 'connecting fails: role "nobody" does not exist' in result.stdout + result.stderr
