@@ -45,33 +45,43 @@ public final class PostgresChannelLeaseStore: ChannelLeaseStore, Service {
     }
 
     public func announce(node: String, bot: String, instance: String, for duration: Duration) async throws -> [String] {
-        try await perform("announce node \(node)") { client in
+        try await perform("announce node \(node)") { [logger] client in
             let milliseconds = Self.milliseconds(duration)
-            // A name another instance announced, and that has not run out, stays that instance's.
-            try await client.query(
-                """
-                INSERT INTO chatbotkit_nodes AS announced (bot, node, instance, expires_at)
-                VALUES (\(bot), \(node), \(instance), now() + \(milliseconds) * interval '1 millisecond')
-                ON CONFLICT (bot, node) DO UPDATE SET expires_at = excluded.expires_at, instance = excluded.instance
-                WHERE announced.instance = excluded.instance OR announced.expires_at <= now()
-                """)
-            // Nodes gone for a day are forgotten.
-            try await client.query("DELETE FROM chatbotkit_nodes WHERE bot = \(bot) AND expires_at < now() - interval '1 day'")
-            // The name is listed only if the announcement took.
-            return try await Self.liveNodes(bot: bot, client).filter { $0.node != node || $0.instance == instance }.map(\.node)
+            // One transaction, so that `now()` is one time: a slow round trip between the
+            // statements cannot leave a fresh announcement out of the list as run out.
+            return try await client.withTransaction(logger: logger) { connection in
+                // A name another instance announced, and that has not run out, stays that instance's.
+                try await connection.query(
+                    """
+                    INSERT INTO chatbotkit_nodes AS announced (bot, node, instance, expires_at)
+                    VALUES (\(bot), \(node), \(instance), now() + \(milliseconds) * interval '1 millisecond')
+                    ON CONFLICT (bot, node) DO UPDATE SET expires_at = excluded.expires_at, instance = excluded.instance
+                    WHERE announced.instance = excluded.instance OR announced.expires_at <= now()
+                    """, logger: logger)
+                // Nodes gone for a day are forgotten.
+                try await connection.query(
+                    "DELETE FROM chatbotkit_nodes WHERE bot = \(bot) AND expires_at < now() - interval '1 day'", logger: logger)
+                // The name is listed only if the announcement took.
+                return try await Self.liveNodes(bot: bot, connection, logger: logger)
+                    .filter { $0.node != node || $0.instance == instance }.map(\.node)
+            }
         }
     }
 
     /// The nodes running `bot` now, without announcing any (what `bots doctor` reports).
     public func runningNodes(bot: String) async throws -> [String] {
-        try await perform("read the nodes") { client in try await Self.liveNodes(bot: bot, client).map(\.node) }
+        try await perform("read the nodes") { [logger] client in
+            try await client.withConnection { try await Self.liveNodes(bot: bot, $0, logger: logger).map(\.node) }
+        }
     }
 
     /// The nodes of `bot` whose announcement has not run out, with the instance that made it.
-    private static func liveNodes(bot: String, _ client: PostgresClient) async throws -> [(node: String, instance: String)] {
+    private static func liveNodes(bot: String, _ connection: PostgresConnection, logger: Logger) async throws
+        -> [(node: String, instance: String)]
+    {
         var nodes: [(node: String, instance: String)] = []
-        for try await (name, instance) in try await client.query(
-            "SELECT node, instance FROM chatbotkit_nodes WHERE bot = \(bot) AND expires_at > now() ORDER BY node"
+        for try await (name, instance) in try await connection.query(
+            "SELECT node, instance FROM chatbotkit_nodes WHERE bot = \(bot) AND expires_at > now() ORDER BY node", logger: logger
         ).decode((String, String).self) {
             nodes.append((name, instance))
         }

@@ -75,15 +75,15 @@ struct PostgresLeaseStoreTests {
     @Test("a node name stays with the process that announced it until it leaves or runs out")
     func nodeNames() async throws {
         try await withStore { store in
-            #expect(try await store.announce(node: "web-1", bot: "relay", instance: "first", for: .milliseconds(300)) == ["web-1"])
+            #expect(try await store.announce(node: "web-1", bot: "relay", instance: "first", for: .seconds(2)) == ["web-1"])
             // A second process with the same name is not admitted, and the first keeps it.
             #expect(try await store.announce(node: "web-1", bot: "relay", instance: "second", for: .seconds(30)).isEmpty)
-            #expect(try await store.announce(node: "web-1", bot: "relay", instance: "first", for: .milliseconds(300)) == ["web-1"])
+            #expect(try await store.announce(node: "web-1", bot: "relay", instance: "first", for: .seconds(2)) == ["web-1"])
             // Someone else's leaving does not remove it either.
             try await store.leave(node: "web-1", bot: "relay", instance: "second")
-            #expect(try await store.announce(node: "web-1", bot: "relay", instance: "first", for: .milliseconds(300)) == ["web-1"])
+            #expect(try await store.announce(node: "web-1", bot: "relay", instance: "first", for: .seconds(2)) == ["web-1"])
             // Run out (a crash): the next process of that name takes it.
-            try await Task.sleep(for: .milliseconds(400))
+            try await Task.sleep(for: .milliseconds(2200))
             #expect(try await store.announce(node: "web-1", bot: "relay", instance: "second", for: .seconds(30)) == ["web-1"])
             // Left (a graceful stop): at once.
             try await store.leave(node: "web-1", bot: "relay", instance: "second")

@@ -18,9 +18,9 @@ struct ScaleOutTests {
         return bot
     }
 
-    static func configuration(_ store: PostgresChannelLeaseStore, node: String) -> BotService.Configuration {
+    static func configuration(_ store: PostgresChannelLeaseStore, node: String, lease: Duration = .milliseconds(900)) -> BotService.Configuration {
         var configuration = TestChatServer.testBotConfiguration
-        configuration.scaleOut = BotService.ScaleOut(store: store, node: node, leaseDuration: .milliseconds(900))
+        configuration.scaleOut = BotService.ScaleOut(store: store, node: node, leaseDuration: lease)
         return configuration
     }
 
@@ -44,8 +44,10 @@ struct ScaleOutTests {
     }
 
     /// Starts one node of the relay bot.
-    static func start(_ node: String, _ server: TestChatServer, _ store: PostgresChannelLeaseStore, _ handled: Handled) async throws -> RunningBot {
-        try await server.startBot(relay(node: node, handled), channels: channels, configuration: configuration(store, node: node))
+    static func start(
+        _ node: String, _ server: TestChatServer, _ store: PostgresChannelLeaseStore, _ handled: Handled, lease: Duration = .milliseconds(900)
+    ) async throws -> RunningBot {
+        try await server.startBot(relay(node: node, handled), channels: channels, configuration: configuration(store, node: node, lease: lease))
     }
 
     @Test("two nodes share the channels out, and every message is handled once, by the node that holds its channel")
@@ -107,13 +109,15 @@ struct ScaleOutTests {
     @Test("a second process with a running node's name does not start, and says why; the first goes on")
     func takenNodeName() async throws {
         try await Self.withCluster { store, server, ann, handled in
-            let first = try await Self.start("web-1", server, store, handled)
+            // Leases of 3 s: the first node's announcement outlives any stall of its rounds while
+            // every test runs at once.
+            let first = try await Self.start("web-1", server, store, handled, lease: .seconds(3))
             let started = ContinuousClock.now
-            let error = await #expect(throws: BotError.self) { _ = try await Self.start("web-1", server, store, handled) }
+            let error = await #expect(throws: BotError.self) { _ = try await Self.start("web-1", server, store, handled, lease: .seconds(3)) }
             #expect(error?.code == .startFailed)
             #expect(error?.message.contains("node name web-1 is taken by another running process of bot relay") == true, "\(error?.message ?? "")")
             // It waited out a lease (a crashed node's own announcement would have run out by then).
-            #expect(ContinuousClock.now - started >= .milliseconds(900))
+            #expect(ContinuousClock.now - started >= .seconds(3))
             try await ann.client.channel(Self.channels[0]).sendMessage(text: "still here")
             try await handled.wait { $0.map(\.text) == ["still here"] }
             #expect(first.service.leasedChannels == Set(Self.channels))
