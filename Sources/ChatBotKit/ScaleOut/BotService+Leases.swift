@@ -18,14 +18,7 @@ struct PendingHandOff: Sendable {
 extension BotService {
     /// The channels this node handles, for a scaled-out bot (``Configuration/scaleOut``):
     /// those whose lease it holds and has caught up on. Empty for a bot on one node.
-    public var leasedChannels: Set<ChannelId> {
-        ownership.withLock { ownership in
-            Set(ownership.channels.compactMap { cid, standing in
-                if case .held = standing { return cid }
-                return nil
-            })
-        }
-    }
+    public var leasedChannels: Set<ChannelId> { ownership.withLock(\.held) }
 
     /// Keeps this node's share of the leases until cancelled: a round three times per lease
     /// duration (the first comes before the bot is ready), and one at once when an event of a
@@ -83,19 +76,14 @@ extension BotService {
         var renewals: [ChannelId: ChannelHandOff] = [:]
         var releases: [ChannelId: ChannelHandOff] = [:]
         for cid in ownership.withLock({ $0.leased }) {
-            let isReleasing = ownership.withLock { $0.releasing.contains(cid) }
-            if !isReleasing, watched.contains(cid), belongsHere(cid) {
-                renewals[cid] = ownership.withLock { $0.handOff(cid) }
-                continue
+            let belongs = watched.contains(cid) && belongsHere(cid)
+            let isPending = mailboxes.isPending(cid)
+            let (handOff, isReleased) = ownership.withLock { ownership in
+                if !belongs { ownership.beginReleasing(cid) }
+                // Given up once what it queued is handled (one still catching up is kept until then).
+                return (ownership.handOff(cid), ownership.isReleasing(cid) && !isPending)
             }
-            ownership.withLock { $0.beginReleasing(cid) }
-            let isIdle = ownership.withLock { $0.releasing.contains(cid) } && !mailboxes.isPending(cid)
-            if isIdle {
-                releases[cid] = ownership.withLock { $0.handOff(cid) }
-            } else {
-                // Still handling what it queued (or still catching up): kept until then.
-                renewals[cid] = ownership.withLock { $0.handOff(cid) }
-            }
+            if isReleased { releases[cid] = handOff } else { renewals[cid] = handOff }
         }
         if !renewals.isEmpty {
             let kept = try await store.renew(renewals, bot: name, node: scaleOut.node, for: scaleOut.leaseDuration)
@@ -136,34 +124,29 @@ extension BotService {
             }
             guard let handOff = try await store.acquire(cid, bot: name, node: scaleOut.node, for: scaleOut.leaseDuration, expiredFor: expiredFor)
             else { continue }
-            await takeOver(cid, handOff: handOff, validUntil: validUntil, previousOwner: lease?.owner)
+            await takeOver(cid, handOff: handOff, validUntil: validUntil, previousOwner: lease?.owner, scaleOut: scaleOut)
         }
         metrics.leasedChannels(ownership.withLock { $0.leased.count })
     }
 
     /// Catches up on a channel just taken: syncs it from where its last holder left it and
     /// passes the events to the consumer (waking it), which handles them before the live ones
-    /// that waited.
-    /// A sync that fails gives the lease back, for the next round to try again.
+    /// that waited. A sync that fails gives the lease back, for the next round to try again; a
+    /// channel the server does not sync (too many events) is logged and counted by the
+    /// connection, and handled from now on.
     private func takeOver(
-        _ cid: ChannelId, handOff: ChannelHandOff, validUntil: ContinuousClock.Instant, previousOwner: String?
+        _ cid: ChannelId, handOff: ChannelHandOff, validUntil: ContinuousClock.Instant, previousOwner: String?, scaleOut: ScaleOut
     ) async {
         let since = ownership.withLock { $0.beginCatchingUp(cid, handOff: handOff, validUntil: validUntil) }
         var synced: [Event] = []
         if let since {
             let oldest = Date().addingTimeInterval(-(configuration.catchUp?.maximumAge ?? .seconds(86_400)).timeInterval)
-            let from = RFC3339.string(from: max(since, oldest).addingTimeInterval(-0.000_001))
             do {
-                synced = try await client.sync([cid], since: from)
-            } catch let error as ChatClientError where error.httpStatus == 400 {
-                logger.error(
-                    "Bot \(bot.name) took \(cid) over, but what happened in it since \(from) is not handled: the server does not sync it (\(error.message))",
-                    metadata: ["cid": "\(cid)"])
+                synced = try await connection.syncEvents([cid], since: max(since, oldest))
             } catch {
                 logger.warning("Bot \(bot.name) could not sync \(cid) to take it over; it tries again: \(error)", metadata: ["cid": "\(cid)"])
-                let skippedSince = handOff.handledThrough ?? since
-                ownership.withLock { $0.abandonCatchingUp(cid, skippedSince: skippedSince) }
-                try? await configuration.scaleOut?.store.release([cid: handOff], bot: bot.name, node: configuration.scaleOut?.node ?? "")
+                ownership.withLock { $0.abandonCatchingUp(cid, skippedSince: handOff.handledThrough ?? since) }
+                try? await scaleOut.store.release([cid: handOff], bot: bot.name, node: scaleOut.node)
                 return
             }
         }

@@ -145,24 +145,29 @@ struct ChannelOwnership: Sendable {
         }
     }
 
-    /// Channels being given up.
-    var releasing: [ChannelId] {
-        channels.compactMap { cid, standing in
-            if case .releasing = standing { return cid }
+    /// Whether `cid` is being given up.
+    func isReleasing(_ cid: ChannelId) -> Bool {
+        if case .releasing = channels[cid] { return true }
+        return false
+    }
+
+    /// Channels whose lease this node holds and has caught up on.
+    var held: Set<ChannelId> {
+        Set(channels.compactMap { cid, standing in
+            if case .held = standing { return cid }
             return nil
-        }
+        })
     }
 }
 
 extension HandledProgress {
     /// Progress on one channel from where its last holder left it.
     init(handOff: ChannelHandOff) {
-        self.init()
-        if let handledThrough = handOff.handledThrough {
-            self.init(
-                resumingFrom: BotCheckpoint(
+        self.init(
+            resumingFrom: handOff.handledThrough.map { handledThrough in
+                BotCheckpoint(
                     bot: "", watchingSince: handledThrough, handledThrough: handledThrough, recentlyHandled: handOff.recentlyHandled,
-                    savedAt: handledThrough))
-        }
+                    savedAt: handledThrough)
+            })
     }
 }

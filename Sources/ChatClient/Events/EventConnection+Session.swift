@@ -154,8 +154,7 @@ extension EventConnection {
     private func healGap(_ watched: [ChannelId], vanished: Set<ChannelId>) async throws {
         guard !watched.isEmpty else { return }
         let since = shared.withLock { $0.lastEventAt ?? $0.catchUpSince ?? $0.firstConnectedAt } ?? Date()
-        // One microsecond earlier: the server compares strictly, and duplicates are filtered anyway.
-        let events = try await syncEvents(watched, since: RFC3339.string(from: since.addingTimeInterval(-0.000_001)))
+        let events = try await syncEvents(watched, since: since)
         logger.debug("Synced \(events.count) events since \(RFC3339.string(from: since))")
         metrics.synced(events.count)
         for event in events { await deliver(event) }
@@ -165,32 +164,38 @@ extension EventConnection {
         }
     }
 
-    /// The events of `cids` since `since`. The server refuses (HTTP 400) a `/sync` with more
-    /// events than it returns at once (2,000 on the hosted service), and a connection that
-    /// asked again after every refusal would never come back: then each channel is synced on
-    /// its own, and one with too many events alone is skipped with an error logged, as its gap
-    /// cannot be healed this way.
-    private func syncEvents(_ cids: [ChannelId], since: String) async throws -> [Event] {
-        do {
-            return try await client.sync(cids, since: since)
-        } catch let error as ChatClientError where error.httpStatus == 400 {
-            var events: [Event] = []
-            for cid in cids {
-                do {
-                    events += try await client.sync([cid], since: since)
-                } catch let error as ChatClientError where error.httpStatus == 400 {
-                    logger.error(
-                        "What happened in \(cid) since \(since) is not delivered: the server does not sync it (\(error.message))",
-                        metadata: ["cid": "\(cid)"])
-                    metrics.unsyncedChannel()
-                }
+    /// The events of `cids` since `date`, in the order they happened. The server refuses (HTTP
+    /// 400) a `/sync` with more events than it returns at once (2,000 on the hosted service),
+    /// and a connection that asked again after every refusal would never come back: then each
+    /// channel is synced on its own, and one with too many events alone is skipped with an
+    /// error logged and counted, as its gap cannot be healed this way. (Also what a scaled-out
+    /// bot syncs a channel it takes over with.)
+    package func syncEvents(_ cids: [ChannelId], since date: Date) async throws -> [Event] {
+        // One microsecond earlier: the server compares strictly, and duplicates are filtered anyway.
+        let since = RFC3339.string(from: date.addingTimeInterval(-0.000_001))
+        if cids.count > 1 {
+            do {
+                return try await client.sync(cids, since: since)
+            } catch let error as ChatClientError where error.httpStatus == 400 {
+                // Channel by channel, below.
             }
-            // Channel by channel, then in the order they happened, as one `/sync` answers.
-            return events.enumerated().sorted { lhs, rhs in
-                let (left, right) = (lhs.element.createdAt ?? .distantPast, rhs.element.createdAt ?? .distantPast)
-                return left == right ? lhs.offset < rhs.offset : left < right
-            }.map(\.element)
         }
+        var events: [Event] = []
+        for cid in cids {
+            do {
+                events += try await client.sync([cid], since: since)
+            } catch let error as ChatClientError where error.httpStatus == 400 {
+                logger.error(
+                    "What happened in \(cid) since \(since) is not delivered: the server does not sync it (\(error.message))",
+                    metadata: ["cid": "\(cid)"])
+                metrics.unsyncedChannel()
+            }
+        }
+        // Channel by channel, then in the order they happened, as one `/sync` answers.
+        return events.enumerated().sorted { lhs, rhs in
+            let (left, right) = (lhs.element.createdAt ?? .distantPast, rhs.element.createdAt ?? .distantPast)
+            return left == right ? lhs.offset < rhs.offset : left < right
+        }.map(\.element)
     }
 
     /// The `channel.deleted` a vanished channel is announced with when the server's `/sync`
