@@ -127,39 +127,42 @@ public final class PostgresChannelLeaseStore: ChannelLeaseStore, Service {
         -> Set<ChannelId>
     {
         try await perform("renew \(progress.count) leases") { [logger] client in
-            try await client.withTransaction(logger: logger) { connection in
-                var kept: Set<ChannelId> = []
-                for (cid, handOff) in progress {
-                    let rows = try await connection.query(
-                        """
-                        UPDATE chatbotkit_channel_leases SET
-                            expires_at = now() + \(Self.milliseconds(duration)) * interval '1 millisecond',
-                            recently_handled = CASE WHEN \(handOff.handledThrough)::timestamptz IS NULL THEN recently_handled ELSE \(handOff.recentlyHandled)::text[] END,
-                            handled_through = coalesce(\(handOff.handledThrough)::timestamptz, handled_through)
-                        WHERE bot = \(bot) AND cid = \(cid.rawValue) AND owner = \(node)
-                        RETURNING cid
-                        """, logger: logger)
-                    for try await _ in rows.decode(String.self) { kept.insert(cid) }
-                }
-                return kept
-            }
+            try await Self.record(progress, bot: bot, node: node, keepingFor: duration, client, logger: logger)
         }
     }
 
     public func release(_ progress: [ChannelId: ChannelHandOff], bot: String, node: String) async throws {
         try await perform("release \(progress.count) leases") { [logger] client in
-            try await client.withTransaction(logger: logger) { connection in
-                for (cid, handOff) in progress {
-                    try await connection.query(
-                        """
-                        UPDATE chatbotkit_channel_leases SET
-                            owner = NULL, expires_at = now(),
-                            recently_handled = CASE WHEN \(handOff.handledThrough)::timestamptz IS NULL THEN recently_handled ELSE \(handOff.recentlyHandled)::text[] END,
-                            handled_through = coalesce(\(handOff.handledThrough)::timestamptz, handled_through)
-                        WHERE bot = \(bot) AND cid = \(cid.rawValue) AND owner = \(node)
-                        """, logger: logger)
-                }
+            _ = try await Self.record(progress, bot: bot, node: node, keepingFor: nil, client, logger: logger)
+        }
+    }
+
+    /// Records how far each of `node`'s channels was handled, in one transaction, and keeps its
+    /// lease for `duration` more, or gives it up (nil: no holder, run out now). A hand-off
+    /// without progress (nothing handled yet) keeps the last holder's. Returns the channels
+    /// whose lease was `node`'s.
+    private static func record(
+        _ progress: [ChannelId: ChannelHandOff], bot: String, node: String, keepingFor duration: Duration?, _ client: PostgresClient,
+        logger: Logger
+    ) async throws -> Set<ChannelId> {
+        let releases = duration == nil
+        let milliseconds = duration.map(Self.milliseconds) ?? 0
+        return try await client.withTransaction(logger: logger) { connection in
+            var kept: Set<ChannelId> = []
+            for (cid, handOff) in progress {
+                let rows = try await connection.query(
+                    """
+                    UPDATE chatbotkit_channel_leases SET
+                        owner = CASE WHEN \(releases) THEN NULL ELSE owner END,
+                        expires_at = now() + \(milliseconds) * interval '1 millisecond',
+                        recently_handled = CASE WHEN \(handOff.handledThrough)::timestamptz IS NULL THEN recently_handled ELSE \(handOff.recentlyHandled)::text[] END,
+                        handled_through = coalesce(\(handOff.handledThrough)::timestamptz, handled_through)
+                    WHERE bot = \(bot) AND cid = \(cid.rawValue) AND owner = \(node)
+                    RETURNING cid
+                    """, logger: logger)
+                for try await _ in rows.decode(String.self) { kept.insert(cid) }
             }
+            return kept
         }
     }
 

@@ -1,3 +1,4 @@
+import ChatBotKit
 import Foundation
 import PostgresNIO
 
@@ -18,7 +19,7 @@ public struct PostgresConnectionString: Sendable, CustomStringConvertible {
         guard let components = URLComponents(string: text), let scheme = components.scheme, ["postgres", "postgresql"].contains(scheme)
         else {
             throw LeaseStoreError(
-                code: .badConnectionString, message: "\(Self.masked(text)) is not a PostgreSQL URL; write postgres://user:password@host:5432/database")
+                code: .badConnectionString, message: "\(Secret.maskingPassword(in: text)) is not a PostgreSQL URL; write postgres://user:password@host:5432/database")
         }
         let query = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
         let user = components.user?.removingPercentEncoding ?? query["user"] ?? ProcessInfo.processInfo.userName
@@ -58,7 +59,7 @@ public struct PostgresConnectionString: Sendable, CustomStringConvertible {
             case let mode:
                 throw LeaseStoreError(
                     code: .badConnectionString,
-                    message: "sslmode \(mode) in \(Self.masked(text)) is not one of disable, prefer, require, verify-ca, verify-full")
+                    message: "sslmode \(mode) in \(Secret.maskingPassword(in: text)) is not one of disable, prefer, require, verify-ca, verify-full")
             }
             configuration = PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: tls)
             let probeTLS: PostgresConnection.Configuration.TLS? =
@@ -75,13 +76,6 @@ public struct PostgresConnectionString: Sendable, CustomStringConvertible {
         self.configuration = configuration
         probe?.options.connectTimeout = .seconds(2)
         probeConfiguration = probe
-        description = Self.masked(text)
-    }
-
-    /// `text` with the password replaced by `***`.
-    static func masked(_ text: String) -> String {
-        guard var components = URLComponents(string: text), components.password != nil else { return text }
-        components.password = "***"
-        return components.string ?? text
+        description = Secret.maskingPassword(in: text)
     }
 }

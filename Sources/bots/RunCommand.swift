@@ -66,7 +66,7 @@ struct RunCommand: AsyncParsableCommand {
             do {
                 let store = PostgresChannelLeaseStore(connection: try PostgresConnectionString(section.postgres.value), logger: Logger(label: "bots.leases"))
                 leaseStore = store
-                scaleOut = BotService.ScaleOut(store: store, node: section.node ?? BotService.ScaleOut.defaultNode, leaseDuration: section.lease)
+                scaleOut = BotService.ScaleOut(store: store, node: section.nodeName, leaseDuration: section.lease)
             } catch {
                 FileHandle.standardError.write(Data("\(config): scale_out.postgres: \(error.message)\n".utf8))
                 throw ExitCode(78)
@@ -174,8 +174,7 @@ struct RunCommand: AsyncParsableCommand {
         say(devServer ? "Dev server: \(baseURL.absoluteString)  (API key \(configuration.server.apiKey))" : "Server: \(baseURL.absoluteString)")
         if let metricsURL { say("Metrics: \(metricsURL.absoluteString)") }
         if let scaleOut = configuration.scaleOut {
-            let node = scaleOut.node ?? BotService.ScaleOut.defaultNode
-            say("Scaled out: node \(node) shares each bot's channels with the other nodes (leases of \(DurationText.format(scaleOut.lease)))")
+            say("Scaled out: node \(scaleOut.nodeName) shares each bot's channels with the other nodes (leases of \(DurationText.format(scaleOut.lease)))")
         }
         for bot in bots {
             say("Bot \(bot.name) (\(bot.kind)) as \(bot.user) in \(bot.channels.map(\.rawValue).joined(separator: ", "))")

@@ -20,6 +20,9 @@ extension BotsConfiguration {
         /// How long a lease lasts without renewal.
         public var lease: Duration
 
+        /// This node's name: ``node``, else the host name and process id.
+        public var nodeName: String { node ?? BotService.ScaleOut.defaultNode }
+
         /// Leases in `postgres`, held for `lease` at a time.
         public init(postgres: Secret, node: String? = nil, lease: Duration = .seconds(15)) {
             self.postgres = postgres
@@ -35,7 +38,7 @@ extension BotsConfiguration {
         let postgres = try postgresNode.string()
         guard postgres.hasPrefix("postgres://") || postgres.hasPrefix("postgresql://") else {
             throw postgresNode.error(
-                .badValue, "scale_out.postgres must be a PostgreSQL URL such as postgres://user:password@host:5432/database, found \"\(Self.masked(postgres))\"")
+                .badValue, "scale_out.postgres must be a PostgreSQL URL such as postgres://user:password@host:5432/database, found \"\(Secret.maskingPassword(in: postgres))\"")
         }
         var scaleOut = ScaleOut(postgres: Secret(postgres))
         if let name = node["node"] {
@@ -50,12 +53,5 @@ extension BotsConfiguration {
             }
         }
         return scaleOut
-    }
-
-    /// A connection string with its password hidden.
-    private static func masked(_ text: String) -> String {
-        guard let at = text.lastIndex(of: "@"), let schemeEnd = text.range(of: "://"), let colon = text[schemeEnd.upperBound..<at].firstIndex(of: ":")
-        else { return text }
-        return String(text[..<text.index(after: colon)]) + "***" + String(text[at...])
     }
 }
