@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "ChatBotKitTesting", targets: ["ChatBotKitTesting"]),
         .library(name: "ChatDevServer", targets: ["ChatDevServer"]),
         .library(name: "FileSniffing", targets: ["FileSniffing"]),
+        .library(name: "ChatBotKitPostgres", targets: ["ChatBotKitPostgres"]),
+        .library(name: "ChatTelemetry", targets: ["ChatTelemetry"]),
         .executable(name: "bots", targets: ["bots"]),
     ],
     dependencies: [
@@ -105,6 +107,20 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // MARK: Tracing: spans to an OpenTelemetry collector (OTLP/HTTP), W3C trace context
+        .target(
+            name: "ChatTelemetry",
+            dependencies: [
+                "ChatTransport", "ChatModels", "ChatLocking",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Scale-out: channel leases in PostgreSQL, for bots run on several nodes
         .target(
             name: "ChatBotKitPostgres",
@@ -129,6 +145,7 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strictSettings
         ),
@@ -169,7 +186,7 @@ let package = Package(
         .executableTarget(
             name: "bots",
             dependencies: [
-                "ChatBotKit", "ChatBotKitPostgres", "ChatDevServer", "WorkoutBot", "ModerationBot", "ArchiveBot",
+                "ChatBotKit", "ChatBotKitPostgres", "ChatTelemetry", "ChatDevServer", "WorkoutBot", "ModerationBot", "ArchiveBot",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -228,6 +245,17 @@ let package = Package(
                 "ChatBotKit", "ChatBotKitTesting", "ChatDevServer", "ChatLocking", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ChatTelemetryTests",
+            dependencies: [
+                "ChatTelemetry", "ChatBotKit", "ChatBotKitTesting", "ChatDevServer", "ChatModels", "ChatLocking",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strictSettings
         ),

@@ -30,6 +30,7 @@ public final class DevServer: Service, Sendable {
         let state = try await DevServerState(configuration: configuration, logger: logger)
         self.state = state
         let router = Router(context: DevRequestContext.self)
+        router.add(middleware: RequestSpanMiddleware(tracer: configuration.tracer))
         router.add(middleware: RateLimitMiddleware(limiter: state.rateLimiter))
         router.add(middleware: ErrorEnvelopeMiddleware())
         router.add(middleware: FaultInjectionMiddleware(state: state))

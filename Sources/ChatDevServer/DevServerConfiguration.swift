@@ -1,4 +1,5 @@
 import Foundation
+import Tracing
 
 /// Everything the dev server needs to start. Every field has a documented default, so
 /// `DevServerConfiguration(dataDirectory:)` is a working server on a free loopback port.
@@ -39,6 +40,10 @@ public struct DevServerConfiguration: Sendable {
     /// The most events one `/sync` returns; asked for more, it answers HTTP 400, as the hosted
     /// service does beyond 2,000.
     public var maximumSyncedEvents = 2000
+    /// Where the spans of the requests go (each a child of the caller's span when it sends
+    /// `traceparent`); nil for the process's tracer (`InstrumentationSystem`), a no-op until
+    /// an app bootstraps one.
+    public var tracer: (any Tracer)?
 
     /// A configuration; only the data directory is required.
     public init(

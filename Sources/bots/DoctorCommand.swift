@@ -3,6 +3,7 @@ import ChatBotKit
 import ChatBotKitPostgres
 import ChatClient
 import ChatModels
+import ChatTelemetry
 import Foundation
 import Logging
 
@@ -47,6 +48,7 @@ struct DoctorCommand: AsyncParsableCommand {
             await checkClock(client, checkup)
             for entry in configuration.bots { await checkBot(entry, configuration: configuration, client: client, checkup) }
             if let scaleOut = configuration.scaleOut { await checkScaleOut(scaleOut, bots: configuration.bots, checkup) }
+            if let tracing = configuration.tracing { await checkTracing(tracing, checkup) }
             // Last: connecting records the user, as the bot's own start would.
             if let first = configuration.bots.first { await checkRealtime(client, user: first.user, checkup) }
         }
@@ -112,6 +114,25 @@ struct DoctorCommand: AsyncParsableCommand {
                 "PostgreSQL at \(connection) answers in \(DurationText.format(ContinuousClock.now - start)); channels held: \(running.joined(separator: "; "))")
         } catch {
             checkup.report(.fail, "scale_out", "\(error); check scale_out.postgres, and that the database takes connections from here")
+        }
+    }
+
+    /// The collector takes an (empty) export: the spans of `bots run` will reach it.
+    private func checkTracing(_ tracing: BotsConfiguration.TracingExport, _ checkup: Checkup) async {
+        let tracer = OTLPTracer(
+            configuration: OTLPTracerConfiguration(
+                endpoint: tracing.otlp, headers: tracing.headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value.value) },
+                serviceName: tracing.service, exportTimeout: .seconds(timeout)),
+            logger: Logger(label: "bots.doctor"))
+        let start = ContinuousClock.now
+        do {
+            try await tracer.checkCollector()
+            let share = tracing.sample == 1 ? "every trace" : "\(Int((tracing.sample * 100).rounded()))% of traces"
+            checkup.report(
+                .ok, "tracing",
+                "the collector at \(tracer.configuration.tracesURL.absoluteString) takes spans (\(DurationText.format(ContinuousClock.now - start))); \(share) as service \(tracing.service)")
+        } catch {
+            checkup.report(.fail, "tracing", "\(error.message); check tracing.otlp, and that the collector takes OTLP/HTTP from here")
         }
     }
 

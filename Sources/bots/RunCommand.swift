@@ -5,6 +5,7 @@ import ChatBotKitPostgres
 import ChatClient
 import ChatDevServer
 import ChatModels
+import ChatTelemetry
 import CoreMetrics
 import Foundation
 import Logging
@@ -53,6 +54,8 @@ struct RunCommand: AsyncParsableCommand {
             say("\(config): \(bots.count) bots, configuration is valid")
             return
         }
+        // Before any client or server exists, like the metrics: they take the process's tracer.
+        let tracer = configuration.tracing.map { $0.bootstrapTracer(instance: configuration.scaleOut?.nodeName ?? BotService.ScaleOut.defaultNode) }
         let devServer: DevServer? =
             if configuration.server.url == nil {
                 try await DevServer(configuration: DevServerConfiguration(configuration), logger: Logger(label: "bots.devserver"))
@@ -102,9 +105,10 @@ struct RunCommand: AsyncParsableCommand {
                     watch: watch)
             })
         // Services stop in reverse order: the bots drain their handlers while the server still
-        // answers and then give their leases up, and the metrics are served until the end.
-        let services: [any Service] =
-            (metricsServer.map { [$0] } ?? []) + (leaseStore.map { [$0] } ?? []) + (devServer.map { [$0] } ?? []) + [botsService]
+        // answers and then give their leases up, the metrics are served until the end, and the
+        // tracer sends the spans of all that last.
+        let optional: [(any Service)?] = [tracer, metricsServer, leaseStore, devServer]
+        let services: [any Service] = optional.compactMap { $0 } + [botsService]
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         say("Bots stopped.")

@@ -2,6 +2,7 @@ import ArgumentParser
 import ChatBotKit
 import ChatDevServer
 import ChatModels
+import ChatTelemetry
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -63,11 +64,13 @@ struct ServeCommand: AsyncParsableCommand {
         return duration
     }
 
-    /// The settings: those of `--config` (or the defaults), then each flag given.
-    func serverConfiguration() throws(ConfigurationError) -> DevServerConfiguration {
+    /// The settings: those of `--config` (or the defaults), then each flag given; and the
+    /// file's `tracing:` section, if any.
+    func serverConfiguration() throws(ConfigurationError) -> (DevServerConfiguration, BotsConfiguration.TracingExport?) {
+        let file = try config.map { path throws(ConfigurationError) in try BotsConfiguration.load(contentsOf: path) }
         var configuration =
-            if let config {
-                DevServerConfiguration(try BotsConfiguration.load(contentsOf: config))
+            if let file {
+                DevServerConfiguration(file)
             } else {
                 DevServerConfiguration(
                     BotsConfiguration.Embedded(), apiKey: BotsConfiguration.Server.defaultAPIKey,
@@ -86,23 +89,27 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.initialFileUploadConfig.sizeLimit = uploadSizeLimit
             configuration.initialImageUploadConfig.sizeLimit = uploadSizeLimit
         }
-        return configuration
+        return (configuration, file?.tracing)
     }
 
     func run() async throws {
         logging.bootstrap()
         let configuration: DevServerConfiguration
+        let tracing: BotsConfiguration.TracingExport?
         do {
-            configuration = try serverConfiguration()
+            (configuration, tracing) = try serverConfiguration()
         } catch {
             // As `bots run` does: located, for editors, and exit code 78 (a configuration error).
             FileHandle.standardError.write(Data("\(error.description)\n".utf8))
             throw ExitCode(78)
         }
         let logger = Logger(label: "bots.serve")
+        // The server's spans join the bots' traces through their traceparent headers.
+        let tracer = tracing.map { $0.bootstrapTracer(serviceSuffix: "-devserver", instance: BotService.ScaleOut.defaultNode) }
         let server = try await DevServer(configuration: configuration, logger: logger)
+        let services: [any Service] = (tracer.map { [$0] } ?? []) + [server]
         let group = ServiceGroup(
-            configuration: .init(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             let url = try await server.baseURL()

@@ -21,7 +21,7 @@ extension BotsConfiguration {
         /// Bots with channels taken out of their list: they leave them (they stop watching them
         /// and are no longer members, as a bot follows every channel it is a member of).
         public var left: [(bot: BotEntry, channels: [ChannelId])] = []
-        /// The sections (`server`, `embedded`, `metrics`, `scale_out`) that changed: they take effect at the
+        /// The sections (`server`, `embedded`, `metrics`, `scale_out`, `tracing`) that changed: they take effect at the
         /// next start only.
         public var needingRestart: [String] = []
 
@@ -39,6 +39,7 @@ extension BotsConfiguration {
         if embedded != previous.embedded { changes.needingRestart.append("embedded") }
         if metrics != previous.metrics { changes.needingRestart.append("metrics") }
         if scaleOut != previous.scaleOut { changes.needingRestart.append("scale_out") }
+        if tracing != previous.tracing { changes.needingRestart.append("tracing") }
         let oldBots = Dictionary(uniqueKeysWithValues: previous.bots.map { ($0.name, $0) })
         let newNames = Set(bots.map(\.name))
         changes.removed = previous.bots.filter { !newNames.contains($0.name) }

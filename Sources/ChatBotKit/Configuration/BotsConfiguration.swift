@@ -109,6 +109,8 @@ public struct BotsConfiguration: Sendable {
     /// The leases that share the bots' channels out among several `bots run`; nil (no
     /// `scale_out:` section) handles every channel here.
     public var scaleOut: ScaleOut? = nil
+    /// Where `bots run` sends its spans; nil (no `tracing:` section) sends none.
+    public var tracing: TracingExport? = nil
 
     /// The keys a bot entry may have besides the ones its kind reads.
     public static let commonBotKeys = ["name", "kind", "user", "channels", "concurrency", "drain_deadline", "reuse_uploads", "catch_up"]
@@ -128,11 +130,12 @@ public struct BotsConfiguration: Sendable {
         -> BotsConfiguration
     {
         let root = try ConfigParser(file: file, environment: environment).parse(text)
-        try root.allowOnly(["server", "embedded", "metrics", "scale_out", "bots"])
+        try root.allowOnly(["server", "embedded", "metrics", "scale_out", "tracing", "bots"])
         let server = try parseServer(root["server"], root: root)
         let embedded = try parseEmbedded(root["embedded"])
         let metrics = try parseMetrics(root["metrics"], embedded: embedded, server: server)
         let scaleOut = try parseScaleOut(root["scale_out"])
+        let tracing = try parseTracing(root["tracing"])
         if scaleOut != nil, server.url == nil, let section = root["scale_out"] {
             throw section.error(
                 .badValue,
@@ -164,7 +167,7 @@ public struct BotsConfiguration: Sendable {
             }
             bots.append(entry)
         }
-        return BotsConfiguration(server: server, embedded: embedded, bots: bots, metrics: metrics, scaleOut: scaleOut)
+        return BotsConfiguration(server: server, embedded: embedded, bots: bots, metrics: metrics, scaleOut: scaleOut, tracing: tracing)
     }
 
     static func parseServer(_ node: ConfigNode?, root: ConfigNode) throws(ConfigurationError) -> Server {

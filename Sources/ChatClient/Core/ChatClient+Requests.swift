@@ -28,7 +28,8 @@ extension ChatClient {
         var attempt = 0
         while true {
             attempt += 1
-            let request = try makeRequest()
+            var request = try makeRequest()
+            tracer.inject(span.context, into: &request.headers, using: TransportHeadersInjector())
             let response: TransportResponse
             do {
                 response = try await timedSend(request, operation: endpoint.operation)
