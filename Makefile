@@ -48,7 +48,7 @@ test-python:
 # (scripts/lsan-suppressions.txt): they are process-lifetime allocations.
 # ThreadSanitizer ignores one race in SwiftNIO's receive-buffer pool that is ordered by a check
 # it cannot see (scripts/tsan-suppressions.txt says why).
-TSAN_TESTS ?= ChatTransportTests|ChatClientTests|ChatBotKitTests|ScaleOutTests
+TSAN_TESTS ?= ChatTransportTests|ChatClientTests|ChatBotKitTests|ScaleOutTests|ChatTelemetryTests
 ASAN_TESTS ?= ChatTransportTests|ChatClientTests|ChatModelsTests|ChatBotKitTests|ExamplesTests
 # The link-preview tests make the in-process dev server fetch pages with URLSession, and this
 # toolchain's FoundationNetworking loses about 40 bytes of libcurl state per request (a bare

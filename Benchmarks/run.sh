@@ -9,7 +9,8 @@
 #   checkpoint - a running bot's events/s without a checkpoint and with one saved every second (catch_up)
 #   probe   - MediaProbe's length and waveform of a 10-minute WAV vs Python's wave + audioop.max
 #   scaleout - a running bot's events/s on one node, and scaled out holding its channel's lease (PostgreSQL)
-# Usage: Benchmarks/run.sh [decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout ...]   (default: all)
+#   tracing  - spans/s made and sent over OTLP/HTTP vs OpenTelemetry's Python SDK, and a bot's events/s traced vs not
+# Usage: Benchmarks/run.sh [decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing ...]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Benchmarks/.out
@@ -19,7 +20,7 @@ swift build -c release --product ChatBenchmarks >&2
 swift build -c release --product bots >&2
 bin=$(swift build -c release --show-bin-path)
 which=("$@")
-[ ${#which[@]} -eq 0 ] && which=(decode upload events bot metrics reuse checkpoint probe scaleout)
+[ ${#which[@]} -eq 0 ] && which=(decode upload events bot metrics reuse checkpoint probe scaleout tracing)
 for name in "${which[@]}"; do
     echo "== $name"
     case $name in
@@ -51,6 +52,13 @@ for name in "${which[@]}"; do
         reuse) "$bin/ChatBenchmarks" reuse 32 5 4 2>&1 | grep -v ' info \| debug \| notice ' ;;
         checkpoint) "$bin/ChatBenchmarks" checkpoint 50000 5 2>&1 | grep -v ' info \| debug \| notice ' ;;
         scaleout) "$bin/ChatBenchmarks" scaleout 50000 5 2>&1 | grep -v ' info \| debug \| notice ' ;;
+        tracing)
+            "$bin/ChatBenchmarks" tracing 100000 50000 3 2>&1 | grep -v ' info \| debug \| notice ' | tee "$out/tracing.txt"
+            "$python" Benchmarks/peers/tracing_peer.py 100000 3 | tee "$out/tracing-peer.txt"
+            ours=$(sed -n 's/.*swift_spans_per_s=\([0-9]*\).*/\1/p' "$out/tracing.txt")
+            peer=$(sed -n 's/.*python_spans_per_s=\([0-9]*\).*/\1/p' "$out/tracing-peer.txt")
+            awk -v s="$ours" -v p="$peer" 'BEGIN { printf "OTLPTracer vs OpenTelemetry Python SDK, spans made and sent: %.1fx\n", s / p }'
+            ;;
         probe)
             "$bin/ChatBenchmarks" probe "$out/recording.wav" 10 5 | tee "$out/probe.txt"
             "$python" Benchmarks/peers/waveform_peer.py "$out/recording.wav" 5 | tee "$out/probe-peer.txt"

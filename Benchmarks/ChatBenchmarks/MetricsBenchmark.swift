@@ -7,6 +7,7 @@ import CoreMetrics
 import Foundation
 import Prometheus
 import Synchronization
+import Tracing
 import WorkoutBot
 
 /// What metrics cost a running bot: corpus `message.new` frames pushed by the dev server (in
@@ -42,7 +43,7 @@ enum MetricsBenchmark {
 
     static func handledPerSecond(
         _ frames: [String], factory: (any MetricsFactory)?, configuration: BotService.Configuration = TestChatServer.testBotConfiguration,
-        channels: [ChannelId] = ["messaging:bench"]
+        channels: [ChannelId] = ["messaging:bench"], tracer: (any Tracer)? = nil
     ) async throws -> Double {
         let handled = Atomic<Int>(0)
         let bot = Bot(name: "metered-bot")
@@ -52,7 +53,7 @@ enum MetricsBenchmark {
         bot.onMessage { _ in handled.add(1, ordering: .relaxed) }
         let window = 1_000
         return try await TestChatServer.withServer { server in
-            try await server.withBot(bot, channels: channels, configuration: configuration, metricsFactory: factory) { _ in
+            try await server.withBot(bot, channels: channels, configuration: configuration, metricsFactory: factory, tracer: tracer) { _ in
                 let clock = ContinuousClock()
                 let start = clock.now
                 for (sent, frame) in frames.enumerated() {

@@ -1,6 +1,6 @@
 import Foundation
 
-// `ChatBenchmarks <decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout> [arguments]`; run by Benchmarks/run.sh (release build).
+// `ChatBenchmarks <decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing> [arguments]`; run by Benchmarks/run.sh (release build).
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
@@ -13,7 +13,8 @@ do {
     case "checkpoint": try await CheckpointBenchmark.run(Array(arguments.dropFirst()))
     case "probe": try ProbeBenchmark.run(Array(arguments.dropFirst()))
     case "scaleout": try await ScaleOutBenchmark.run(Array(arguments.dropFirst()))
-    default: throw BenchmarkError("usage: ChatBenchmarks <decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout> [arguments]")
+    case "tracing": try await TracingBenchmark.run(Array(arguments.dropFirst()))
+    default: throw BenchmarkError("usage: ChatBenchmarks <decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing> [arguments]")
     }
 } catch {
     FileHandle.standardError.write(Data("ChatBenchmarks: \(error)\n".utf8))

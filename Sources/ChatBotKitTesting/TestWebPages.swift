@@ -71,20 +71,9 @@ public final class TestWebPages: Sendable {
         let app = Application(
             responder: PageResponder(pages: pages, hits: hits), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in port.withLock { $0 = channel.localAddress?.port } }, logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
+        return try await withRunningServices([app], logger: logger) {
             while port.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(10)) }
-            let site = TestWebPages(baseURL: URL(string: "http://127.0.0.1:\(port.withLock { $0 }!)/")!, hits: hits)
-            do {
-                let result = try await body(site)
-                await group.triggerGracefulShutdown()
-                try await tasks.waitForAll()
-                return result
-            } catch {
-                tasks.cancelAll()
-                throw error
-            }
+            return try await body(TestWebPages(baseURL: URL(string: "http://127.0.0.1:\(port.withLock { $0 }!)/")!, hits: hits))
         }
     }
 

@@ -26,6 +26,7 @@ public final class OTLPTracer: Tracer, Service {
     public let configuration: OTLPTracerConfiguration
     let queue: SpanExportQueue
     let exporter: OTLPExporter
+    private let ids = SpanIDGenerator()
     private let metrics: TelemetryMetrics
     private let logger: Logger
 
@@ -57,13 +58,12 @@ public final class OTLPTracer: Tracer, Service {
     ) -> OTLPSpan {
         let parentContext = context()
         let parent = parentContext.traceContext
-        var generator = SystemRandomNumberGenerator()
         let own: TraceContext
         if let parent {
-            own = TraceContext(traceID: parent.traceID, spanID: .random(using: &generator), isSampled: parent.isSampled, traceState: parent.traceState)
+            own = TraceContext(traceID: parent.traceID, spanID: ids.newSpan(), isSampled: parent.isSampled, traceState: parent.traceState)
         } else {
-            let traceID = TraceID.random(using: &generator)
-            own = TraceContext(traceID: traceID, spanID: .random(using: &generator), isSampled: Self.samples(traceID, ratio: configuration.samplingRatio))
+            let (traceID, spanID) = ids.newTrace()
+            own = TraceContext(traceID: traceID, spanID: spanID, isSampled: Self.samples(traceID, ratio: configuration.samplingRatio))
         }
         let queue = self.queue
         let metrics = self.metrics

@@ -19,6 +19,8 @@ struct OTLPTracerTests {
                     parent.attributes["size"] = 42
                     parent.attributes["ratio"] = 0.5
                     parent.attributes["flag"] = true
+                    parent.attributes["text"] = "say \"hi\"\n\u{1}\té🚀\\"
+                    parent.attributes["huge"] = 1e300
                     parent.addEvent(SpanEvent(name: "attachment decoding failed", attributes: ["chatbotkit.field_path": "votes"]))
                     tracer.withSpan("SendMessage", ofKind: .client) { child in
                         child.setStatus(SpanStatus(code: .error, message: "HTTP 500"))
@@ -43,6 +45,8 @@ struct OTLPTracerTests {
             #expect(parent.attribute("size")?["intValue"] == .string("42"), "64-bit integers are strings in OTLP JSON")
             #expect(parent.attribute("ratio")?["doubleValue"] == .number(JSONNumber(0.5)))
             #expect(parent.attribute("flag")?["boolValue"] == .bool(true))
+            #expect(parent.stringAttribute("text") == "say \"hi\"\n\u{1}\té🚀\\", "quotes, control characters and non-ASCII survive")
+            #expect(parent.attribute("huge")?["doubleValue"].flatMap { if case .number(let n) = $0 { n.double } else { nil } } == 1e300)
             guard case .object(let array)? = parent.attribute("chatbotkit.attachment.types")?["arrayValue"] else {
                 Issue.record("the string array is not an arrayValue")
                 return
@@ -100,6 +104,25 @@ struct OTLPTracerTests {
             #expect(injected["traceparent"] == "00-4bf92f3577b34da6a3ce929d0e0e4736-\(span.spanID ?? "")-01")
             #expect(injected["tracestate"] == "congo=t61rcWkgMzE")
         }
+    }
+
+    @Test("new traces get distinct ids, and two tracers (two processes) do not repeat each other's")
+    func distinctIDs() {
+        let first = OTLPTracer(configuration: .test(URL(string: "http://127.0.0.1:1")!, sampling: 0))
+        let second = OTLPTracer(configuration: .test(URL(string: "http://127.0.0.1:1")!, sampling: 0))
+        var traces = Set<TraceID>()
+        var spans = Set<SpanID>()
+        for tracer in [first, second] {
+            for _ in 0..<5_000 {
+                let context = tracer.startSpan("root", context: .topLevel).context.traceContext
+                if let context {
+                    traces.insert(context.traceID)
+                    spans.insert(context.spanID)
+                }
+            }
+        }
+        #expect(traces.count == 10_000 && spans.count == 10_000)
+        #expect(!traces.contains { $0.isZero } && !spans.contains { $0.value == 0 })
     }
 
     @Test("a collector answering 503 (with Retry-After) and 429 gets the same batch again until it takes it")

@@ -1,3 +1,4 @@
+import ChatBotKitTesting
 import ChatLocking
 import ChatModels
 import Foundation
@@ -5,7 +6,6 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
-import ServiceLifecycle
 
 /// A loopback OTLP/HTTP collector for the tests: it keeps every export it is sent and answers
 /// with the scripted answers first, then 200 with an empty JSON object.
@@ -57,21 +57,10 @@ final class TestCollector: Sendable {
             responder: CollectorResponder(exports: exports, answers: answers),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in port.withLock { $0 = channel.localAddress?.port } }, logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
+        return try await withRunningServices([app], logger: logger) {
             while port.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(10)) }
-            let collector = TestCollector(
-                baseURL: URL(string: "http://127.0.0.1:\(port.withLock { $0 }!)")!, exports: exports, answers: answers)
-            do {
-                let result = try await body(collector)
-                await group.triggerGracefulShutdown()
-                try await tasks.waitForAll()
-                return result
-            } catch {
-                tasks.cancelAll()
-                throw error
-            }
+            return try await body(
+                TestCollector(baseURL: URL(string: "http://127.0.0.1:\(port.withLock { $0 }!)")!, exports: exports, answers: answers))
         }
     }
 

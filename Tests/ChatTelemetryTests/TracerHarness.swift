@@ -1,25 +1,12 @@
 import ChatTelemetry
 import Foundation
 import Logging
-import ServiceLifecycle
+import ChatBotKitTesting
 
 /// Runs `tracer` as a service for the duration of `body`, then stops it gracefully and waits
 /// for its last export, as a ServiceGroup does at a process's end.
 func withRunning<T: Sendable>(_ tracer: OTLPTracer, _ body: () async throws -> T) async throws -> T {
-    let logger = Logger(label: "chatbotkit.test-tracer")
-    let group = ServiceGroup(configuration: .init(services: [tracer], gracefulShutdownSignals: [], logger: logger))
-    return try await withThrowingTaskGroup(of: Void.self) { tasks in
-        tasks.addTask { try await group.run() }
-        do {
-            let result = try await body()
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
-            return result
-        } catch {
-            tasks.cancelAll()
-            throw error
-        }
-    }
+    try await withRunningServices([tracer], logger: Logger(label: "chatbotkit.test-tracer"), body)
 }
 
 extension OTLPTracerConfiguration {

@@ -127,7 +127,7 @@ def test_a_failing_handler_is_reported_and_exits_1(project):
      "error: no bot run follows messaging:other, so nothing would answer; their channels: messaging:general"),
     ([], 64, "Error: give --text or --attachment"),
     (["--text", "hi", "--settle", "0"], 64, "Error: --settle and --timeout must be more than 0"),
-    (["--text", "hi", "--config", "broken.yaml"], 78, 'broken.yaml:17:11: error: unknown bot kind "sprint"; known kinds: archive, moderation, workout'),
+    (["--text", "hi", "--config", "broken.yaml"], 78, 'broken.yaml:19:11: error: unknown bot kind "sprint"; known kinds: archive, moderation, workout'),
     (["--text", "hi", "--config", "nothing.yaml"], 78, "nothing.yaml"),
     (["--text", "hi", "--settle", "5", "--timeout", "0.2"], 1, "error: the bots did not settle: the channel was not quiet for 5.0 s"),
 ])

@@ -13,11 +13,14 @@ enum DeliverySpan {
     static func start(_ delivery: Delivery, bot: String, cid: ChannelId, tracer: any Tracer) -> any Span {
         let span = tracer.startSpan(delivery.spanName, context: .topLevel, ofKind: .consumer, at: delivery.acceptedAt)
         guard span.isRecording else { return span }
-        span.attributes["chatbotkit.bot"] = bot
-        span.attributes["chat.channel.cid"] = cid.rawValue
-        if let message = delivery.message {
-            span.attributes["chat.message.id"] = message.id
-            if !message.attachments.isEmpty { span.attributes["chatbotkit.attachment.types"] = message.attachments.map(\.type.rawValue) }
+        // One read and one write of the span's attributes, not one of each per attribute.
+        span.updateAttributes { attributes in
+            attributes["chatbotkit.bot"] = bot
+            attributes["chat.channel.cid"] = cid.rawValue
+            if let message = delivery.message {
+                attributes["chat.message.id"] = message.id
+                if !message.attachments.isEmpty { attributes["chatbotkit.attachment.types"] = message.attachments.map(\.type.rawValue) }
+            }
         }
         return span
     }

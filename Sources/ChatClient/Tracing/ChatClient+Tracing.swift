@@ -10,10 +10,13 @@ extension ChatClient {
     func traced<T>(_ operation: String, method: String, url: @autoclosure () -> URL?, _ body: (any Span) async throws -> T) async throws -> T {
         try await tracer.withSpan(operation, ofKind: .client) { span in
             if span.isRecording {
-                span.attributes["http.request.method"] = method
-                if let url = url() {
-                    span.attributes["url.path"] = url.path
-                    span.attributes["server.address"] = url.host
+                let url = url()
+                span.updateAttributes { attributes in
+                    attributes["http.request.method"] = method
+                    if let url {
+                        attributes["url.path"] = url.path
+                        attributes["server.address"] = url.host
+                    }
                 }
             }
             return try await body(span)
