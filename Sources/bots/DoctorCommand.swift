@@ -119,11 +119,9 @@ struct DoctorCommand: AsyncParsableCommand {
 
     /// The collector takes an (empty) export: the spans of `bots run` will reach it.
     private func checkTracing(_ tracing: BotsConfiguration.TracingExport, _ checkup: Checkup) async {
-        let tracer = OTLPTracer(
-            configuration: OTLPTracerConfiguration(
-                endpoint: tracing.otlp, headers: tracing.headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value.value) },
-                serviceName: tracing.service, exportTimeout: .seconds(timeout)),
-            logger: Logger(label: "bots.doctor"))
+        var configuration = tracing.tracerConfiguration(instance: BotService.ScaleOut.defaultNode)
+        configuration.exportTimeout = .seconds(timeout)
+        let tracer = OTLPTracer(configuration: configuration, logger: Logger(label: "bots.doctor"))
         let start = ContinuousClock.now
         do {
             try await tracer.checkCollector()
