@@ -1,3 +1,4 @@
+import ChatModels
 import Foundation
 import Tracing
 
@@ -20,8 +21,15 @@ public struct DevServerConfiguration: Sendable {
     public var linkLifetime: Duration
     /// How often every connection gets a `health.check`.
     public var healthCheckInterval: Duration
-    /// Requests allowed per endpoint per minute before answering 429.
-    public var rateLimitPerMinute: Int
+    /// Requests allowed per endpoint and platform in each rate-limit window before answering 429
+    /// (code 9), for endpoints `rateLimits` does not name.
+    public var defaultRateLimit: Int
+    /// Limits of single endpoints, overriding `defaultRateLimit` (`[.sendMessage: 60]`), to try
+    /// a bot against the limits of a production app.
+    public var rateLimits: [EndpointName: Int] = [:]
+    /// How long one rate-limit window lasts: a minute, as on the hosted service. Whole seconds
+    /// (`x-ratelimit-reset` is in Unix seconds); shorter windows make tests of waiting quick.
+    public var rateLimitWindow: Duration = .seconds(60)
     /// Largest JSON request body accepted.
     public var maximumJSONBodySize: Int
     /// Upload limits applied when the app settings have none (`size_limit` 0 means this).
@@ -50,7 +58,7 @@ public struct DevServerConfiguration: Sendable {
         host: String = "127.0.0.1", port: Int = 0, dataDirectory: URL, apiKey: String = "dev-key",
         apiSecret: String = "a-dev-secret-of-at-least-32-bytes", acceptsDevTokens: Bool = false,
         linkLifetime: Duration = .seconds(14 * 24 * 3600), healthCheckInterval: Duration = .seconds(10),
-        rateLimitPerMinute: Int = 10_000, maximumJSONBodySize: Int = 2 * 1024 * 1024,
+        defaultRateLimit: Int = 10_000, maximumJSONBodySize: Int = 2 * 1024 * 1024,
         defaultUploadSizeLimit: Int64 = 100 * 1024 * 1024, initialFileUploadConfig: UploadRules = UploadRules(),
         initialImageUploadConfig: UploadRules = UploadRules(), maximumQueuedEventsPerConnection: Int = 10_000,
         enrichesURLs: Bool = true, linkPreviewTimeout: Duration = .seconds(4)
@@ -63,7 +71,7 @@ public struct DevServerConfiguration: Sendable {
         self.acceptsDevTokens = acceptsDevTokens
         self.linkLifetime = linkLifetime
         self.healthCheckInterval = healthCheckInterval
-        self.rateLimitPerMinute = rateLimitPerMinute
+        self.defaultRateLimit = defaultRateLimit
         self.maximumJSONBodySize = maximumJSONBodySize
         self.defaultUploadSizeLimit = defaultUploadSizeLimit
         self.initialFileUploadConfig = initialFileUploadConfig

@@ -41,7 +41,8 @@ final class DevServerState: Sendable {
         verifier = await TokenVerifier(
             apiKey: configuration.apiKey, apiSecret: configuration.apiSecret, acceptsDevTokens: configuration.acceptsDevTokens)
         hub = ConnectionHub(maximumQueued: configuration.maximumQueuedEventsPerConnection)
-        rateLimiter = RateLimiter(limit: configuration.rateLimitPerMinute)
+        rateLimiter = RateLimiter(
+            defaultLimit: configuration.defaultRateLimit, limits: configuration.rateLimits, window: configuration.rateLimitWindow)
         enricher = URLEnricher(scraper: LinkScraper(timeout: configuration.linkPreviewTimeout), logger: logger)
         let stored = try await store.read { db in
             (try SettingsTable.fetch(db, "app")?.objectValue)

@@ -22,5 +22,7 @@ extension DevServerConfiguration {
             linkLifetime: embedded.linkLifetime, healthCheckInterval: embedded.healthCheckInterval,
             initialFileUploadConfig: rules, initialImageUploadConfig: UploadRules(sizeLimit: rules.sizeLimit),
             enrichesURLs: embedded.enrichesURLs)
+        defaultRateLimit = embedded.defaultRateLimit
+        rateLimits = embedded.rateLimits
     }
 }

@@ -71,6 +71,11 @@ public struct BotsConfiguration: Sendable {
         public var blockedMimeTypes: [String] = []
         /// MIME types accepted (empty: all).
         public var allowedMimeTypes: [String] = []
+        /// Requests a minute allowed per endpoint and platform (`rate_limits.default`).
+        public var defaultRateLimit = 10_000
+        /// Per-endpoint limits (`rate_limits: { SendMessage: 60 }`), to try bots against a
+        /// production app's limits.
+        public var rateLimits: [EndpointName: Int] = [:]
     }
 
     /// One bot.
@@ -194,7 +199,9 @@ public struct BotsConfiguration: Sendable {
     static func parseEmbedded(_ node: ConfigNode?) throws(ConfigurationError) -> Embedded {
         var embedded = Embedded()
         guard let node else { return embedded }
-        try node.allowOnly(["host", "port", "data", "link_lifetime", "health_check_interval", "dev_tokens", "url_enrichment", "uploads"])
+        try node.allowOnly([
+            "host", "port", "data", "link_lifetime", "health_check_interval", "dev_tokens", "url_enrichment", "uploads", "rate_limits",
+        ])
         if let host = node["host"] { embedded.host = try host.string() }
         if let port = node["port"] {
             embedded.port = try port.int()
@@ -228,6 +235,16 @@ public struct BotsConfiguration: Sendable {
             }
             if let list = uploads["blocked_mime_types"] { embedded.blockedMimeTypes = try list.strings() }
             if let list = uploads["allowed_mime_types"] { embedded.allowedMimeTypes = try list.strings() }
+        }
+        if let limits = node["rate_limits"] {
+            // Unknown names are refused with a suggestion: a misspelt endpoint would otherwise
+            // keep the default limit without a word.
+            try limits.allowOnly(["default"] + EndpointName.known.map(\.rawValue))
+            for (key, value) in try limits.mapping() {
+                let limit = try value.int()
+                guard limit > 0 else { throw value.error(.badValue, "\(value.path) must be at least 1 request a minute, found \(limit)") }
+                if key == "default" { embedded.defaultRateLimit = limit } else { embedded.rateLimits[EndpointName(rawValue: key)] = limit }
+            }
         }
         return embedded
     }

@@ -28,12 +28,14 @@ extension ChatClient {
         var attempt = 0
         while true {
             attempt += 1
+            try await waitForQuota(of: endpoint)
             var request = try makeRequest()
             tracer.inject(span.context, into: &request.headers, using: TransportHeadersInjector())
             let response: TransportResponse
             do {
                 response = try await timedSend(request, operation: endpoint.operation)
                 span.recordAttempt(attempt, status: response.status)
+                if let quota = RateLimitQuota(headers: response.header) { rateLimitLedger.record(quota, for: endpoint.name) }
             } catch let error as TransportError {
                 span.recordAttempt(attempt, status: nil)
                 if retryable.contains(error.code), endpoint.isIdempotent, attempt < configuration.maximumAttempts {
@@ -59,6 +61,20 @@ extension ChatClient {
                 continue
             }
             return try ChatClient.decode(response, operation: endpoint.operation)
+        }
+    }
+
+    /// Waits for the reset of `endpoint`'s quota when the service said it is spent, so that the
+    /// call is not sent for a certain 429; a reset further away than
+    /// ``ChatClientConfiguration/maximumRateLimitWait`` is not waited for (the call goes, and a
+    /// 429 is handled as any other).
+    private func waitForQuota(of endpoint: Endpoint) async throws {
+        while let wait = rateLimitLedger.take(endpoint.name), wait <= configuration.maximumRateLimitWait {
+            logger.info(
+                "\(endpoint.operation): the \(endpoint.name) quota is spent; waiting for its reset",
+                metadata: ["seconds": "\(String(format: "%.2f", wait.timeInterval))"])
+            metrics.waitedForRateLimit(endpoint.operation, wait)
+            try await Task.sleep(for: wait)
         }
     }
 
@@ -132,8 +148,9 @@ enum RetryDelay {
             return min(maximum, .milliseconds(Int64(max(0, retryAfter) * 1000)))
         }
         if let reset = response.header("x-ratelimit-reset").flatMap(Double.init) {
+            // Rounded up: waking a millisecond early would find the quota still spent.
             let seconds = max(0.05, reset - now.timeIntervalSince1970)
-            return min(maximum, .milliseconds(Int64(seconds * 1000)))
+            return min(maximum, .milliseconds(Int64((seconds * 1000).rounded(.up))))
         }
         return min(maximum, .seconds(1))
     }

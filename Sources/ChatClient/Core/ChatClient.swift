@@ -34,6 +34,7 @@ public final class ChatClient: Sendable {
     public let uploadedAttachmentPostProcessor: (any UploadedAttachmentPostProcessor)?
     let signer: TokenSigner?
     let metrics: ClientMetrics
+    let rateLimitLedger = RateLimitLedger()
     private let explicitTracer: (any Tracer)?
 
     /// A client; transports default to libcurl and libwebsockets. Its metrics (and those of the

@@ -30,6 +30,17 @@ struct Endpoint: Sendable {
         Endpoint(method: "DELETE", path: path, query: query, body: nil, isIdempotent: true, operation: operation)
     }
 
+    /// The service's name for the endpoint, which its rate limits count by: the operation's,
+    /// except where several operations share one endpoint.
+    var name: EndpointName {
+        Endpoint.sharedEndpoints[operation] ?? EndpointName(rawValue: operation)
+    }
+
+    private static let sharedEndpoints: [String: EndpointName] = [
+        "QueryChannel": .getOrCreateChannel, "WatchChannel": .getOrCreateChannel, "AddMembers": .updateChannel,
+        "RemoveMembers": .updateChannel, "BanUser": .ban, "UnbanUser": .unban,
+    ]
+
     /// `type/id` of a channel as a path.
     static func channelPath(_ cid: ChannelId) -> String {
         "/channels/\(escape(cid.type.rawValue))/\(escape(cid.id))"

@@ -1,40 +1,84 @@
 import ChatLocking
+import ChatModels
 import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// Stream's per-endpoint, per-minute rate limits: every answer carries lower-case
-/// `x-ratelimit-limit`, `x-ratelimit-remaining` and `x-ratelimit-reset` (Unix seconds), and a
-/// request over the limit gets 429 with code 9. Windows are fixed minutes, as on the service.
+/// Stream's rate limits: each endpoint has a quota per platform (server side, Android, iOS, web)
+/// per fixed window of a minute. Every answer carries lower-case `x-ratelimit-limit`,
+/// `x-ratelimit-remaining` and `x-ratelimit-reset` (Unix seconds), a request over the quota
+/// gets 429 with code 9, and `GET /rate_limits` reports the quotas.
 final class RateLimiter: Sendable {
+    /// One endpoint's quota on one platform in the current window.
+    struct Quota: Equatable {
+        var limit: Int
+        var remaining: Int
+        /// When the window ends, in Unix seconds.
+        var reset: Int64
+    }
+
+    private struct Bucket: Hashable {
+        var platform: RequestPlatform
+        var endpoint: EndpointName
+    }
+
     private struct Window {
-        var minute: Int64
+        var index: Int64
         var used: Int
     }
 
-    let limit: Int
-    private let windows = Locked<[String: Window]>([:])
+    let defaultLimit: Int
+    let limits: [EndpointName: Int]
+    /// The window's length in whole seconds.
+    let windowSeconds: Int64
+    private let windows = Locked<[Bucket: Window]>([:])
 
-    init(limit: Int) {
-        self.limit = limit
+    init(defaultLimit: Int, limits: [EndpointName: Int] = [:], window: Duration = .seconds(60)) {
+        self.defaultLimit = defaultLimit
+        self.limits = limits
+        windowSeconds = max(1, window.components.seconds)
     }
 
-    /// Counts one request to `endpoint`; returns the headers to send and whether it is allowed.
-    func take(_ endpoint: String, now: Date = Date()) -> (headers: HTTPFields, allowed: Bool) {
-        let minute = Int64(now.timeIntervalSince1970) / 60
+    func limit(of endpoint: EndpointName) -> Int { limits[endpoint] ?? defaultLimit }
+
+    /// Counts one request to `endpoint` from `platform`; returns the headers to send and whether
+    /// it is allowed.
+    func take(_ endpoint: EndpointName, platform: RequestPlatform, now: Date = Date()) -> (headers: HTTPFields, allowed: Bool) {
+        let index = windowIndex(now)
+        let limit = limit(of: endpoint)
         let used = windows.withLock { windows -> Int in
-            var window = windows[endpoint] ?? Window(minute: minute, used: 0)
-            if window.minute != minute { window = Window(minute: minute, used: 0) }
+            let bucket = Bucket(platform: platform, endpoint: endpoint)
+            var window = windows[bucket] ?? Window(index: index, used: 0)
+            if window.index != index { window = Window(index: index, used: 0) }
             window.used += 1
-            windows[endpoint] = window
+            windows[bucket] = window
             return window.used
         }
-        let headers: HTTPFields = [
-            RateLimiter.limitField: String(limit),
-            RateLimiter.remainingField: String(max(0, limit - used)),
-            RateLimiter.resetField: String((minute + 1) * 60),
-        ]
-        return (headers, used <= limit)
+        let quota = Quota(limit: limit, remaining: max(0, limit - used), reset: (index + 1) * windowSeconds)
+        return (RateLimiter.headers(quota), used <= limit)
+    }
+
+    /// The quotas of `endpoints` on `platform` as they stand, without counting anything.
+    func quotas(_ endpoints: [EndpointName], platform: RequestPlatform, now: Date = Date()) -> [EndpointName: Quota] {
+        let index = windowIndex(now)
+        return windows.withLock { windows in
+            var quotas: [EndpointName: Quota] = [:]
+            for endpoint in endpoints {
+                let window = windows[Bucket(platform: platform, endpoint: endpoint)]
+                let used = window?.index == index ? window!.used : 0
+                let limit = limit(of: endpoint)
+                quotas[endpoint] = Quota(limit: limit, remaining: max(0, limit - used), reset: (index + 1) * windowSeconds)
+            }
+            return quotas
+        }
+    }
+
+    private func windowIndex(_ now: Date) -> Int64 {
+        Int64(now.timeIntervalSince1970.rounded(.down)) / windowSeconds
+    }
+
+    static func headers(_ quota: Quota) -> HTTPFields {
+        [limitField: String(quota.limit), remainingField: String(quota.remaining), resetField: String(quota.reset)]
     }
 
     static let limitField = HTTPField.Name("x-ratelimit-limit")!
@@ -42,14 +86,18 @@ final class RateLimiter: Sendable {
     static let resetField = HTTPField.Name("x-ratelimit-reset")!
 }
 
-/// Applies the ``RateLimiter`` to each endpoint and adds its headers to every answer.
+/// Applies the ``RateLimiter`` to each API endpoint and adds its headers to every answer. The
+/// file host's routes are not API calls and count against nothing, as with the service's CDN.
 struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = DevRequestContext
     let limiter: RateLimiter
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let endpoint = "\(request.method) \(context.coreContext.endpointPath.value ?? request.uri.path)"
-        let (headers, allowed) = limiter.take(endpoint)
+        let route = context.coreContext.endpointPath.value ?? request.uri.path
+        guard let endpoint = EndpointRoutes.name(method: request.method.rawValue, route: route) else {
+            return try await next(request, context)
+        }
+        let (headers, allowed) = limiter.take(endpoint, platform: RequestPlatform(request))
         guard allowed else {
             var error = APIError(
                 code: 9, status: .tooManyRequests,

@@ -27,6 +27,7 @@ struct AppRoutes {
         router.post("/moderation/ban") { request, _ in try await ban(request) }
         router.delete("/moderation/ban") { request, _ in try await unban(request) }
         router.get("/query_banned_users") { request, _ in try await queryBannedUsers(request) }
+        router.get("/rate_limits") { request, _ in try await rateLimits(request) }
     }
 
     /// `POST /users` with `{"users": {"<id>": {...}}}`: creates or replaces users.

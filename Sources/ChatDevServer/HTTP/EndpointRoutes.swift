@@ -1,0 +1,54 @@
+import ChatModels
+
+/// Which ``EndpointName`` each route is, as the hosted service names them in its rate limits and
+/// error messages.
+enum EndpointRoutes {
+    /// Keyed by `METHOD /route` as Hummingbird reports a matched route (`{type}` for a parameter).
+    static let names: [String: EndpointName] = [
+        "GET /app": .getApp,
+        "PATCH /app": .updateApp,
+        "GET /rate_limits": .getRateLimits,
+        "POST /users": .updateUsers,
+        "GET /users": .queryUsers,
+        "POST /sync": .sync,
+        "POST /channels/{type}/{id}/query": .getOrCreateChannel,
+        "POST /channels": .queryChannels,
+        "GET /channels": .queryChannels,
+        "POST /channels/{type}/{id}": .updateChannel,
+        "PATCH /channels/{type}/{id}": .updateChannelPartial,
+        "DELETE /channels/{type}/{id}": .deleteChannel,
+        "POST /channels/{type}/{id}/truncate": .truncateChannel,
+        "POST /channels/{type}/{id}/stop-watching": .stopWatchingChannel,
+        "GET /members": .queryMembers,
+        "POST /channels/{type}/{id}/read": .markRead,
+        "POST /channels/{type}/{id}/event": .sendEvent,
+        "POST /channels/{type}/{id}/message": .sendMessage,
+        "GET /messages/{messageId}": .getMessage,
+        "POST /messages/{messageId}": .updateMessage,
+        "PUT /messages/{messageId}": .updateMessagePartial,
+        "DELETE /messages/{messageId}": .deleteMessage,
+        "GET /messages/{messageId}/replies": .getReplies,
+        "GET /search": .search,
+        "GET /og": .getOG,
+        "POST /messages/{messageId}/reaction": .sendReaction,
+        "DELETE /messages/{messageId}/reaction/{reactionType}": .deleteReaction,
+        "GET /messages/{messageId}/reactions": .getReactions,
+        "POST /channels/{type}/{id}/file": .uploadFile,
+        "POST /channels/{type}/{id}/image": .uploadImage,
+        "DELETE /channels/{type}/{id}/file": .deleteFile,
+        "DELETE /channels/{type}/{id}/image": .deleteImage,
+        "POST /moderation/flag": .flag,
+        "GET /moderation/flags/message": .queryMessageFlags,
+        "POST /moderation/ban": .ban,
+        "DELETE /moderation/ban": .unban,
+        "GET /query_banned_users": .queryBannedUsers,
+    ]
+
+    /// The endpoint a route is; nil for routes outside the API (the file host).
+    static func name(method: String, route: String) -> EndpointName? {
+        names["\(method) \(route)"]
+    }
+
+    /// Every name some route has.
+    static var allNames: Set<EndpointName> { Set(names.values) }
+}

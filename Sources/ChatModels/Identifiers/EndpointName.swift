@@ -1,0 +1,97 @@
+/// The name the service gives one of its REST endpoints: the keys of `GET /rate_limits` and the
+/// first word of its error messages (`SendMessage failed with error: …`). Rate limits count per
+/// endpoint name, so calls that share an endpoint (watching and querying a channel) share a quota.
+public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The name as the service writes it.
+    public let rawValue: String
+    /// A name as the service writes it.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// A name from a string literal.
+    public init(stringLiteral value: String) { self.rawValue = value }
+    /// The name.
+    public var description: String { rawValue }
+    /// Ordered by name.
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// `GET /app`.
+    public static let getApp: Self = "GetApp"
+    /// `PATCH /app`.
+    public static let updateApp: Self = "UpdateApp"
+    /// `GET /rate_limits`.
+    public static let getRateLimits: Self = "GetRateLimits"
+    /// `POST /users`.
+    public static let updateUsers: Self = "UpdateUsers"
+    /// `GET /users`.
+    public static let queryUsers: Self = "QueryUsers"
+    /// `POST /sync`.
+    public static let sync: Self = "Sync"
+    /// `POST /channels/{type}/{id}/query`: getting, creating and watching one channel.
+    public static let getOrCreateChannel: Self = "GetOrCreateChannel"
+    /// `POST /channels` and `GET /channels`.
+    public static let queryChannels: Self = "QueryChannels"
+    /// `POST /channels/{type}/{id}`: the full update, and adding or removing members.
+    public static let updateChannel: Self = "UpdateChannel"
+    /// `PATCH /channels/{type}/{id}`.
+    public static let updateChannelPartial: Self = "UpdateChannelPartial"
+    /// `DELETE /channels/{type}/{id}`.
+    public static let deleteChannel: Self = "DeleteChannel"
+    /// `POST /channels/{type}/{id}/truncate`.
+    public static let truncateChannel: Self = "TruncateChannel"
+    /// `POST /channels/{type}/{id}/stop-watching`.
+    public static let stopWatchingChannel: Self = "StopWatchingChannel"
+    /// `GET /members`.
+    public static let queryMembers: Self = "QueryMembers"
+    /// `POST /channels/{type}/{id}/read`.
+    public static let markRead: Self = "MarkRead"
+    /// `POST /channels/{type}/{id}/event`.
+    public static let sendEvent: Self = "SendEvent"
+    /// `POST /channels/{type}/{id}/message`.
+    public static let sendMessage: Self = "SendMessage"
+    /// `GET /messages/{id}`.
+    public static let getMessage: Self = "GetMessage"
+    /// `POST /messages/{id}`.
+    public static let updateMessage: Self = "UpdateMessage"
+    /// `PUT /messages/{id}`.
+    public static let updateMessagePartial: Self = "UpdateMessagePartial"
+    /// `DELETE /messages/{id}`.
+    public static let deleteMessage: Self = "DeleteMessage"
+    /// `GET /messages/{id}/replies`.
+    public static let getReplies: Self = "GetReplies"
+    /// `GET /search`.
+    public static let search: Self = "Search"
+    /// `GET /og`.
+    public static let getOG: Self = "GetOG"
+    /// `POST /messages/{id}/reaction`.
+    public static let sendReaction: Self = "SendReaction"
+    /// `DELETE /messages/{id}/reaction/{type}`.
+    public static let deleteReaction: Self = "DeleteReaction"
+    /// `GET /messages/{id}/reactions`.
+    public static let getReactions: Self = "GetReactions"
+    /// `POST /channels/{type}/{id}/file`.
+    public static let uploadFile: Self = "UploadFile"
+    /// `POST /channels/{type}/{id}/image`.
+    public static let uploadImage: Self = "UploadImage"
+    /// `DELETE /channels/{type}/{id}/file`.
+    public static let deleteFile: Self = "DeleteFile"
+    /// `DELETE /channels/{type}/{id}/image`.
+    public static let deleteImage: Self = "DeleteImage"
+    /// `POST /moderation/flag`.
+    public static let flag: Self = "Flag"
+    /// `GET /moderation/flags/message`.
+    public static let queryMessageFlags: Self = "QueryMessageFlags"
+    /// `POST /moderation/ban`.
+    public static let ban: Self = "Ban"
+    /// `DELETE /moderation/ban`.
+    public static let unban: Self = "Unban"
+    /// `GET /query_banned_users`.
+    public static let queryBannedUsers: Self = "QueryBannedUsers"
+
+    /// Every endpoint the dev server serves, in name order: what `GET /rate_limits` lists and
+    /// what `bots.yaml`'s `embedded.rate_limits` may name.
+    public static let known: [EndpointName] = [
+        getApp, updateApp, getRateLimits, updateUsers, queryUsers, sync, getOrCreateChannel, queryChannels, updateChannel,
+        updateChannelPartial, deleteChannel, truncateChannel, stopWatchingChannel, queryMembers, markRead, sendEvent, sendMessage,
+        getMessage, updateMessage, updateMessagePartial, deleteMessage, getReplies, search, getOG, sendReaction, deleteReaction,
+        getReactions, uploadFile, uploadImage, deleteFile, deleteImage, flag, queryMessageFlags, ban, unban, queryBannedUsers,
+    ].sorted()
+}

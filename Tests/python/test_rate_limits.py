@@ -1,0 +1,126 @@
+"""The dev server's rate limits as the official Python SDK sees them: quotas per endpoint and
+platform, named as the hosted service names its endpoints, reported by `GET /rate_limits`
+(`get_rate_limits`), and set per endpoint in bots.yaml's `embedded.rate_limits`."""
+
+import subprocess
+import time
+
+import pytest
+import requests
+from stream_chat.base.exceptions import StreamAPIException
+
+from conftest import API_KEY, API_SECRET, DevServerProcess, bots_binary, user_headers
+
+PLATFORMS = {"server_side", "android", "ios", "web"}
+
+
+@pytest.fixture
+def limited(tmp_path):
+    config = tmp_path / "bots.yaml"
+    config.write_text(f"""
+server: {{api_key: {API_KEY}, api_secret: {API_SECRET}}}
+embedded:
+  rate_limits: {{default: 500, SendMessage: 3}}
+bots: []
+""")
+    process = DevServerProcess(tmp_path / "data", ["--config", str(config)]).start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture
+def channel(limited):
+    client = limited.client()
+    client.upsert_users([{"id": "bot"}, {"id": "ann"}])
+    channel = client.channel("messaging", "general")
+    channel.create("bot")
+    channel.add_members(["bot", "ann"])
+    return channel
+
+
+def test_every_endpoint_has_a_quota_on_every_platform(limited):
+    client = limited.client()
+    before = time.time()
+    report = client.get_rate_limits()
+    assert set(report.keys()) - {"duration"} == PLATFORMS
+    for platform in PLATFORMS:
+        quotas = report[platform]
+        assert {"SendMessage", "GetOrCreateChannel", "UploadFile", "GetMessage", "GetRateLimits"} <= set(quotas)
+        assert quotas["SendMessage"]["limit"] == 3 and quotas["GetApp"]["limit"] == 500
+        # The window is the current minute; its end is a Unix time in seconds.
+        assert before < quotas["SendMessage"]["reset"] <= before + 61
+    # The call itself counts, on its own platform only.
+    assert report["server_side"]["GetRateLimits"]["remaining"] == 499
+    assert report["web"]["GetRateLimits"]["remaining"] == 500
+    # What the headers of the same call say.
+    assert report.rate_limit().limit == 500 and report.rate_limit().remaining == 499
+
+
+def test_platforms_and_endpoints_can_be_picked(limited):
+    client = limited.client()
+    server_side = client.get_rate_limits(server_side=True)
+    assert set(server_side.keys()) - {"duration"} == {"server_side"}
+    mobile = client.get_rate_limits(android=True, ios=True, endpoints=["SendMessage", "UploadFile"])
+    assert set(mobile.keys()) - {"duration"} == {"android", "ios"}
+    assert set(mobile["ios"]) == {"SendMessage", "UploadFile"}
+
+
+def test_a_spent_quota_gets_429_named_after_the_endpoint_and_stores_nothing(limited, channel):
+    for number in range(3):
+        sent = channel.send_message({"id": f"m{number}", "text": f"message {number}"}, "bot")
+        assert sent.rate_limit().remaining == 2 - number
+    with pytest.raises(StreamAPIException) as refused:
+        channel.send_message({"id": "m3", "text": "one too many"}, "bot")
+    assert (refused.value.status_code, refused.value.error_code) == (429, 9)
+    assert refused.value.error_message.startswith('SendMessage failed with error: "Too many requests')
+    client = limited.client()
+    with pytest.raises(StreamAPIException) as missing:
+        client.get_message("m3")
+    assert missing.value.status_code == 404
+    report = client.get_rate_limits(server_side=True, web=True, endpoints=["SendMessage"])
+    assert report["server_side"]["SendMessage"]["remaining"] == 0
+    assert report["web"]["SendMessage"]["remaining"] == 3
+    # A user's app counts on its own platform: the server's spent quota does not stop it.
+    as_ann = requests.post(limited.url(f"/channels/messaging/general/message?api_key={API_KEY}"),
+                           json={"message": {"id": "from-ann", "text": "hi"}}, headers=user_headers(client, "ann"))
+    assert as_ann.status_code == 201, as_ann.text
+    assert as_ann.headers["x-ratelimit-remaining"] == "2"
+    android = requests.post(limited.url(f"/channels/messaging/general/message?api_key={API_KEY}"),
+                            json={"message": {"id": "from-ann-android", "text": "hi"}},
+                            headers={**user_headers(client, "ann"), "X-Stream-Client": "stream-chat-android-6.0.0"})
+    assert android.status_code == 201 and android.headers["x-ratelimit-remaining"] == "2"
+    report = client.get_rate_limits(web=True, android=True, endpoints=["SendMessage"])
+    assert report["web"]["SendMessage"]["remaining"] == 2 and report["android"]["SendMessage"]["remaining"] == 2
+
+
+def test_file_links_are_not_api_calls(limited, channel, tmp_path):
+    (tmp_path / "notes.txt").write_text("notes")
+    link = channel.send_file(str(tmp_path / "notes.txt"), "notes.txt", {"id": "bot"}, content_type="text/plain")["file"]
+    download = requests.get(link)
+    assert download.status_code == 200 and download.content == b"notes"
+    assert "x-ratelimit-limit" not in download.headers
+
+
+def test_an_unknown_endpoint_name_is_refused_with_the_known_ones(limited):
+    with pytest.raises(StreamAPIException) as refused:
+        limited.client().get_rate_limits(endpoints=["SendMesage"])
+    assert (refused.value.status_code, refused.value.error_code) == (400, 4)
+    assert '"SendMesage" is not an endpoint' in refused.value.error_message
+    assert "SendMessage" in refused.value.error_message
+
+
+@pytest.mark.parametrize("limits, expected", [
+    ("{SendMesage: 3}", ':4:17: error: unknown key "SendMesage" in embedded.rate_limits (did you mean "SendMessage"?)'),
+    ("{SendMessage: 0}", ":4:30: error: embedded.rate_limits.SendMessage must be at least 1 request a minute, found 0"),
+    ("{default: lots}", ':4:26: error: embedded.rate_limits.default must be a whole number, found "lots"'),
+    ("[SendMessage]", ":4:16: error: embedded.rate_limits must be a mapping"),
+])
+def test_bad_rate_limits_in_bots_yaml_stop_the_server_before_it_starts(tmp_path, limits, expected):
+    config = tmp_path / "bots.yaml"
+    config.write_text(f"server: {{api_key: k, api_secret: a-secret-of-32-bytes-or-more-yes}}\nembedded:\n  port: 0\n"
+                      f"  rate_limits: {limits}\nbots: []\n")
+    result = subprocess.run([bots_binary(), "serve", "--config", str(config), "--data", str(tmp_path / "unused")],
+                            capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert result.returncode == 78, result.stdout + result.stderr
+    assert f"{config}{expected}" in result.stderr, result.stderr
+    assert not (tmp_path / "unused").exists()
