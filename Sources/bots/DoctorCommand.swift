@@ -45,6 +45,7 @@ struct DoctorCommand: AsyncParsableCommand {
         let client = options.client(as: configuration.bots.first?.user ?? "doctor", in: configuration)
         if let settings = await checkServer(client, configuration, checkup) {
             checkup.report(.ok, "uploads", "files: \(Self.describe(settings.fileUploadConfig)); images: \(Self.describe(settings.imageUploadConfig))")
+            await checkRateLimits(client, configuration, checkup)
             await checkClock(client, checkup)
             for entry in configuration.bots { await checkBot(entry, configuration: configuration, client: client, checkup) }
             if let scaleOut = configuration.scaleOut { await checkScaleOut(scaleOut, bots: configuration.bots, checkup) }

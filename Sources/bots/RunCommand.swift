@@ -168,7 +168,7 @@ struct RunCommand: AsyncParsableCommand {
             configuration: BotService.Configuration(
                 maximumConcurrentChannels: entry.concurrency, drainDeadline: entry.drainDeadline, catchUp: catchUp, scaleOut: scaleOut),
             cdnStorage: entry.reusesUploads ? DeduplicatingCDNStorage(recordFile: configuration.uploadRecordFile(for: entry, under: pathRoot)) : nil,
-            logger: Logger(label: "bots.\(entry.name)"))
+            rateBudget: entry.rateBudget, logger: Logger(label: "bots.\(entry.name)"))
     }
 
     static func printWelcome(

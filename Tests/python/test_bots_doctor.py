@@ -71,7 +71,9 @@ def test_a_healthy_setup_passes_and_says_what_the_bots_will_do_at_start(server, 
     assert line(result, "bot archive") == ("ok    bot archive: user archive-bot exists; a member of messaging:general; "
                                            "also follows messaging:gym, of which it is a member; "
                                            "no checkpoint yet: it handles what comes from its first start on")
-    assert result.stdout.splitlines()[-1] == "All 7 checks passed, 1 note."
+    assert line(result, "rate limits").startswith("ok    rate limits: server side, per minute: SendMessage ")
+    assert "UploadFile 10000/10000 left, UploadImage 10000/10000 left" in line(result, "rate limits")
+    assert result.stdout.splitlines()[-1] == "All 8 checks passed, 1 note."
     # It changes nothing: the channel it would create is still missing, the member still not one.
     assert client.query_channels({"cid": "messaging:lab"})["channels"] == []
     members = client.channel("messaging", "general").query_members({"id": "workout-bot"})
@@ -234,3 +236,20 @@ def test_a_configuration_with_a_mistake_is_located_and_nothing_is_asked_of_the_s
 
     assert result.returncode == 78, result.stdout + result.stderr
     assert result.stdout == f'FAIL  {config}:12:5: error: bots[1] needs "channels" [config.missing_key]\n'
+
+
+def test_budgets_that_add_up_to_more_than_the_apps_quota_get_a_note(server, tmp_path):
+    config = write_config(tmp_path, server.base_url)
+    text = config.read_text().replace("    kind: workout\n", "    kind: workout\n    rate_budget: {messages: 6000/min, uploads: 5/s}\n")
+    text = text.replace("    kind: archive\n", "    kind: archive\n    rate_budget: {calls: 100/s, max_wait: 5s}\n")
+    config.write_text(text)
+
+    result = doctor(config)
+
+    rate_limits = line(result, "rate limits")
+    assert rate_limits.startswith("note  rate limits: server side, per minute: SendMessage "), rate_limits
+    assert "budgets: workout messages 6000/min, uploads 5/s, waiting up to 30s; archive calls 100/s, waiting up to 5s" in rate_limits
+    # 6,000 + 6,000 (the archive bot's calls) a minute against the dev server's 10,000.
+    assert ("the bots' messages budgets add up to 12000/min, over the app's SendMessage quota of 10000/min, "
+            "which every client of the key shares: the quota holds them back first") in rate_limits
+    assert "uploads budgets" not in rate_limits, "300 + 6,000 uploads a minute fit in 10,000"

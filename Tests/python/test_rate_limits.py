@@ -124,3 +124,21 @@ def test_bad_rate_limits_in_bots_yaml_stop_the_server_before_it_starts(tmp_path,
     assert result.returncode == 78, result.stdout + result.stderr
     assert f"{config}{expected}" in result.stderr, result.stderr
     assert not (tmp_path / "unused").exists()
+
+
+@pytest.mark.parametrize("budget, expected", [
+    ("{messages: lots}", ':5:30: error: bots[0].rate_budget.messages must be a rate such as 30/min, 5/s or 100/h, found "lots"'),
+    ("{messages: 0/min}", ':5:30: error: bots[0].rate_budget.messages must be a rate such as 30/min, 5/s or 100/h, found "0/min"'),
+    ("{uploads: 5/fortnight}", ':5:29: error: bots[0].rate_budget.uploads must be a rate such as 30/min, 5/s or 100/h, found "5/fortnight"'),
+    ("{max_wait: 10s}", ":5:19: error: bots[0].rate_budget needs at least one of calls, messages or uploads, such as messages: 30/min"),
+    ("{message: 30/min}", ':5:20: error: unknown key "message" in bots[0].rate_budget (did you mean "messages"?)'),
+    ("{calls: 10/s, max_wait: soon}", ':5:43: error: bots[0].rate_budget.max_wait must be a duration such as 30s, 10m or 14d, found "soon"'),
+])
+def test_bad_rate_budgets_in_bots_yaml_are_located(tmp_path, budget, expected):
+    config = tmp_path / "bots.yaml"
+    config.write_text("server: {api_key: k, api_secret: a-secret-of-32-bytes-or-more-yes}\nembedded: {port: 0}\nbots:\n"
+                      f"  - {{name: w, kind: workout, channels: [messaging:general],\n     rate_budget: {budget}}}\n")
+    result = subprocess.run([bots_binary(), "serve", "--config", str(config), "--data", str(tmp_path / "unused")],
+                            capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert result.returncode == 78, result.stdout + result.stderr
+    assert f"{config}{expected}" in result.stderr, result.stderr

@@ -9,7 +9,7 @@ extension BotsConfiguration {
         /// Bots only in the old configuration: they stop, as on shutdown (handlers finish), and
         /// their users leave the bots' channels.
         public var removed: [BotEntry] = []
-        /// Bots whose kind, user, concurrency, drain deadline, `reuse_uploads` or `catch_up` changed: they
+        /// Bots whose kind, user, concurrency, drain deadline, `reuse_uploads`, `catch_up` or `rate_budget` changed: they
         /// stop and start again, so they reconnect; their users leave the channels the file no
         /// longer runs them in (all of them after a user change).
         public var restarted: [BotEntry] = []
@@ -50,6 +50,7 @@ extension BotsConfiguration {
             }
             if entry.kind != old.kind || entry.user != old.user || entry.concurrency != old.concurrency
                 || entry.drainDeadline != old.drainDeadline || entry.reusesUploads != old.reusesUploads || entry.catchUp != old.catchUp
+                || entry.rateBudget != old.rateBudget
             {
                 changes.restarted.append(entry)
                 continue

@@ -1,3 +1,4 @@
+import ChatClient
 import ChatModels
 import Foundation
 
@@ -99,6 +100,9 @@ public struct BotsConfiguration: Sendable {
         /// How far back it catches up on what it missed when it starts again (`catch_up`, a
         /// day by default); nil (`catch_up: off`) starts from the moment it connects.
         public var catchUp: Duration? = .seconds(86_400)
+        /// The limit it keeps to on its own calls (`rate_budget`), below the app's quotas, which
+        /// every bot and user of the app share; nil for none.
+        public var rateBudget: RateBudget? = nil
         /// The whole entry, for kind-specific options (read them with ``ConfigNode``).
         public var node: ConfigNode
     }
@@ -118,7 +122,9 @@ public struct BotsConfiguration: Sendable {
     public var tracing: TracingExport? = nil
 
     /// The keys a bot entry may have besides the ones its kind reads.
-    public static let commonBotKeys = ["name", "kind", "user", "channels", "concurrency", "drain_deadline", "reuse_uploads", "catch_up"]
+    public static let commonBotKeys = [
+        "name", "kind", "user", "channels", "concurrency", "drain_deadline", "reuse_uploads", "catch_up", "rate_budget",
+    ]
 
     /// Reads and checks `bots.yaml`.
     public static func load(contentsOf path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigurationError)
@@ -289,6 +295,7 @@ public struct BotsConfiguration: Sendable {
                 entry.catchUp = duration
             }
         }
+        if let budget = node["rate_budget"] { entry.rateBudget = try parseRateBudget(budget) }
         return entry
     }
 

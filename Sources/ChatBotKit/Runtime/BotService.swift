@@ -100,14 +100,16 @@ public final class BotService: Service, Sendable {
         self.logger = botLogger
     }
 
-    /// A service for `bot` on `server`, with a client of its own acting as the bot's user and
-    /// uploading through `cdnStorage` (the chat API's CDN by default).
+    /// A service for `bot` on `server`, with a client of its own acting as the bot's user,
+    /// uploading through `cdnStorage` (the chat API's CDN by default) and keeping its calls
+    /// within `rateBudget`, if any.
     public convenience init(
         bot: Bot, server: URL, apiKey: String, apiSecret: String, channels: [ChannelId], configuration: Configuration = Configuration(),
-        cdnStorage: (any CDNStorage)? = nil, logger: Logger
+        cdnStorage: (any CDNStorage)? = nil, rateBudget: RateBudget? = nil, logger: Logger
     ) {
         let client = ChatClient(
-            configuration: ChatClientConfiguration(apiKey: apiKey, baseURL: server, credentials: .apiSecret(apiSecret), userId: bot.user.id),
+            configuration: ChatClientConfiguration(
+                apiKey: apiKey, baseURL: server, credentials: .apiSecret(apiSecret), userId: bot.user.id, rateBudget: rateBudget),
             cdnStorage: cdnStorage, logger: logger)
         self.init(bot: bot, client: client, channels: channels, configuration: configuration, logger: logger)
     }

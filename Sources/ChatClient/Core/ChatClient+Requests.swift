@@ -18,7 +18,27 @@ extension ChatClient {
         _ endpoint: Endpoint, retryingOn retryable: [TransportError.Code], request makeRequest: () throws -> TransportRequest
     ) async throws -> JSONObject {
         try await traced(endpoint.operation, method: endpoint.method, url: configuration.baseURL.appendingPathComponent(endpoint.path)) { span in
-            try await send(endpoint, retryingOn: retryable, span: span, request: makeRequest)
+            try await waitForBudget(of: endpoint)
+            return try await send(endpoint, retryingOn: retryable, span: span, request: makeRequest)
+        }
+    }
+
+    /// Waits for the call's turn in the client's ``RateBudget``; a turn further away than the
+    /// budget allows is refused before anything is sent.
+    private func waitForBudget(of endpoint: Endpoint) async throws {
+        guard let budgetGate else { return }
+        switch budgetGate.turn(for: endpoint.name) {
+        case .go(let wait, let heldBy):
+            guard let heldBy else { return }
+            metrics.budgetSpent(heldBy, wait: wait)
+            try await Task.sleep(for: wait)
+        case .overBudget(let rate, let limit, let wait):
+            metrics.budgetSpent(rate, wait: nil)
+            throw ChatClientError(
+                code: .budgetExceeded,
+                message: "\(endpoint.operation) was not sent: the client's \(rate) budget of \(limit) is spent, and its next turn is in "
+                    + "\(String(format: "%.1f", wait.timeInterval)) s, over the \(DurationText.format(budgetGate.budget.maximumWait)) "
+                    + "a call may wait; raise the budget or its maximum wait, or make fewer calls")
         }
     }
 

@@ -35,6 +35,7 @@ public final class ChatClient: Sendable {
     let signer: TokenSigner?
     let metrics: ClientMetrics
     let rateLimitLedger = RateLimitLedger()
+    let budgetGate: BudgetGate?
     private let explicitTracer: (any Tracer)?
 
     /// A client; transports default to libcurl and libwebsockets. Its metrics (and those of the
@@ -47,6 +48,7 @@ public final class ChatClient: Sendable {
         metricsFactory: (any MetricsFactory)? = nil, tracer: (any Tracer)? = nil, logger: Logger = Logger(label: "chatbotkit.client")
     ) {
         self.configuration = configuration
+        budgetGate = configuration.rateBudget.map(BudgetGate.init)
         metrics = ClientMetrics(explicitFactory: metricsFactory)
         explicitTracer = tracer
         self.http = http ?? CurlHTTPTransport(caFile: configuration.caFile)

@@ -32,12 +32,15 @@ public struct ChatClientConfiguration: Sendable {
     public var linkRefreshMargin: Duration
     /// The `X-Stream-Client` header.
     public var clientIdentifier: String
+    /// A limit this client keeps to on its own calls, below the service's quotas; nil for none.
+    public var rateBudget: RateBudget?
 
     /// A configuration with the service's defaults.
     public init(
         apiKey: String, baseURL: URL = URL(string: "https://chat.stream-io-api.com")!, credentials: Credentials, userId: String? = nil,
         maximumUploadSize: Int64 = 100 * 1024 * 1024, maximumAttempts: Int = 4, maximumRateLimitWait: Duration = .seconds(60),
-        caFile: String? = nil, linkRefreshMargin: Duration = .seconds(30), clientIdentifier: String = "chatbotkit-swift-0.1"
+        caFile: String? = nil, linkRefreshMargin: Duration = .seconds(30), clientIdentifier: String = "chatbotkit-swift-0.1",
+        rateBudget: RateBudget? = nil
     ) {
         self.apiKey = apiKey
         self.baseURL = baseURL
@@ -49,5 +52,6 @@ public struct ChatClientConfiguration: Sendable {
         self.caFile = caFile
         self.linkRefreshMargin = linkRefreshMargin
         self.clientIdentifier = clientIdentifier
+        self.rateBudget = rateBudget
     }
 }

@@ -29,6 +29,9 @@ public struct ChatClientError: Error, Sendable, CustomStringConvertible {
         public static let messageRefused = Code(rawValue: "chat.message_refused")
         /// A download's link could not be refreshed or the file is gone.
         public static let downloadFailed = Code(rawValue: "chat.download_failed")
+        /// A call would have waited longer than its client's ``RateBudget`` allows; it was not
+        /// sent.
+        public static let budgetExceeded = Code(rawValue: "chat.budget_exceeded")
         /// A capture of events to replay has a line that is not an event.
         public static let invalidCapture = Code(rawValue: "chat.invalid_capture")
         /// The code's name.

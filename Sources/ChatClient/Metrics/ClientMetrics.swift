@@ -38,6 +38,16 @@ struct ClientMetrics: Sendable {
         Timer(label: "chatbotkit_rate_limit_wait_seconds", dimensions: [("operation", operation)], factory: factory).record(duration: wait)
     }
 
+    /// How long a call waited for its turn in its client's budget (`calls`, `messages`, `uploads`:
+    /// the rate that held it longest), or a call refused because it would have waited too long.
+    func budgetSpent(_ rate: String, wait: Duration?) {
+        guard let wait else {
+            Counter(label: "chatbotkit_budget_refusals_total", dimensions: [("budget", rate)], factory: factory).increment()
+            return
+        }
+        Timer(label: "chatbotkit_budget_wait_seconds", dimensions: [("budget", rate)], factory: factory).record(duration: wait)
+    }
+
     /// A file uploaded (`image` or `file`) with its size, or an upload that failed.
     func uploadFinished(kind: String, bytes: Int64?, duration: Duration) {
         let outcome = bytes == nil ? "failed" : "uploaded"
