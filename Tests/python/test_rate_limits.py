@@ -116,14 +116,19 @@ def test_an_unknown_endpoint_name_is_refused_with_the_known_ones(limited):
     ("[SendMessage]", ":4:16: error: embedded.rate_limits must be a mapping"),
 ])
 def test_bad_rate_limits_in_bots_yaml_stop_the_server_before_it_starts(tmp_path, limits, expected):
-    config = tmp_path / "bots.yaml"
-    config.write_text(f"server: {{api_key: k, api_secret: a-secret-of-32-bytes-or-more-yes}}\nembedded:\n  port: 0\n"
-                      f"  rate_limits: {limits}\nbots: []\n")
-    result = subprocess.run([bots_binary(), "serve", "--config", str(config), "--data", str(tmp_path / "unused")],
-                            capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    serving_is_refused(tmp_path, "embedded:\n  port: 0\n" f"  rate_limits: {limits}\nbots: []\n", expected)
+
+
+def serving_is_refused(folder, text: str, expected: str):
+    """`bots serve` with this configuration (after its server line) exits 78 with `expected`
+    after the file's path, and makes no data folder."""
+    config = folder / "bots.yaml"
+    config.write_text("server: {api_key: k, api_secret: a-secret-of-32-bytes-or-more-yes}\n" + text)
+    result = subprocess.run([bots_binary(), "serve", "--config", str(config), "--data", str(folder / "unused")],
+                            capture_output=True, text=True, timeout=60, cwd=folder)
     assert result.returncode == 78, result.stdout + result.stderr
     assert f"{config}{expected}" in result.stderr, result.stderr
-    assert not (tmp_path / "unused").exists()
+    assert not (folder / "unused").exists()
 
 
 @pytest.mark.parametrize("budget, expected", [
@@ -135,10 +140,5 @@ def test_bad_rate_limits_in_bots_yaml_stop_the_server_before_it_starts(tmp_path,
     ("{calls: 10/s, max_wait: soon}", ':5:43: error: bots[0].rate_budget.max_wait must be a duration such as 30s, 10m or 14d, found "soon"'),
 ])
 def test_bad_rate_budgets_in_bots_yaml_are_located(tmp_path, budget, expected):
-    config = tmp_path / "bots.yaml"
-    config.write_text("server: {api_key: k, api_secret: a-secret-of-32-bytes-or-more-yes}\nembedded: {port: 0}\nbots:\n"
-                      f"  - {{name: w, kind: workout, channels: [messaging:general],\n     rate_budget: {budget}}}\n")
-    result = subprocess.run([bots_binary(), "serve", "--config", str(config), "--data", str(tmp_path / "unused")],
-                            capture_output=True, text=True, timeout=60, cwd=tmp_path)
-    assert result.returncode == 78, result.stdout + result.stderr
-    assert f"{config}{expected}" in result.stderr, result.stderr
+    serving_is_refused(tmp_path, "embedded: {port: 0}\nbots:\n"
+                       f"  - {{name: w, kind: workout, channels: [messaging:general],\n     rate_budget: {budget}}}\n", expected)
