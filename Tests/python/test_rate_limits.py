@@ -9,7 +9,11 @@ import pytest
 import requests
 from stream_chat.base.exceptions import StreamAPIException
 
-from conftest import API_KEY, API_SECRET, DevServerProcess, bots_binary, user_headers
+from stream_chat import StreamChat
+
+from conftest import API_KEY, API_SECRET, DevServerProcess, bots_binary, user_headers, wait_for
+from test_bots_run import BotsRun, bot_messages
+from test_bots_tracing import WORKOUT
 
 PLATFORMS = {"server_side", "android", "ios", "web"}
 
@@ -142,3 +146,38 @@ def serving_is_refused(folder, text: str, expected: str):
 def test_bad_rate_budgets_in_bots_yaml_are_located(tmp_path, budget, expected):
     serving_is_refused(tmp_path, "embedded: {port: 0}\nbots:\n"
                        f"  - {{name: w, kind: workout, channels: [messaging:general],\n     rate_budget: {budget}}}\n", expected)
+
+
+def test_bots_run_keeps_a_bot_within_its_rate_budget(tmp_path):
+    config = tmp_path / "bots.yaml"
+    config.write_text(f"""
+server: {{api_key: {API_KEY}, api_secret: {API_SECRET}}}
+embedded: {{port: 0, data: {tmp_path}/data}}
+bots:
+  - name: workout
+    kind: workout
+    user: workout-bot
+    channels: [messaging:general]
+    database: {tmp_path}/workouts.sqlite
+    rate_budget: {{messages: 1/min, max_wait: 1s}}
+""")
+    run = BotsRun(config)
+    try:
+        client = StreamChat(API_KEY, API_SECRET, base_url=run.base_url + "/", timeout=10.0)
+        client.upsert_user({"id": "alice"})
+        channel = client.channel("messaging", "general")
+        channel.add_members(["alice"])
+        first = channel.send_message({"text": "run one", "attachments": [WORKOUT]}, "alice")["message"]
+        wait_for(lambda: bot_messages(channel, "workout-bot", first["id"]))
+        second = channel.send_message({"text": "run two", "attachments": [WORKOUT]}, "alice")["message"]
+        # Its answer would wait a minute for the budget, over max_wait: refused unsent, and said so.
+        def refusal_logged():
+            run.output.append(run.process.stdout.readline())
+            return "chat.budget_exceeded" in run.output[-1]
+        wait_for(refusal_logged, timeout=15)
+        assert bot_messages(channel, "workout-bot", second["id"]) == []
+        assert len(bot_messages(channel, "workout-bot")) == 1
+    finally:
+        assert run.terminate() == 0, "".join(run.output)
+    log = "".join(run.output)
+    assert "the client's messages budget of 1/min is spent" in log, log
