@@ -161,6 +161,21 @@ struct RateLimitTests {
         }
     }
 
+    @Test("an injected 429 carries its own quota headers only, not the limiter's beside them")
+    func injectedRateLimit() async throws {
+        try await TestChatServer.withServer { server in
+            let transport = CurlHTTPTransport()
+            defer { transport.shutdown() }
+            server.server.injectFault(InjectedFault(pathContains: "/app", status: 429, code: 9, count: 1, resetAfterSeconds: 5))
+            let url = URL(string: "\(server.baseURL)/app?api_key=\(server.apiKey)")!
+            let refused = try await transport.send(TransportRequest(method: "GET", url: url))
+            #expect(refused.status == 429)
+            #expect(refused.header("x-ratelimit-limit") == "1" && refused.header("x-ratelimit-remaining") == "0")
+            let answered = try await transport.send(TransportRequest(method: "GET", url: url))
+            #expect(answered.header("x-ratelimit-limit") == "10000")
+        }
+    }
+
     @Test("the ledger lets calls go while requests are left, counts each off, and holds the rest until the reset")
     func ledger() {
         let ledger = RateLimitLedger()

@@ -106,7 +106,8 @@ struct RateLimitMiddleware: RouterMiddleware {
             return try error.response(from: request, context: context)
         }
         var response = try await next(request, context)
-        response.headers.append(contentsOf: headers)
+        // An injected 429 brings quota headers of its own; two values each would contradict.
+        if response.headers[RateLimiter.limitField] == nil { response.headers.append(contentsOf: headers) }
         return response
     }
 }
