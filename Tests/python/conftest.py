@@ -118,4 +118,16 @@ def wait_for(predicate, timeout=10.0, interval=0.05):
     raise AssertionError("condition not met within %.1f s" % timeout)
 
 
-__all__ = ["API_KEY", "API_SECRET", "DevServerProcess", "user_headers", "png_bytes", "wait_for", "requests"]
+def serving_is_refused(folder, text: str, expected: str):
+    """`bots serve` with this configuration (after its server line) exits 78 with `expected`
+    after the file's path, and makes no data folder."""
+    config = folder / "bots.yaml"
+    config.write_text("server: {api_key: k, api_secret: a-secret-of-32-bytes-or-more-yes}\n" + text)
+    result = subprocess.run([bots_binary(), "serve", "--config", str(config), "--data", str(folder / "unused")],
+                            capture_output=True, text=True, timeout=60, cwd=folder)
+    assert result.returncode == 78, result.stdout + result.stderr
+    assert f"{config}{expected}" in result.stderr, result.stderr
+    assert not (folder / "unused").exists()
+
+
+__all__ = ["API_KEY", "API_SECRET", "DevServerProcess", "user_headers", "png_bytes", "wait_for", "serving_is_refused", "requests"]

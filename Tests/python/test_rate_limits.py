@@ -2,16 +2,14 @@
 platform, named as the hosted service names its endpoints, reported by `GET /rate_limits`
 (`get_rate_limits`), and set per endpoint in bots.yaml's `embedded.rate_limits`."""
 
-import subprocess
 import time
 
 import pytest
 import requests
+from stream_chat import StreamChat
 from stream_chat.base.exceptions import StreamAPIException
 
-from stream_chat import StreamChat
-
-from conftest import API_KEY, API_SECRET, DevServerProcess, bots_binary, user_headers, wait_for
+from conftest import API_KEY, API_SECRET, DevServerProcess, serving_is_refused, user_headers, wait_for
 from test_bots_run import BotsRun, bot_messages
 from test_bots_tracing import WORKOUT
 
@@ -121,18 +119,6 @@ def test_an_unknown_endpoint_name_is_refused_with_the_known_ones(limited):
 ])
 def test_bad_rate_limits_in_bots_yaml_stop_the_server_before_it_starts(tmp_path, limits, expected):
     serving_is_refused(tmp_path, "embedded:\n  port: 0\n" f"  rate_limits: {limits}\nbots: []\n", expected)
-
-
-def serving_is_refused(folder, text: str, expected: str):
-    """`bots serve` with this configuration (after its server line) exits 78 with `expected`
-    after the file's path, and makes no data folder."""
-    config = folder / "bots.yaml"
-    config.write_text("server: {api_key: k, api_secret: a-secret-of-32-bytes-or-more-yes}\n" + text)
-    result = subprocess.run([bots_binary(), "serve", "--config", str(config), "--data", str(folder / "unused")],
-                            capture_output=True, text=True, timeout=60, cwd=folder)
-    assert result.returncode == 78, result.stdout + result.stderr
-    assert f"{config}{expected}" in result.stderr, result.stderr
-    assert not (folder / "unused").exists()
 
 
 @pytest.mark.parametrize("budget, expected", [

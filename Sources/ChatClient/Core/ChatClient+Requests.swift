@@ -30,10 +30,10 @@ extension ChatClient {
         switch budgetGate.turn(for: endpoint.name) {
         case .go(let wait, let heldBy):
             guard let heldBy else { return }
-            metrics.budgetSpent(heldBy, wait: wait)
+            metrics.waitedForBudget(heldBy, wait)
             try await Task.sleep(for: wait)
         case .overBudget(let rate, let limit, let wait):
-            metrics.budgetSpent(rate, wait: nil)
+            metrics.refusedOverBudget(rate)
             throw ChatClientError(
                 code: .budgetExceeded,
                 message: "\(endpoint.operation) was not sent: the client's \(rate) budget of \(limit) is spent, and its next turn is in "

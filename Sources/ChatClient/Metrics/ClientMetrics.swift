@@ -38,14 +38,15 @@ struct ClientMetrics: Sendable {
         Timer(label: "chatbotkit_rate_limit_wait_seconds", dimensions: [("operation", operation)], factory: factory).record(duration: wait)
     }
 
-    /// How long a call waited for its turn in its client's budget (`calls`, `messages`, `uploads`:
-    /// the rate that held it longest), or a call refused because it would have waited too long.
-    func budgetSpent(_ rate: String, wait: Duration?) {
-        guard let wait else {
-            Counter(label: "chatbotkit_budget_refusals_total", dimensions: [("budget", rate)], factory: factory).increment()
-            return
-        }
+    /// How long a call waited for its turn in its client's budget, by the rate that held it
+    /// longest (`calls`, `messages`, `uploads`).
+    func waitedForBudget(_ rate: String, _ wait: Duration) {
         Timer(label: "chatbotkit_budget_wait_seconds", dimensions: [("budget", rate)], factory: factory).record(duration: wait)
+    }
+
+    /// A call refused unsent because `rate` would have made it wait too long.
+    func refusedOverBudget(_ rate: String) {
+        Counter(label: "chatbotkit_budget_refusals_total", dimensions: [("budget", rate)], factory: factory).increment()
     }
 
     /// A file uploaded (`image` or `file`) with its size, or an upload that failed.

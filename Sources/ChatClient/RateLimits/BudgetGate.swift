@@ -29,8 +29,7 @@ final class BudgetGate: Sendable {
             var wait = Duration.zero
             var slowest = rates[0]
             for (name, rate) in rates {
-                let spacing = rate.period / rate.count
-                let tolerance = spacing * (rate.count - 1)
+                let tolerance = rate.spacing * (rate.count - 1)
                 let arrival = arrivals[name] ?? now
                 let earliest = arrival - tolerance
                 if earliest - now > wait {
@@ -41,7 +40,7 @@ final class BudgetGate: Sendable {
             if wait > budget.maximumWait { return .overBudget(rate: slowest.name, limit: slowest.rate, wait: wait) }
             let start = now + wait
             for (name, rate) in rates {
-                arrivals[name] = max(arrivals[name] ?? start, start) + rate.period / rate.count
+                arrivals[name] = max(arrivals[name] ?? start, start) + rate.spacing
             }
             return .go(after: wait, heldBy: wait > .zero ? slowest.name : nil)
         }

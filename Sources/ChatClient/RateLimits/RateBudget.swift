@@ -31,6 +31,9 @@ public struct RateBudget: Sendable, Hashable {
         /// The period.
         public var period: Duration
 
+        /// The time between two calls once a burst is spent.
+        var spacing: Duration { period / count }
+
         /// A rate of `count` calls per `period`; nil unless both are positive.
         public init?(count: Int, per period: Duration) {
             guard count > 0, period > .zero else { return nil }

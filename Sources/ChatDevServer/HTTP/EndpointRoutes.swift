@@ -48,7 +48,4 @@ enum EndpointRoutes {
     static func name(method: String, route: String) -> EndpointName? {
         names["\(method) \(route)"]
     }
-
-    /// Every name some route has.
-    static var allNames: Set<EndpointName> { Set(names.values) }
 }

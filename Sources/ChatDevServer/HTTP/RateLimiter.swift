@@ -39,13 +39,10 @@ final class RateLimiter: Sendable {
         windowSeconds = max(1, window.components.seconds)
     }
 
-    func limit(of endpoint: EndpointName) -> Int { limits[endpoint] ?? defaultLimit }
-
     /// Counts one request to `endpoint` from `platform`; returns the headers to send and whether
     /// it is allowed.
     func take(_ endpoint: EndpointName, platform: RequestPlatform, now: Date = Date()) -> (headers: HTTPFields, allowed: Bool) {
         let index = windowIndex(now)
-        let limit = limit(of: endpoint)
         let used = windows.withLock { windows -> Int in
             let bucket = Bucket(platform: platform, endpoint: endpoint)
             var window = windows[bucket] ?? Window(index: index, used: 0)
@@ -54,8 +51,8 @@ final class RateLimiter: Sendable {
             windows[bucket] = window
             return window.used
         }
-        let quota = Quota(limit: limit, remaining: max(0, limit - used), reset: (index + 1) * windowSeconds)
-        return (RateLimiter.headers(quota), used <= limit)
+        let quota = quota(of: endpoint, used: used, window: index)
+        return (RateLimiter.headers(quota), used <= quota.limit)
     }
 
     /// The quotas of `endpoints` on `platform` as they stand, without counting anything.
@@ -65,12 +62,16 @@ final class RateLimiter: Sendable {
             var quotas: [EndpointName: Quota] = [:]
             for endpoint in endpoints {
                 let window = windows[Bucket(platform: platform, endpoint: endpoint)]
-                let used = window?.index == index ? window!.used : 0
-                let limit = limit(of: endpoint)
-                quotas[endpoint] = Quota(limit: limit, remaining: max(0, limit - used), reset: (index + 1) * windowSeconds)
+                quotas[endpoint] = quota(of: endpoint, used: window?.index == index ? window!.used : 0, window: index)
             }
             return quotas
         }
+    }
+
+    /// `endpoint`'s quota after `used` requests in the window numbered `window`.
+    private func quota(of endpoint: EndpointName, used: Int, window: Int64) -> Quota {
+        let limit = limits[endpoint] ?? defaultLimit
+        return Quota(limit: limit, remaining: max(0, limit - used), reset: (window + 1) * windowSeconds)
     }
 
     private func windowIndex(_ now: Date) -> Int64 {
