@@ -45,6 +45,12 @@ let package = Package(
         // the one store every node of a deployment already reaches, and that can take a lease
         // atomically against its own clock.
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // Already in the build through Hummingbird; named for ChatServing's NIOCore.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // gzip of webhook bodies (the service's `webhook_compression_algorithm`): the dev server
+        // compresses them, the bots' webhook intake inflates them. Wraps zlib over NIO's
+        // ByteBuffer, which both already hold; no C of ours.
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
     ],
     targets: [
         // MARK: Wire model
@@ -52,6 +58,14 @@ let package = Package(
 
         // MARK: A lock ThreadSanitizer can follow, shared by the modules below (package access)
         .target(name: "ChatLocking", swiftSettings: strictSettings),
+
+        // MARK: What every HTTP server of ours shares (the dev server, the webhook intake, /metrics):
+        // learning the port it bound, and saying why it could not listen
+        .target(
+            name: "ChatServing",
+            dependencies: ["ChatLocking", .product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: strictSettings
+        ),
 
         // MARK: C libraries, each behind one small Swift module
         .systemLibrary(
@@ -95,7 +109,7 @@ let package = Package(
         .target(
             name: "ChatBotKit",
             dependencies: [
-                "ChatClient", "ChatModels", "ChatLocking",
+                "ChatClient", "ChatModels", "ChatLocking", "ChatServing",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -103,6 +117,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
+                // WebhookServer: the HTTP endpoint the service posts events to (bots that take
+                // their events by webhook); the dev server already builds it.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ],
             swiftSettings: strictSettings
         ),
@@ -137,9 +155,10 @@ let package = Package(
         .target(
             name: "ChatDevServer",
             dependencies: [
-                "ChatModels", "ChatLocking",
+                "ChatModels", "ChatLocking", "ChatServing",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -186,7 +205,7 @@ let package = Package(
         .executableTarget(
             name: "bots",
             dependencies: [
-                "ChatBotKit", "ChatBotKitPostgres", "ChatTelemetry", "ChatDevServer", "WorkoutBot", "ModerationBot", "ArchiveBot",
+                "ChatBotKit", "ChatBotKitPostgres", "ChatTelemetry", "ChatDevServer", "ChatServing", "WorkoutBot", "ModerationBot", "ArchiveBot",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -224,7 +243,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ChatDevServerTests",
-            dependencies: ["ChatDevServer", "ChatModels"],
+            dependencies: ["ChatDevServer", "ChatModels", "ChatServing"],
             swiftSettings: strictSettings
         ),
         .testTarget(

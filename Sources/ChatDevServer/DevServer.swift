@@ -1,5 +1,6 @@
 import ChatLocking
 import ChatModels
+import ChatServing
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
@@ -75,8 +76,10 @@ public final class DevServer: Service, Sendable {
         } catch {
             failure = error
         }
-        // However it ended, link previews still being fetched end before the server is stopped.
+        // However it ended, link previews still being fetched end before the server is stopped,
+        // and the events already queued for the app's webhook get a few seconds to go.
         await state.background.cancelAndWait()
+        await state.webhooks.finish(within: .seconds(5))
         switch failure {
         case nil:
             listening.failed(DevServerError(code: .stopped, message: "the dev server stopped before it was listening"))
@@ -150,6 +153,13 @@ public final class DevServer: Service, Sendable {
     public func refuseConnections(ofUser userId: String, _ isRefused: Bool = true) async {
         await state.hub.setRefused(userId, isRefused)
         if isRefused { _ = await state.hub.disconnect(userId: userId) }
+    }
+
+    /// How many events the app's webhook took, how many it did not after every attempt, and how
+    /// many were dropped because it was too far behind.
+    public var webhookDeliveries: (delivered: Int, failed: Int, dropped: Int) {
+        let counts = state.webhooks.counts.withLock { $0 }
+        return (counts.delivered, counts.failed, counts.dropped)
     }
 
     /// The users with a connection watching `cid`.

@@ -48,6 +48,12 @@ public struct DevServerConfiguration: Sendable {
     /// The most events one `/sync` returns; asked for more, it answers HTTP 400, as the hosted
     /// service does beyond 2,000.
     public var maximumSyncedEvents = 2000
+    /// How long the app's webhook (`webhook_url`) has to answer one delivery before it counts
+    /// as timed out and is tried again: 6 s on the hosted service.
+    public var webhookTimeout: Duration = .seconds(6)
+    /// How long all the attempts at one webhook delivery may take together (15 s on the hosted
+    /// service); no attempt starts after it.
+    public var webhookDeadline: Duration = .seconds(15)
     /// Where the spans of the requests go (each a child of the caller's span when it sends
     /// `traceparent`); nil for the process's tracer (`InstrumentationSystem`), a no-op until
     /// an app bootstraps one.

@@ -20,6 +20,8 @@ final class DevServerState: Sendable {
     let enricher: URLEnricher
     /// Work that outlives its request (link previews added after the answer); awaited on shutdown.
     let background = BackgroundTasks()
+    /// Posts the app's events to its `webhook_url`, when it has one.
+    let webhooks: WebhookSender
     private let settings: Locked<AppSettings>
     /// The address the server is reachable at, set once it is bound.
     let boundAddress = Locked<String?>(nil)
@@ -44,6 +46,9 @@ final class DevServerState: Sendable {
         rateLimiter = RateLimiter(
             defaultLimit: configuration.defaultRateLimit, limits: configuration.rateLimits, window: configuration.rateLimitWindow)
         enricher = URLEnricher(scraper: LinkScraper(timeout: configuration.linkPreviewTimeout), logger: logger)
+        webhooks = WebhookSender(
+            apiKey: configuration.apiKey, apiSecret: configuration.apiSecret, timeout: configuration.webhookTimeout,
+            deadline: configuration.webhookDeadline, logger: logger)
         let stored = try await store.read { db in
             (try SettingsTable.fetch(db, "app")?.objectValue)
         }

@@ -1,5 +1,6 @@
 import ChatBotKit
 import ChatDevServer
+import ChatServing
 import Foundation
 import Hummingbird
 import Logging

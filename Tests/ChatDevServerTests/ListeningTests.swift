@@ -1,4 +1,5 @@
 @testable import ChatDevServer
+import ChatServing
 import Foundation
 import ServiceLifecycle
 import Testing

@@ -31,9 +31,10 @@ extension BotService {
         }
     }
 
-    /// Reads the checkpoint and makes the connection catch up from it. A checkpoint that cannot
-    /// be read is moved aside (kept, as `<file>.unreadable`) and the bot starts from now.
-    func startCatchingUp(_ catchUp: CatchUp) {
+    /// Reads the checkpoint and returns where to catch up from (nil: from now), having taken in
+    /// what it says was handled. A checkpoint that cannot be read is moved aside (kept, as
+    /// `<file>.unreadable`) and the bot starts from now.
+    func resumeFromCheckpoint(_ catchUp: CatchUp) -> Date? {
         let checkpoint: BotCheckpoint?
         do {
             checkpoint = try BotCheckpoint.load(from: catchUp.checkpointFile)
@@ -41,11 +42,11 @@ extension BotService {
             let aside = StateFile.setAside(catchUp.checkpointFile)
             logger.error(
                 "Bot \(bot.name) does not catch up on what it missed: \(error.message)\(aside.map { "; it is kept as \($0.lastPathComponent)" } ?? "")")
-            return
+            return nil
         }
         guard let checkpoint else {
             logger.info("Bot \(bot.name) has no checkpoint yet (\(catchUp.checkpointFile.path)); it handles what comes from now on")
-            return
+            return nil
         }
         let now = Date()
         let reachable = now.addingTimeInterval(-catchUp.maximumAge.timeInterval)
@@ -69,7 +70,7 @@ extension BotService {
         logger.info(
             "Bot \(bot.name) catches up on what it missed since \(RFC3339.string(from: checkpoint.handledThrough))",
             metadata: ["since": "\(RFC3339.string(from: since))"])
-        connection.catchUp(since: since)
+        return since
     }
 
     /// Saves the checkpoint when something changed since the last save, when the last save is

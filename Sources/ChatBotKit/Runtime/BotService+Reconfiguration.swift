@@ -48,7 +48,11 @@ extension BotService {
         configuredChannels.withLock { channels in
             if !channels.contains(cid) { channels.append(cid) }
         }
-        try await connection.watch(cid)
+        if configuration.events.isWebhook {
+            webhookChannels.withLock { _ = $0.insert(cid) }
+        } else {
+            try await connection.watch(cid)
+        }
         logger.info("Bot \(bot.name) follows \(cid)", metadata: ["cid": "\(cid)"])
     }
 
@@ -57,7 +61,11 @@ extension BotService {
     /// still handled.
     public func leave(_ cid: ChannelId) async throws {
         do {
-            try await connection.unwatch(cid)
+            if configuration.events.isWebhook {
+                webhookChannels.withLock { _ = $0.remove(cid) }
+            } else {
+                try await connection.unwatch(cid)
+            }
             try await client.removeMembers([bot.user.id], from: cid)
         } catch {
             throw BotError(code: .configuration, message: "bot \(bot.name) could not leave \(cid): \(error)", underlying: error)

@@ -29,18 +29,23 @@ public final class BotService: Service, Sendable {
         /// The bot's other nodes and the leases that share its channels out among them; nil
         /// (the default) handles every channel here.
         public var scaleOut: ScaleOut?
+        /// Where the bot's events come from: its own WebSocket connection (the default), or the
+        /// app's webhook requests through an intake.
+        public var events: EventSource
 
-        /// The defaults: 8 channels at once, 10 s to drain, no catching up, one node.
+        /// The defaults: 8 channels at once, 10 s to drain, no catching up, one node, events
+        /// over a WebSocket.
         public init(
             maximumConcurrentChannels: Int = 8, drainDeadline: Duration = .seconds(10),
             connection: EventConnection.Configuration = EventConnection.Configuration(), catchUp: CatchUp? = nil,
-            scaleOut: ScaleOut? = nil
+            scaleOut: ScaleOut? = nil, events: EventSource = .webSocket
         ) {
             self.maximumConcurrentChannels = maximumConcurrentChannels
             self.drainDeadline = drainDeadline
             self.connection = connection
             self.catchUp = catchUp
             self.scaleOut = scaleOut
+            self.events = events
         }
     }
 
@@ -81,6 +86,9 @@ public final class BotService: Service, Sendable {
     /// One reconfiguration at a time.
     let reconfiguring = AsyncSlots(limit: 1)
     let metrics: BotMetrics
+    /// The channels a bot taking its events by webhook follows: the webhook brings every
+    /// channel's events, and it keeps those of its channels and memberships.
+    let webhookChannels = Locked<Set<ChannelId>>([])
 
     /// A service for `bot`, talking through `client`.
     public init(bot: Bot, client: ChatClient, channels: [ChannelId], configuration: Configuration = Configuration(), logger: Logger? = nil) {
@@ -151,9 +159,10 @@ public final class BotService: Service, Sendable {
     }
 
     private func handleMessages() async throws {
+        if case .webhook(let intake) = configuration.events { return try await handleWebhookEvents(from: intake) }
         try await prepare()
         let catchUp = configuration.catchUp
-        if let catchUp { startCatchingUp(catchUp) }
+        if let catchUp, let since = resumeFromCheckpoint(catchUp) { connection.catchUp(since: since) }
         let scaleOut = configuration.scaleOut
         let slots = AsyncSlots(limit: configuration.maximumConcurrentChannels)
         let connection = self.connection
@@ -249,7 +258,7 @@ public final class BotService: Service, Sendable {
     /// Takes an event in: a delivery not handled before is queued in its channel's mailbox, and
     /// a worker started for a channel that had none. `leasedIn` is the channel whose lease
     /// this node holds, whose progress is followed for the next holder.
-    private func consume(
+    func consume(
         _ event: Event, slots: AsyncSlots, workers: inout ThrowingDiscardingTaskGroup<any Error>, leasedIn leasedChannel: ChannelId? = nil
     ) async {
         logMembership(event)
@@ -267,7 +276,7 @@ public final class BotService: Service, Sendable {
     }
 
     /// Upserts the bot's user and makes it a member of its channels.
-    private func prepare() async throws {
+    func prepare() async throws {
         do {
             try await client.upsertUsers([bot.user])
             for cid in channels { try await client.join(cid, as: bot.user.id) }
@@ -383,7 +392,7 @@ public final class BotService: Service, Sendable {
     /// Waits until every queued delivery is handled, cancelling the handlers still running at
     /// the drain deadline. An idle bot returns at once: the deadline is only for work in hand
     /// (it used to be waited out in full whenever no handler was running).
-    private func drain(_ workers: inout ThrowingDiscardingTaskGroup<any Error>) async {
+    func drain(_ workers: inout ThrowingDiscardingTaskGroup<any Error>) async {
         let deadline = ContinuousClock.now + configuration.drainDeadline
         // A channel leaves the mailboxes when its worker finds its queue empty, so none left
         // means no handler running and nothing queued.
@@ -408,7 +417,7 @@ public final class BotService: Service, Sendable {
 
     /// Records that the bot became ready (or never will) and wakes everyone waiting; only the
     /// first outcome counts.
-    private func settle(_ outcome: Result<Void, BotError>) {
+    func settle(_ outcome: Result<Void, BotError>) {
         let waiters = readiness.withLock { readiness -> [CheckedContinuation<Result<Void, BotError>, Never>] in
             guard case .starting(let waiters) = readiness else { return [] }
             readiness = .settled(outcome)

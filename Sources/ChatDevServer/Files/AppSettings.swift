@@ -30,6 +30,9 @@ struct AppSettings: Sendable {
         return object
     }
 
+    /// Where and how the app's events are posted; nil while `webhook_url` is empty.
+    var webhook: WebhookSettings? { WebhookSettings(other) }
+
     static func json(_ rules: UploadRules) -> JSONObject {
         [
             "allowed_file_extensions": .array(rules.allowedFileExtensions.map(RawJSON.string)),
@@ -49,6 +52,10 @@ struct AppSettings: Sendable {
             case "async_url_enrich_enabled":
                 guard let flag = value.boolValue else { throw .input("UpdateApp", "async_url_enrich_enabled must be true or false") }
                 asyncURLEnrichment = flag
+            case "webhook_url", "webhook_events", "webhook_compression_algorithm":
+                // Kept with the other settings (and stored, and echoed) once they make sense.
+                try WebhookSettings.check(key, value)
+                other[key] = value
             default: other[key] = value
             }
         }

@@ -28,9 +28,12 @@ extension DevServerState {
         try EventsTable.append(db, cid, event, at: date)
     }
 
-    /// Delivers committed events to the open connections.
+    /// Delivers committed events to the open connections, and the channels' events to the app's
+    /// webhook (the users' own `notification.*` copies are for their connections only).
     func publish(_ events: [PendingEvent]) async {
+        let webhook = appSettings.webhook
         for pending in events {
+            if let webhook, pending.onlyUsers == nil { webhooks.post(pending.event, settings: webhook) }
             if let users = pending.onlyUsers {
                 await hub.publish(pending.event, toUsers: users)
             } else {

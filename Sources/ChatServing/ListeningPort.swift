@@ -3,7 +3,7 @@ import ChatLocking
 /// The port the server is bound to, and the callers waiting to learn it: they get the port once
 /// the server listens, or the reason it never will, or `CancellationError` when their task is
 /// cancelled first. (Waiting forever used to hang `bots run` on a port already in use, deaf to
-/// Ctrl-C.) The dev server's and `bots run`'s metrics server use it, each with its own error.
+/// Ctrl-C.) The dev server, the webhook intake and `bots run`'s metrics server use it, each with its own error.
 public final class ListeningPort<Failure: Error & Sendable>: Sendable {
     private struct State {
         var outcome: Result<Int, Failure>?

@@ -1,0 +1,118 @@
+import ChatClient
+import ChatLocking
+import ChatModels
+import CoreMetrics
+import Foundation
+import Logging
+import Metrics
+
+/// Where the app's webhook requests come in and the bots that take their events that way get
+/// them. One intake serves an app (its key and secret): the service posts every event of the
+/// app once, and the intake passes each to every bot subscribed, which keeps those of its own
+/// channels.
+///
+/// ``receive(body:headers:)`` answers fast, once the event is queued for the bots, as the
+/// service wants. It answers 503 (which the service tries again, with the same `X-Webhook-Id`)
+/// while no bot is subscribed yet and when a bot's queue is full, so no event is taken that no
+/// bot will see; a retry of an event taken before is answered 200 and not passed on twice.
+public final class WebhookIntake: Sendable {
+    /// The answer to one request.
+    public struct Receipt: Sendable, Equatable {
+        /// The HTTP status: 200 taken (or taken before), 503 to be tried again, 4xx refused.
+        public let status: Int
+        /// What happened, for the response body and the log.
+        public let message: String
+        /// The error code of a refusal (`webhook.signature_mismatch`, …) or of a 503 (`webhook.busy`).
+        public let code: String?
+    }
+
+    /// The app's key (requests for another app are refused).
+    public let apiKey: String
+    private let apiSecret: String
+    /// The largest body taken, as sent and inflated.
+    public let maximumBodySize: Int
+    private let logger: Logger
+    private let subscribers = Locked<[UUID: Subscriber]>([:])
+    private let taken = Locked(RecentKeys(capacity: 50_000))
+    private let outcomes: [String: Counter]
+
+    private struct Subscriber {
+        let name: String
+        let continuation: AsyncStream<Event>.Continuation
+    }
+
+    /// What the outcomes of `chatbotkit_webhook_requests_total` are.
+    static let outcomes = ["taken", "retried", "refused", "busy"]
+
+    /// An intake for the app with `apiKey` and `apiSecret`; each bot may have up to
+    /// `queueCapacity` events waiting.
+    public init(
+        apiKey: String, apiSecret: String, maximumBodySize: Int = 4 << 20, queueCapacity: Int = 10_000,
+        metricsFactory: (any MetricsFactory)? = nil, logger: Logger = Logger(label: "chatbotkit.webhook")
+    ) {
+        self.apiKey = apiKey
+        self.apiSecret = apiSecret
+        self.maximumBodySize = maximumBodySize
+        self.queueCapacity = queueCapacity
+        self.logger = logger
+        let factory = metricsFactory ?? MetricsSystem.factory
+        outcomes = Dictionary(
+            uniqueKeysWithValues: Self.outcomes.map { ($0, Counter(label: "chatbotkit_webhook_requests_total", dimensions: [("outcome", $0)], factory: factory)) })
+    }
+
+    private let queueCapacity: Int
+
+    /// The events of every request taken from now on, for one bot (`name` is for the log),
+    /// until the returned stream's consumer stops or ``unsubscribe(_:)``.
+    public func subscribe(name: String) -> (id: UUID, events: AsyncStream<Event>) {
+        let (events, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingOldest(queueCapacity))
+        let id = UUID()
+        continuation.onTermination = { [weak self] _ in self?.subscribers.withLock { _ = $0.removeValue(forKey: id) } }
+        subscribers.withLock { $0[id] = Subscriber(name: name, continuation: continuation) }
+        return (id, events)
+    }
+
+    /// Ends one bot's events (its stream finishes once it has read what was queued).
+    public func unsubscribe(_ id: UUID) {
+        subscribers.withLock { $0.removeValue(forKey: id) }?.continuation.finish()
+    }
+
+    /// How many bots take events from this intake.
+    public var subscriberCount: Int { subscribers.withLock { $0.count } }
+
+    /// Checks and reads one request, and passes its event to the subscribed bots.
+    public func receive(body: some Collection<UInt8>, headers: [String: String]) -> Receipt {
+        let delivery: WebhookDelivery
+        do {
+            delivery = try WebhookDelivery(body: body, headers: headers, apiKey: apiKey, apiSecret: apiSecret, maximumSize: maximumBodySize)
+        } catch {
+            outcomes["refused"]?.increment()
+            logger.warning("A webhook request was refused: \(error.message)", metadata: ["code": "\(error.code)"])
+            return Receipt(status: error.httpStatus, message: error.message, code: error.code.rawValue)
+        }
+        let type = delivery.event.type.rawValue
+        if let id = delivery.id, taken.withLock({ $0.contains(id) }) {
+            outcomes["retried"]?.increment()
+            logger.debug("A webhook request was sent again (attempt \(delivery.attempt)); its event was taken before", metadata: ["webhook_id": "\(id)"])
+            return Receipt(status: 200, message: "\(type) was taken before", code: nil)
+        }
+        let current = subscribers.withLock { Array($0.values) }
+        guard !current.isEmpty else {
+            outcomes["busy"]?.increment()
+            return Receipt(status: 503, message: "no bot takes events yet; try again", code: "webhook.busy")
+        }
+        var full: [String] = []
+        for subscriber in current {
+            if case .dropped = subscriber.continuation.yield(delivery.event) { full.append(subscriber.name) }
+        }
+        guard full.isEmpty else {
+            // The bots that did get it skip it when it comes again (they keep what they handled).
+            outcomes["busy"]?.increment()
+            logger.warning("Bots \(full.joined(separator: ", ")) are \(queueCapacity) events behind; the service is asked to send \(type) again")
+            return Receipt(status: 503, message: "bots \(full.joined(separator: ", ")) are behind; try again", code: "webhook.busy")
+        }
+        if let id = delivery.id { taken.withLock { _ = $0.insert(id) } }
+        outcomes["taken"]?.increment()
+        return Receipt(status: 200, message: "\(type) taken", code: nil)
+    }
+}

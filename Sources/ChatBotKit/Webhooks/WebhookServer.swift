@@ -1,0 +1,86 @@
+import ChatServing
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// The HTTP endpoint the service posts the app's events to (its `webhook_url`), passing each
+/// request to a ``WebhookIntake``. A `Service`: run it in the `ServiceGroup` with the bots
+/// that take their events from the intake. It answers `POST path`; anything else is 404 or 405.
+///
+/// Behind a TLS-terminating proxy in production (the service posts to a public https URL);
+/// on the embedded dev server, `bots run` points the app's `webhook_url` at it.
+public final class WebhookServer: Service, Sendable {
+    /// The intake requests go to.
+    public let intake: WebhookIntake
+    /// The address it listens on.
+    public let host: String
+    /// The port it listens on (0: any free port; see ``port()``).
+    public let requestedPort: Int
+    /// The path requests are posted to (`/webhook`).
+    public let path: String
+    private let logger: Logger
+    private let listening = ListeningPort<WebhookServerError>()
+
+    /// A server for `intake` on `host:port` at `path`.
+    public init(intake: WebhookIntake, host: String = "127.0.0.1", port: Int, path: String = "/webhook", logger: Logger = Logger(label: "chatbotkit.webhook")) {
+        self.intake = intake
+        self.host = host
+        requestedPort = port
+        self.path = path.hasPrefix("/") ? path : "/" + path
+        self.logger = logger
+    }
+
+    /// Serves until shut down (requests in hand are answered first).
+    public func run() async throws {
+        let router = Router()
+        router.post(RouterPath(path)) { [intake] request, _ -> Response in
+            let body: ByteBuffer
+            do {
+                body = try await request.body.collect(upTo: intake.maximumBodySize)
+            } catch {
+                return WebhookServer.answer(
+                    WebhookIntake.Receipt(
+                        status: 413, message: "the body is larger than the \(intake.maximumBodySize) bytes this intake takes", code: "webhook.too_large"))
+            }
+            var headers: [String: String] = [:]
+            for field in request.headers { headers[field.name.canonicalName] = field.value }
+            return WebhookServer.answer(intake.receive(body: body.readableBytesView, headers: headers))
+        }
+        let listening = self.listening
+        let application = Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: requestedPort), serverName: "chatbotkit-webhook"),
+            onServerRunning: { [requestedPort] channel in listening.bound(to: channel.localAddress?.port ?? requestedPort) },
+            logger: logger)
+        defer { listening.failed(WebhookServerError(code: .stopped, message: "the webhook server stopped before it was listening")) }
+        do {
+            try await application.run()
+        } catch let error where !listening.isBound && !(error is CancellationError) {
+            let reason = ListenFailure.describe(error, host: host, settings: "webhook.port in bots.yaml")
+            let failure = WebhookServerError(code: .cannotListen, message: "cannot take webhook requests on \(host):\(requestedPort): \(reason)")
+            listening.failed(failure)
+            throw failure
+        }
+    }
+
+    /// The port it listens on, once it does; throws why it cannot, or `CancellationError`.
+    public func port() async throws -> Int { try await listening.port() }
+
+    /// `http://host:port/path` once it listens: what the app's `webhook_url` is set to locally.
+    public func url() async throws -> URL {
+        URL(string: "http://\(host):\(try await port())\(path)")!
+    }
+
+    private static func answer(_ receipt: WebhookIntake.Receipt) -> Response {
+        var object: [String: String] = ["message": receipt.message]
+        if let code = receipt.code { object["code"] = code }
+        let json = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        if receipt.status == 503 { headers[.retryAfter] = "1" }
+        return Response(status: HTTPResponse.Status(code: receipt.status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: json)))
+    }
+}

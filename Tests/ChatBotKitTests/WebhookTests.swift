@@ -1,0 +1,255 @@
+import ChatBotKit
+import ChatBotKitTesting
+import ChatClient
+import ChatDevServer
+import ChatModels
+import Crypto
+import Foundation
+import Testing
+
+@Suite("Webhooks: bots that take their events from the app's webhook instead of a WebSocket", .timeLimit(.minutes(2)))
+struct WebhookTests {
+    static let key = "app-key"
+    static let secret = "app-secret"
+    static let event = Array(#"{"type":"message.new","cid":"messaging:general","message":{"id":"m1","text":"hi"}}"#.utf8)
+
+    static func sign(_ json: [UInt8], secret: String = secret) -> String {
+        HMAC<SHA256>.authenticationCode(for: json, using: SymmetricKey(data: Data(secret.utf8))).map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func read(_ body: [UInt8], _ headers: [String: String], maximumSize: Int = 4 << 20) throws(WebhookError) -> WebhookDelivery {
+        try WebhookDelivery(body: body, headers: headers, apiKey: key, apiSecret: secret, maximumSize: maximumSize)
+    }
+
+    static func refusal(_ body: [UInt8], _ headers: [String: String], maximumSize: Int = 4 << 20) -> WebhookError? {
+        do {
+            _ = try read(body, headers, maximumSize: maximumSize)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// A bot that records the text of each new message, with its channel.
+    static func recordingBot(_ recorder: Recorder, name: String = "listener") -> Bot {
+        let bot = Bot(name: name)
+        bot.onMessage { context in recorder.record("\(context.channel.cid.id): \(context.message.text)") }
+        return bot
+    }
+
+    static func webhookConfiguration(_ intake: WebhookIntake) -> BotService.Configuration {
+        var configuration = TestChatServer.testBotConfiguration
+        configuration.events = .webhook(intake)
+        return configuration
+    }
+
+    @Test("a signed request is read, plain or gzipped (headers in any case), with its webhook id and attempt")
+    func readsSignedRequests() throws {
+        let headers = ["X-Signature": Self.sign(Self.event), "x-webhook-id": "w-1", "X-WEBHOOK-ATTEMPT": "2", "X-Api-Key": Self.key]
+        let plain = try Self.read(Self.event, headers)
+        #expect(plain.event.type == .messageNew)
+        #expect(plain.event.message?.text == "hi")
+        #expect(plain.id == "w-1")
+        #expect(plain.attempt == 2)
+
+        let gzipped = try Self.gzip(Self.event)
+        #expect(gzipped.count > 10 && gzipped[0] == 0x1f && gzipped[1] == 0x8b)
+        var zipped = headers
+        zipped["Content-Encoding"] = "gzip"
+        // The signature is of the JSON, not of the gzip.
+        #expect(try Self.read(gzipped, zipped).event.message?.id == "m1")
+        #expect(Self.refusal(gzipped, ["X-Signature": Self.sign(gzipped), "Content-Encoding": "gzip"])?.code == .signatureMismatch)
+    }
+
+    @Test("each bad request gets its own refusal and status, and nothing is read from it")
+    func refusesBadRequests() throws {
+        let signature = Self.sign(Self.event)
+        let missing = try #require(Self.refusal(Self.event, [:]))
+        #expect(missing.code == .signatureMissing)
+        #expect(missing.httpStatus == 401)
+
+        let forged = try #require(Self.refusal(Self.event, ["X-Signature": Self.sign(Self.event, secret: "another-secret")]))
+        #expect(forged.code == .signatureMismatch)
+        #expect(forged.httpStatus == 401)
+        #expect(forged.message.contains("secret of app \"app-key\""))
+        // Not hex, odd length, empty: mismatches, never a crash.
+        for bad in ["zz", "abc", "", String(repeating: "0", count: 64)] {
+            #expect(Self.refusal(Self.event, ["X-Signature": bad])?.code == .signatureMismatch)
+        }
+        // The body changed after signing.
+        var tampered = Self.event
+        tampered[tampered.count - 4] = UInt8(ascii: "o")
+        #expect(Self.refusal(tampered, ["X-Signature": signature])?.code == .signatureMismatch)
+
+        let otherApp = try #require(Self.refusal(Self.event, ["X-Signature": signature, "X-Api-Key": "other-app"]))
+        #expect(otherApp.code == .apiKeyMismatch)
+        #expect(otherApp.message.contains("\"other-app\""))
+
+        let brotli = try #require(Self.refusal(Self.event, ["X-Signature": signature, "Content-Encoding": "br"]))
+        #expect(brotli.code == .unsupportedEncoding)
+        #expect(brotli.httpStatus == 415)
+
+        let notGzip = try #require(Self.refusal(Self.event, ["X-Signature": signature, "Content-Encoding": "gzip"]))
+        #expect(notGzip.code == .corruptGzip)
+        let cut = try Self.gzip(Self.event).dropLast(12)
+        #expect(Self.refusal(Array(cut), ["X-Signature": signature, "Content-Encoding": "gzip"])?.code == .corruptGzip)
+
+        // A small gzip that inflates past the limit (a 1 MiB run of spaces).
+        let bomb = try Self.gzip([UInt8](repeating: 0x20, count: 1 << 20))
+        #expect(bomb.count < 8_192)
+        let inflated = try #require(Self.refusal(bomb, ["X-Signature": signature, "Content-Encoding": "gzip"], maximumSize: 64 << 10))
+        #expect(inflated.code == .tooLarge)
+        #expect(inflated.httpStatus == 413)
+        #expect(Self.refusal(Self.event, ["X-Signature": signature], maximumSize: 16)?.code == .tooLarge)
+
+        for body in ["not json", "{\"no\":\"type\"}", "[1,2]", "{\"type\":"] {
+            let json = Array(body.utf8)
+            let refusal = try #require(Self.refusal(json, ["X-Signature": Self.sign(json)]))
+            #expect(refusal.code == .notAnEvent, "\(body)")
+            #expect(refusal.httpStatus == 400)
+        }
+    }
+
+    @Test("the intake answers 503 while no bot takes events, passes each event to every bot once, and answers a retry 200 without passing it again")
+    func intakeFansOutOnce() async throws {
+        let intake = WebhookIntake(apiKey: Self.key, apiSecret: Self.secret)
+        let headers = ["X-Signature": Self.sign(Self.event), "X-Webhook-Id": "w-7"]
+        let early = intake.receive(body: Self.event, headers: headers)
+        #expect(early.status == 503)
+        #expect(early.code == "webhook.busy")
+
+        let (firstId, first) = intake.subscribe(name: "first")
+        let (_, second) = intake.subscribe(name: "second")
+        #expect(intake.subscriberCount == 2)
+        #expect(intake.receive(body: Self.event, headers: headers).status == 200)
+        let again = intake.receive(body: Self.event, headers: headers.merging(["X-Webhook-Attempt": "2"]) { $1 })
+        #expect(again.status == 200)
+        #expect(again.message.contains("taken before"))
+        let forged = intake.receive(body: Self.event, headers: ["X-Signature": "00"])
+        #expect(forged.status == 401)
+        #expect(forged.code == "webhook.signature_mismatch")
+
+        intake.unsubscribe(firstId)
+        var firstEvents: [Event] = []
+        for await event in first { firstEvents.append(event) }
+        #expect(firstEvents.map(\.message?.id) == ["m1"])
+        var iterator = second.makeAsyncIterator()
+        #expect(await iterator.next()?.message?.id == "m1")
+        #expect(intake.subscriberCount == 1)
+
+        // A bot whose queue is full: 503, so the service sends it again later.
+        let small = WebhookIntake(apiKey: Self.key, apiSecret: Self.secret, queueCapacity: 1)
+        let (_, slow) = small.subscribe(name: "slow")
+        #expect(small.receive(body: Self.event, headers: ["X-Signature": Self.sign(Self.event), "X-Webhook-Id": "a"]).status == 200)
+        let behind = small.receive(body: Self.event, headers: ["X-Signature": Self.sign(Self.event), "X-Webhook-Id": "b"])
+        #expect(behind.status == 503)
+        #expect(behind.message.contains("slow"))
+        _ = slow
+    }
+
+    @Test("a bot on the webhook answers in its channels, follows a channel it is added to, ignores others, and never connects", arguments: [false, true])
+    func botOnTheWebhook(gzip: Bool) async throws {
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let bob = try await TestUser.join(server, id: "bob", channel: "messaging:elsewhere")
+            let recorder = Recorder()
+            try await server.withWebhook(gzip: gzip) { intake in
+                try await server.withBot(Self.recordingBot(recorder), channels: ["messaging:general"], configuration: Self.webhookConfiguration(intake)) { running in
+                    try await ann.send(text: "one")
+                    try await bob.send(text: "not mine")
+                    try await recorder.wait { $0.contains("general: one") }
+                    #expect(await server.server.isOnline("listener") == false)
+
+                    try await bob.client.addMembers(["listener"], to: "messaging:elsewhere")
+                    try await bob.send(text: "now mine")
+                    try await recorder.wait { $0.contains("elsewhere: now mine") }
+                    #expect(running.service.runningHandlers == 0)
+                }
+            }
+            #expect(recorder.all == ["general: one", "elsewhere: now mine"])
+            let deliveries = server.server.webhookDeliveries
+            #expect(deliveries.delivered >= 5)
+            #expect(deliveries.failed == 0)
+        }
+    }
+
+    @Test("the dev server gives up on a webhook that answers 503 after its attempts, and on one that refuses (401) at once")
+    func devServerRetries() async throws {
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            try await server.withWebhook(events: ["message.new"]) { intake in
+                // No bot subscribed: every attempt is answered 503.
+                try await ann.send(text: "nobody listens")
+                try await eventually("the delivery failed") { server.server.webhookDeliveries.failed == 1 }
+                #expect(server.server.webhookDeliveries.delivered == 0)
+            }
+            let wrongSecret = WebhookIntake(apiKey: server.apiKey, apiSecret: "not-the-secret")
+            let webhook = WebhookServer(intake: wrongSecret, port: 0)
+            try await withRunningServices([webhook]) {
+                let admin = server.client(as: "admin")
+                try await admin.updateAppSettings(["webhook_url": .string(try await webhook.url().absoluteString)])
+                let (_, events) = wrongSecret.subscribe(name: "never")
+                try await ann.send(text: "forged, it seems")
+                try await eventually("the refused delivery failed") { server.server.webhookDeliveries.failed == 2 }
+                _ = events
+                try await admin.updateAppSettings(["webhook_url": ""])
+            }
+        }
+    }
+
+    @Test("a bad webhook setting is refused with what it takes", arguments: [
+        ("webhook_url", RawJSON.string("ftp://example.com/hook"), "must be an http or https URL"),
+        ("webhook_url", RawJSON.number(JSONNumber(3)), "must be a string"),
+        ("webhook_events", RawJSON.string("message.new"), "must be an array of event types"),
+        ("webhook_compression_algorithm", RawJSON.string("br"), "must be \"gzip\" or \"\""),
+    ])
+    func badSettings(key: String, value: RawJSON, expected: String) async throws {
+        try await TestChatServer.withServer { server in
+            let admin = server.client(as: "admin")
+            let error = await #expect(throws: ChatClientError.self) { try await admin.updateAppSettings([key: value]) }
+            #expect(error?.httpStatus == 400)
+            #expect(error?.message.contains(expected) == true, "\(String(describing: error?.message))")
+        }
+    }
+
+    @Test("started again with a checkpoint, a webhook bot handles what was posted while it was stopped (through /sync), and nothing twice")
+    func catchesUpAfterRestart() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webhook-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            try await server.withWebhook { intake in
+                var configuration = Self.webhookConfiguration(intake)
+                configuration.catchUp = BotService.CatchUp(checkpointFile: folder.appendingPathComponent("listener.json"), saveInterval: .milliseconds(50))
+                let first = Recorder()
+                try await server.withBot(Self.recordingBot(first), channels: ["messaging:general"], configuration: configuration) { _ in
+                    try await ann.send(text: "a")
+                    try await first.wait { $0 == ["general: a"] }
+                }
+                // Posted to the webhook while no bot takes events: it answers 503 and the server gives up.
+                try await ann.send(text: "b")
+                try await eventually("the delivery failed") { server.server.webhookDeliveries.failed >= 1 }
+                let second = Recorder()
+                try await server.withBot(Self.recordingBot(second), channels: ["messaging:general"], configuration: configuration) { _ in
+                    try await second.wait { $0 == ["general: b"] }
+                    try await ann.send(text: "c")
+                    try await second.wait { $0 == ["general: b", "general: c"] }
+                }
+            }
+        }
+    }
+
+    static func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gzip-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("body")
+        try Data(bytes).write(to: file)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        process.arguments = ["-n", file.path]
+        try process.run()
+        process.waitUntilExit()
+        return Array(try Data(contentsOf: folder.appendingPathComponent("body.gz")))
+    }
+}
