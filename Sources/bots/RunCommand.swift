@@ -83,31 +83,42 @@ struct RunCommand: AsyncParsableCommand {
             MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
             return MetricsServer(endpoint: endpoint, registry: registry, logger: Logger(label: "bots.metrics"))
         }
+        // The app's webhook requests, for the bots that take their events that way (events: webhook).
+        let webhookServer = configuration.webhook.flatMap { endpoint -> WebhookServer? in
+            guard configuration.bots.contains(where: { $0.events == .webhook }) else { return nil }
+            let intake = WebhookIntake(
+                apiKey: configuration.server.apiKey, apiSecret: configuration.server.apiSecret.value, logger: Logger(label: "bots.webhook"))
+            return WebhookServer(intake: intake, host: endpoint.host, port: endpoint.port, path: endpoint.path, logger: Logger(label: "bots.webhook"))
+        }
+        let intake = webhookServer?.intake
         let config = self.config
         let watch = self.watch
         let hangUps = await UnixSignalsSequence(trapping: .sighup)
         let botsService = BotsAfterServer(
-            server: devServer, serverURL: configuration.server.url, metrics: metricsServer,
-            makeRunner: { url in RunCommand.runner(for: bots, configuration: configuration, baseURL: url, scaleOut: scaleOut, logger: logger) },
+            server: devServer, serverURL: configuration.server.url, metrics: metricsServer, webhook: webhookServer,
+            apiKey: configuration.server.apiKey, apiSecret: configuration.server.apiSecret.value,
+            makeRunner: { url in
+                RunCommand.runner(for: bots, configuration: configuration, baseURL: url, scaleOut: scaleOut, intake: intake, logger: logger)
+            },
             makeReloader: { runner, url in
                 let logger = Logger(label: "bots.reload")
                 return BotsReloader(
                     path: config, loadedStamp: loadedStamp, watchesFile: watch, hangUps: hangUps, running: configuration, runner: runner,
                     makeBot: { entry, configuration in try RunCommand.makeBot(entry, configuration: configuration, logger: logger) },
                     makeService: { entry, bot, configuration in
-                        RunCommand.service(for: entry, bot: bot, configuration: configuration, baseURL: url, scaleOut: scaleOut)
+                        RunCommand.service(for: entry, bot: bot, configuration: configuration, baseURL: url, scaleOut: scaleOut, intake: intake)
                     },
                     logger: logger)
             },
-            onReady: { url, metricsURL in
+            onReady: { url, metricsURL, webhookURL in
                 RunCommand.printWelcome(
-                    configuration, bots: bots.map { $0.0 }, baseURL: url, metricsURL: metricsURL, devServer: devServer != nil, config: config,
-                    watch: watch)
+                    configuration, bots: bots.map { $0.0 }, baseURL: url, metricsURL: metricsURL, webhookURL: webhookURL, devServer: devServer != nil,
+                    config: config, watch: watch)
             })
         // Services stop in reverse order: the bots drain their handlers while the server still
         // answers and then give their leases up, the metrics are served until the end, and the
         // tracer sends the spans of all that last.
-        let optional: [(any Service)?] = [tracer, metricsServer, leaseStore, devServer]
+        let optional: [(any Service)?] = [tracer, metricsServer, leaseStore, devServer, webhookServer]
         let services: [any Service] = optional.compactMap { $0 } + [botsService]
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
@@ -145,20 +156,24 @@ struct RunCommand: AsyncParsableCommand {
 
     static func runner(
         for bots: [(BotsConfiguration.BotEntry, Bot)], configuration: BotsConfiguration, baseURL: URL, pathRoot: URL? = nil,
-        scaleOut: BotService.ScaleOut? = nil, logger: Logger
+        scaleOut: BotService.ScaleOut? = nil, intake: WebhookIntake? = nil, logger: Logger
     ) -> BotRunner {
         BotRunner(
             services: bots.map {
-                service(for: $0, bot: $1, configuration: configuration, baseURL: baseURL, pathRoot: pathRoot, scaleOut: scaleOut)
+                service(for: $0, bot: $1, configuration: configuration, baseURL: baseURL, pathRoot: pathRoot, scaleOut: scaleOut, intake: intake)
             }, logger: logger)
     }
 
     /// The service running one entry's bot on `baseURL` (its checkpoint inside `pathRoot`, if
-    /// given), sharing its channels out with the other nodes through `scaleOut`, if given.
+    /// given), sharing its channels out with the other nodes through `scaleOut`, if given, and
+    /// taking its events from `intake` when its entry says `events: webhook` (without an
+    /// intake, as `bots simulate` runs it, over a WebSocket).
     static func service(
         for entry: BotsConfiguration.BotEntry, bot: Bot, configuration: BotsConfiguration, baseURL: URL, pathRoot: URL? = nil,
-        scaleOut: BotService.ScaleOut? = nil
+        scaleOut: BotService.ScaleOut? = nil, intake: WebhookIntake? = nil
     ) -> BotService {
+        let events: BotService.EventSource =
+            if entry.events == .webhook, let intake { .webhook(intake) } else { .webSocket }
         let catchUp = entry.catchUp.map {
             BotService.CatchUp(checkpointFile: configuration.checkpointFile(for: entry, under: pathRoot), maximumAge: $0)
         }
@@ -166,22 +181,25 @@ struct RunCommand: AsyncParsableCommand {
             bot: bot, server: baseURL, apiKey: configuration.server.apiKey, apiSecret: configuration.server.apiSecret.value,
             channels: entry.channels,
             configuration: BotService.Configuration(
-                maximumConcurrentChannels: entry.concurrency, drainDeadline: entry.drainDeadline, catchUp: catchUp, scaleOut: scaleOut),
+                maximumConcurrentChannels: entry.concurrency, drainDeadline: entry.drainDeadline, catchUp: catchUp, scaleOut: scaleOut,
+                events: events),
             cdnStorage: entry.reusesUploads ? DeduplicatingCDNStorage(recordFile: configuration.uploadRecordFile(for: entry, under: pathRoot)) : nil,
             rateBudget: entry.rateBudget, logger: Logger(label: "bots.\(entry.name)"))
     }
 
     static func printWelcome(
-        _ configuration: BotsConfiguration, bots: [BotsConfiguration.BotEntry], baseURL: URL, metricsURL: URL?, devServer: Bool, config: String,
-        watch: Bool
+        _ configuration: BotsConfiguration, bots: [BotsConfiguration.BotEntry], baseURL: URL, metricsURL: URL?, webhookURL: URL?, devServer: Bool,
+        config: String, watch: Bool
     ) {
         say(devServer ? "Dev server: \(baseURL.absoluteString)  (API key \(configuration.server.apiKey))" : "Server: \(baseURL.absoluteString)")
         if let metricsURL { say("Metrics: \(metricsURL.absoluteString)") }
         if let scaleOut = configuration.scaleOut {
             say("Scaled out: node \(scaleOut.nodeName) shares each bot's channels with the other nodes (leases of \(DurationText.format(scaleOut.lease)))")
         }
+        if let webhookURL { say("Webhook: \(webhookURL.absoluteString)\(devServer ? " (the dev server posts the app's events here)" : "")") }
         for bot in bots {
-            say("Bot \(bot.name) (\(bot.kind)) as \(bot.user) in \(bot.channels.map(\.rawValue).joined(separator: ", "))")
+            let transport = bot.events == .webhook ? ", events by webhook" : ""
+            say("Bot \(bot.name) (\(bot.kind)) as \(bot.user) in \(bot.channels.map(\.rawValue).joined(separator: ", "))\(transport)")
         }
         let channel = bots.first?.channels.first?.rawValue ?? "messaging:general"
         // With `port: 0` the file does not say which port the server got; the commands must.
@@ -204,9 +222,12 @@ struct BotsAfterServer: Service {
     let server: DevServer?
     let serverURL: URL?
     let metrics: MetricsServer?
+    let webhook: WebhookServer?
+    let apiKey: String
+    let apiSecret: String
     let makeRunner: @Sendable (URL) -> BotRunner
     let makeReloader: @Sendable (BotRunner, URL) -> BotsReloader
-    let onReady: @Sendable (URL, URL?) -> Void
+    let onReady: @Sendable (URL, URL?, URL?) -> Void
 
     func run() async throws {
         let url: URL
@@ -218,15 +239,31 @@ struct BotsAfterServer: Service {
             preconditionFailure("either the embedded server or server.url is set")
         }
         let metricsURL = try await metrics?.url()
+        let webhookURL = try await webhook?.url()
+        if let webhookURL { try await pointWebhook(at: webhookURL, server: url) }
         let runner = makeRunner(url)
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { try await runner.run() }
             group.addTask {
                 // A bot that cannot start makes the runner fail with the reason; no welcome then.
                 guard (try? await runner.waitUntilReady()) != nil else { return }
-                onReady(url, metricsURL)
+                onReady(url, metricsURL, webhookURL)
                 await makeReloader(runner, url).run()
             }
+        }
+    }
+
+    /// Points the embedded server's app at the webhook server. The hosted service's app is the
+    /// user's to set (to a public https address, which this process cannot know); it is only
+    /// read, to say when it posts nowhere.
+    private func pointWebhook(at webhookURL: URL, server url: URL) async throws {
+        let client = ChatClient(configuration: ChatClientConfiguration(apiKey: apiKey, baseURL: url, credentials: .apiSecret(apiSecret)))
+        let logger = Logger(label: "bots.webhook")
+        if server != nil {
+            try await client.updateAppSettings(["webhook_url": .string(webhookURL.absoluteString)])
+        } else if let settings = try? await client.appSettings(refresh: true), (settings.raw["webhook_url"]?.stringValue ?? "").isEmpty {
+            logger.warning(
+                "The app has no webhook_url, so the bots with events: webhook get nothing; set it (Dashboard or PATCH /app) to the public https address that reaches \(webhookURL.absoluteString)")
         }
     }
 }

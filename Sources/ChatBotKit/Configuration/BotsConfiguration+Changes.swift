@@ -9,7 +9,7 @@ extension BotsConfiguration {
         /// Bots only in the old configuration: they stop, as on shutdown (handlers finish), and
         /// their users leave the bots' channels.
         public var removed: [BotEntry] = []
-        /// Bots whose kind, user, concurrency, drain deadline, `reuse_uploads`, `catch_up` or `rate_budget` changed: they
+        /// Bots whose kind, user, concurrency, drain deadline, `reuse_uploads`, `catch_up`, `rate_budget` or `events` changed: they
         /// stop and start again, so they reconnect; their users leave the channels the file no
         /// longer runs them in (all of them after a user change).
         public var restarted: [BotEntry] = []
@@ -40,6 +40,7 @@ extension BotsConfiguration {
         if metrics != previous.metrics { changes.needingRestart.append("metrics") }
         if scaleOut != previous.scaleOut { changes.needingRestart.append("scale_out") }
         if tracing != previous.tracing { changes.needingRestart.append("tracing") }
+        if webhook != previous.webhook { changes.needingRestart.append("webhook") }
         let oldBots = Dictionary(uniqueKeysWithValues: previous.bots.map { ($0.name, $0) })
         let newNames = Set(bots.map(\.name))
         changes.removed = previous.bots.filter { !newNames.contains($0.name) }
@@ -50,7 +51,7 @@ extension BotsConfiguration {
             }
             if entry.kind != old.kind || entry.user != old.user || entry.concurrency != old.concurrency
                 || entry.drainDeadline != old.drainDeadline || entry.reusesUploads != old.reusesUploads || entry.catchUp != old.catchUp
-                || entry.rateBudget != old.rateBudget
+                || entry.rateBudget != old.rateBudget || entry.events != old.events
             {
                 changes.restarted.append(entry)
                 continue

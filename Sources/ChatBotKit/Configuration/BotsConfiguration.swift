@@ -103,6 +103,8 @@ public struct BotsConfiguration: Sendable {
         /// The limit it keeps to on its own calls (`rate_budget`), below the app's quotas, which
         /// every bot and user of the app share; nil for none.
         public var rateBudget: RateBudget? = nil
+        /// Where its events come from (`events: webhook`, or its own WebSocket by default).
+        public var events: EventTransport = .websocket
         /// The whole entry, for kind-specific options (read them with ``ConfigNode``).
         public var node: ConfigNode
     }
@@ -120,10 +122,13 @@ public struct BotsConfiguration: Sendable {
     public var scaleOut: ScaleOut? = nil
     /// Where `bots run` sends its spans; nil (no `tracing:` section) sends none.
     public var tracing: TracingExport? = nil
+    /// Where `bots run` takes the app's webhook requests; nil (no `webhook:` section) takes none.
+    public var webhook: WebhookEndpoint? = nil
 
     /// The keys a bot entry may have besides the ones its kind reads.
     public static let commonBotKeys = [
         "name", "kind", "user", "channels", "concurrency", "drain_deadline", "reuse_uploads", "catch_up", "rate_budget",
+        "events",
     ]
 
     /// Reads and checks `bots.yaml`.
@@ -141,12 +146,13 @@ public struct BotsConfiguration: Sendable {
         -> BotsConfiguration
     {
         let root = try ConfigParser(file: file, environment: environment).parse(text)
-        try root.allowOnly(["server", "embedded", "metrics", "scale_out", "tracing", "bots"])
+        try root.allowOnly(["server", "embedded", "metrics", "scale_out", "tracing", "webhook", "bots"])
         let server = try parseServer(root["server"], root: root)
         let embedded = try parseEmbedded(root["embedded"])
         let metrics = try parseMetrics(root["metrics"], embedded: embedded, server: server)
         let scaleOut = try parseScaleOut(root["scale_out"])
         let tracing = try parseTracing(root["tracing"])
+        let webhook = try parseWebhook(root["webhook"], embedded: embedded, server: server, metrics: metrics)
         if scaleOut != nil, server.url == nil, let section = root["scale_out"] {
             throw section.error(
                 .badValue,
@@ -155,7 +161,8 @@ public struct BotsConfiguration: Sendable {
         guard let botsNode = root["bots"] else { throw root.error(.missingKey, "bots.yaml needs a bots: list") }
         var bots: [BotEntry] = []
         for node in try botsNode.sequence() {
-            let entry = try parseBot(node)
+            var entry = try parseBot(node)
+            entry.events = try parseEvents(node["events"], bot: entry.name, webhook: webhook, scaledOut: scaleOut != nil)
             if bots.contains(where: { $0.name == entry.name }) {
                 throw try node.required("name").error(.badValue, "two bots are named \"\(entry.name)\"; names must be unique")
             }
@@ -178,7 +185,8 @@ public struct BotsConfiguration: Sendable {
             }
             bots.append(entry)
         }
-        return BotsConfiguration(server: server, embedded: embedded, bots: bots, metrics: metrics, scaleOut: scaleOut, tracing: tracing)
+        return BotsConfiguration(
+            server: server, embedded: embedded, bots: bots, metrics: metrics, scaleOut: scaleOut, tracing: tracing, webhook: webhook)
     }
 
     static func parseServer(_ node: ConfigNode?, root: ConfigNode) throws(ConfigurationError) -> Server {

@@ -1,0 +1,90 @@
+extension BotsConfiguration {
+    /// Where `bots run` takes the app's webhook requests (`webhook:` in bots.yaml), for the
+    /// bots with `events: webhook`:
+    ///
+    /// ```yaml
+    /// webhook:
+    ///   host: 127.0.0.1   # the default; 0.0.0.0 behind a proxy on another machine
+    ///   port: 8789        # 0 picks a free one
+    ///   path: /webhook
+    /// ```
+    ///
+    /// With the embedded dev server, `bots run` points the app's `webhook_url` here itself; on
+    /// the hosted service, set it (Dashboard or `PATCH /app`) to the public https address that
+    /// reaches it.
+    public struct WebhookEndpoint: Sendable, Hashable {
+        /// Address to bind.
+        public var host: String
+        /// Port (0 picks a free one).
+        public var port: Int
+        /// The path the requests are posted to.
+        public var path: String
+
+        /// An endpoint; by default 127.0.0.1:8789 at /webhook.
+        public init(host: String = "127.0.0.1", port: Int = 8789, path: String = "/webhook") {
+            self.host = host
+            self.port = port
+            self.path = path
+        }
+    }
+
+    /// Where a bot's events come from (`events:` of a bot).
+    public enum EventTransport: String, Sendable, Hashable {
+        /// Its own WebSocket connection (the default).
+        case websocket
+        /// The app's webhook requests, taken at `webhook:`.
+        case webhook
+    }
+
+    static func parseWebhook(_ node: ConfigNode?, embedded: Embedded, server: Server, metrics: MetricsEndpoint?) throws(ConfigurationError)
+        -> WebhookEndpoint?
+    {
+        guard let node else { return nil }
+        try node.allowOnly(["host", "port", "path"])
+        var endpoint = WebhookEndpoint()
+        if let host = node["host"] {
+            endpoint.host = try host.string()
+            guard !endpoint.host.isEmpty else { throw host.error(.badValue, "webhook.host is empty; leave it out for 127.0.0.1") }
+        }
+        if let path = node["path"] {
+            endpoint.path = try path.string()
+            guard endpoint.path.hasPrefix("/"), !endpoint.path.contains("?"), !endpoint.path.contains(" ") else {
+                throw path.error(.badValue, "webhook.path must be a path such as /webhook, found \"\(endpoint.path)\"")
+            }
+        }
+        if let port = node["port"] {
+            endpoint.port = try port.int()
+            guard (0...65535).contains(endpoint.port) else { throw port.error(.badValue, "webhook.port must be 0...65535") }
+            if endpoint.port != 0, server.url == nil, endpoint.port == embedded.port {
+                throw port.error(.badValue, "webhook.port \(endpoint.port) is the embedded dev server's port; give the webhook a port of its own")
+            }
+            if endpoint.port != 0, endpoint.port == metrics?.port {
+                throw port.error(.badValue, "webhook.port \(endpoint.port) is metrics.port; give the webhook a port of its own")
+            }
+        }
+        return endpoint
+    }
+
+    /// A bot's `events:`; checked against the file's `webhook:` and `scale_out:` sections.
+    static func parseEvents(_ node: ConfigNode?, bot name: String, webhook: WebhookEndpoint?, scaledOut: Bool) throws(ConfigurationError)
+        -> EventTransport
+    {
+        guard let node else { return .websocket }
+        let text = try node.string()
+        guard let transport = EventTransport(rawValue: text.lowercased()) else {
+            throw node.error(.badValue, "\(node.path) must be websocket or webhook, found \"\(text)\"")
+        }
+        if transport == .webhook {
+            guard webhook != nil else {
+                throw node.error(
+                    .badValue, "bot \(name) takes its events by webhook, and bots.yaml has no webhook: section to take them at; add one, such as webhook: { port: 8789 }")
+            }
+            guard !scaledOut else {
+                throw node.error(
+                    .badValue,
+                    "bot \(name) takes its events by webhook and the bots are scaled out: the service posts each event to one address, so the nodes cannot share channels out that way; leave events out (WebSocket) to scale out")
+            }
+        }
+        return transport
+    }
+}
