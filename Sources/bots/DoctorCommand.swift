@@ -46,12 +46,14 @@ struct DoctorCommand: AsyncParsableCommand {
         if let settings = await checkServer(client, configuration, checkup) {
             checkup.report(.ok, "uploads", "files: \(Self.describe(settings.fileUploadConfig)); images: \(Self.describe(settings.imageUploadConfig))")
             await checkRateLimits(client, configuration, checkup)
+            checkWebhook(settings, configuration, checkup)
             await checkClock(client, checkup)
             for entry in configuration.bots { await checkBot(entry, configuration: configuration, client: client, checkup) }
             if let scaleOut = configuration.scaleOut { await checkScaleOut(scaleOut, bots: configuration.bots, checkup) }
             if let tracing = configuration.tracing { await checkTracing(tracing, checkup) }
-            // Last: connecting records the user, as the bot's own start would.
-            if let first = configuration.bots.first { await checkRealtime(client, user: first.user, checkup) }
+            // Last: connecting records the user, as the bot's own start would. Only bots that
+            // take their events over a WebSocket need one.
+            if let first = configuration.bots.first(where: { $0.events == .websocket }) { await checkRealtime(client, user: first.user, checkup) }
         }
         say(checkup.summary)
         if checkup.failures > 0 { throw ExitCode(1) }

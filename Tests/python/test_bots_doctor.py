@@ -253,3 +253,39 @@ def test_budgets_that_add_up_to_more_than_the_apps_quota_get_a_note(server, tmp_
     assert ("the bots' messages budgets add up to 12000/min, over the app's SendMessage quota of 10000/min, "
             "which every client of the key shares: the quota holds them back first") in rate_limits
     assert "uploads budgets" not in rate_limits, "300 + 6,000 uploads a minute fit in 10,000"
+
+
+def with_webhook_bots(config: Path):
+    text = config.read_text().replace("bots:\n", "webhook: {port: 8789}\nbots:\n", 1)
+    text = text.replace("    kind: workout\n", "    kind: workout\n    events: webhook\n")
+    config.write_text(text)
+    return config
+
+
+def test_webhook_bots_need_the_apps_webhook_url_and_the_events_they_handle(server, client, tmp_path):
+    config = with_webhook_bots(write_config(tmp_path, server.base_url))
+
+    # No webhook_url: the webhook bots would get nothing.
+    result = doctor(config)
+    webhook = line(result, "webhook")
+    assert webhook.startswith("FAIL  webhook: the app has no webhook_url, so workout would get no events; "), webhook
+    assert "reaches http://127.0.0.1:8789/webhook" in webhook
+    assert result.returncode == 1
+
+    # Every event type, gzipped: ok.
+    client.update_app_settings(webhook_url="https://bots.example.com/stream", webhook_events=[], webhook_compression_algorithm="gzip")
+    webhook = line(doctor(config), "webhook")
+    assert webhook == ("ok    webhook: the app posts every event, gzipped to https://bots.example.com/stream; "
+                       "bots run takes them at http://127.0.0.1:8789/webhook for workout"), webhook
+
+    # Picked types that leave out what the bots handle.
+    client.update_app_settings(webhook_events=["message.new", "message.updated"])
+    webhook = line(doctor(config), "webhook")
+    assert webhook.startswith("note  webhook: the app posts 2 event types, gzipped to https://bots.example.com/stream"), webhook
+    assert "leaves out message.deleted, channel.truncated, channel.deleted, member.added, member.removed" in webhook
+    client.update_app_settings(webhook_events=["reaction.new"])
+    result = doctor(config)
+    assert line(result, "webhook").startswith("FAIL  webhook: "), result.stdout
+    assert "leaves out message.new: the bots would get no messages" in line(result, "webhook")
+    # The realtime check connects as a bot that takes its events over a WebSocket.
+    assert "as archive-bot" in line(result, "realtime")
