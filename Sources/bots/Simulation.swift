@@ -52,11 +52,24 @@ struct Simulation: Service {
         } catch {
             return transcript.finish(.failed("the dev server did not start: \(error)"))
         }
-        let runner = RunCommand.runner(for: bots, configuration: configuration, baseURL: url, pathRoot: pathRoot, logger: logger)
-        let botGroup = ServiceGroup(configuration: .init(services: [runner], gracefulShutdownSignals: [], logger: logger))
+        // Bots with `events: webhook` take their events from a webhook of the private server's
+        // app, as `bots run` gives them, on a free port.
+        let webhook =
+            bots.contains { $0.0.events == .webhook }
+            ? WebhookServer(
+                intake: WebhookIntake(apiKey: configuration.server.apiKey, apiSecret: configuration.server.apiSecret.value, logger: logger), port: 0,
+                logger: logger) : nil
+        let runner = RunCommand.runner(
+            for: bots, configuration: configuration, baseURL: url, pathRoot: pathRoot, intake: webhook?.intake, logger: logger)
+        let services: [any Service] = [webhook].compactMap { $0 } + [runner]
+        let botGroup = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [], logger: logger))
         await withDiscardingTaskGroup { group in
             group.addTask { try? await botGroup.run() }
             do {
+                if let webhook {
+                    let hook = try await webhook.url()
+                    try await configuration.client(as: input.user, at: url).updateAppSettings(["webhook_url": .string(hook.absoluteString)])
+                }
                 try await runner.waitUntilReady()
                 transcript.finish(try await sendAndObserve(on: url, runner: runner))
             } catch is CancellationError {

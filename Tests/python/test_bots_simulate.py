@@ -4,6 +4,7 @@ report, its exit status, and what it left on disk (nothing, unless --data says w
 
 import json
 import os
+import re
 import shutil
 import subprocess
 
@@ -139,4 +140,19 @@ def test_each_bad_input_gets_its_exit_status_and_says_why(project, args, code, m
     assert message in done.stderr, done.stderr
     if code != 1:
         assert "sent" not in done.stdout  # refused before anything was sent
+    assert_nothing_left(project)
+
+
+def test_a_bot_with_events_by_webhook_is_simulated_through_the_private_servers_webhook(project):
+    text = (project / "bots.yaml").read_text()
+    assert "\nbots:\n" in text
+    text = text.replace("\nbots:\n", "\nwebhook: {port: 8789}\nbots:\n", 1)
+    text = re.sub(r"(\n    kind: workout[^\n]*\n)", r"\1    events: webhook\n", text, count=1)
+    assert "    events: webhook\n" in text
+    (project / "bots.yaml").write_text(text)
+    (project / "run.json").write_text(json.dumps(WORKOUT))
+    done = simulate(project, "--attachment", "run.json", "--bot", "workout", "--log-level", "info")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Bot workout is ready; it takes its events by webhook" in done.stderr, done.stderr
+    assert "  workout-bot wrote:\n    This week: 1 workout, 5.0 km, 0h 25m, 400 kcal.\n    [workout-summary]" in done.stdout
     assert_nothing_left(project)
