@@ -42,7 +42,9 @@ final class WebhookSender: Sendable {
     private let timeout: Duration
     private let deadline: Duration
     private let logger: Logger
-    private let session: URLSession
+    /// Made at the first event posted: most servers have no webhook, and a URLSession holds
+    /// libcurl state for the life of the process.
+    private let session = Locked<URLSession?>(nil)
     private let inbox: AsyncStream<Delivery>.Continuation
     private let deliveries: AsyncStream<Delivery>
     private let drainer = Locked<Task<Void, Never>?>(nil)
@@ -62,10 +64,6 @@ final class WebhookSender: Sendable {
         self.timeout = timeout
         self.deadline = deadline
         self.logger = logger
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout.seconds
-        configuration.timeoutIntervalForResource = timeout.seconds
-        session = URLSession(configuration: configuration)
         (deliveries, inbox) = AsyncStream<Delivery>.makeStream(bufferingPolicy: .bufferingOldest(capacity))
     }
 
@@ -90,6 +88,7 @@ final class WebhookSender: Sendable {
         }
         await task.value
         timer.cancel()
+        session.withLock { $0 }?.finishTasksAndInvalidate()
     }
 
     private func startDraining() {
@@ -150,6 +149,15 @@ final class WebhookSender: Sendable {
     }
 
     private func post(_ request: URLRequest) async -> Outcome {
+        let session = session.withLock { session in
+            if let session { return session }
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = timeout.seconds
+            configuration.timeoutIntervalForResource = timeout.seconds
+            let made = URLSession(configuration: configuration)
+            session = made
+            return made
+        }
         do {
             let (_, response) = try await session.data(for: request)
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
