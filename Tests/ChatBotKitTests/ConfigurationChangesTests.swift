@@ -99,6 +99,10 @@ struct ConfigurationChangesTests {
         #expect(reusing.changes(from: base).reconfigured.isEmpty, "not one of the kind's own options")
         let forgetful = Self.before.replacingOccurrences(of: "user: keeper-bot", with: "user: keeper-bot\n    catch_up: off")
         #expect(try BotsConfiguration.parse(forgetful).changes(from: base).restarted.map(\.name) == ["keeper"])
+        let hooked = Self.before.replacingOccurrences(of: "bots:", with: "webhook: {port: 8789}\nbots:")
+        #expect(try BotsConfiguration.parse(hooked).changes(from: base).needingRestart == ["webhook"])
+        let byWebhook = hooked.replacingOccurrences(of: "user: keeper-bot", with: "user: keeper-bot\n    events: webhook")
+        #expect(try BotsConfiguration.parse(byWebhook).changes(from: BotsConfiguration.parse(hooked)).restarted.map(\.name) == ["keeper"])
         let moved = Self.before.replacingOccurrences(of: "api_key: key", with: "api_key: other") + "\nmetrics: {port: 0}\n"
         let changes = try BotsConfiguration.parse(moved).changes(from: base)
         #expect(changes.needingRestart == ["server", "metrics"])

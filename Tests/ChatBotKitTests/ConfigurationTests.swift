@@ -34,6 +34,20 @@ struct ConfigurationTests {
         #expect(configuration.metrics == BotsConfiguration.MetricsEndpoint(host: "127.0.0.1", port: 9464))
     }
 
+    @Test("webhook: takes none when left out; 127.0.0.1:8789 at /webhook by default; a bot's events are its WebSocket's unless it says webhook")
+    func webhookSection() throws {
+        let none = try BotsConfiguration.parse(Self.minimal)
+        #expect(none.webhook == nil)
+        #expect(none.bots[0].events == .websocket)
+        let yaml = Self.minimal.replacingOccurrences(of: "bots:", with: "webhook: {}\nbots:") + "\n    events: webhook\n"
+        let configured = try BotsConfiguration.parse(yaml)
+        #expect(configured.webhook == .init(host: "127.0.0.1", port: 8789, path: "/webhook"))
+        #expect(configured.bots[0].events == .webhook)
+        let chosen = try BotsConfiguration.parse(yaml.replacingOccurrences(of: "webhook: {}", with: "webhook: {host: 0.0.0.0, port: 0, path: /stream/events}"))
+        #expect(chosen.webhook == .init(host: "0.0.0.0", port: 0, path: "/stream/events"))
+        #expect(try BotsConfiguration.parse(yaml.replacingOccurrences(of: "events: webhook", with: "events: WebSocket")).bots[0].events == .websocket)
+    }
+
     @Test("metrics: serves none when left out; host and port default to 127.0.0.1:9464; the dev server's port is fine with server.url")
     func metricsSection() throws {
         #expect(try BotsConfiguration.parse(Self.minimal).metrics == nil)
@@ -172,6 +186,18 @@ struct ConfigurationTests {
                 "unknown key in metrics",
                 "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nmetrics:\n  path: /stats\nbots: []\n",
                 .unknownKey, 5, 3, "path"
+            ),
+            (
+                "webhook events on a scaled-out bot (the service posts each event to one address)",
+                "server:\n  url: https://chat.example.com\n  api_key: k\n  api_secret: s-0123456789abcdef\n"
+                    + "scale_out: {postgres: postgres://localhost/bots}\nwebhook: {port: 8789}\n"
+                    + "bots:\n  - {name: w, kind: workout, channels: [messaging:general], events: webhook}\n",
+                .badValue, 8, 69, "leave events out (WebSocket) to scale out"
+            ),
+            (
+                "webhook on the metrics port",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nmetrics: {port: 9464}\nwebhook: {port: 9464}\nbots: []\n",
+                .badValue, 5, 17, "webhook.port 9464 is metrics.port"
             ),
             ("missing bots list", "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\n", .missingKey, 1, 1, "bots"),
             ("short secret", "server:\n  api_key: k\n  api_secret: short\nbots: []\n", .badValue, 3, 15, "too short"),

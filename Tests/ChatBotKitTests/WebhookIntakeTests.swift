@@ -5,6 +5,7 @@ import ChatDevServer
 import ChatModels
 import Crypto
 import Foundation
+import Prometheus
 import Testing
 
 @Suite("Webhook requests: signatures, encodings and the intake's answers")
@@ -125,12 +126,20 @@ struct WebhookIntakeTests {
         #expect(intake.subscriberCount == 1)
 
         // A bot whose queue is full: 503, so the service sends it again later.
-        let small = WebhookIntake(apiKey: Self.key, apiSecret: Self.secret, queueCapacity: 1)
+        let registry = PrometheusCollectorRegistry()
+        let small = WebhookIntake(apiKey: Self.key, apiSecret: Self.secret, queueCapacity: 1, metricsFactory: PrometheusMetricsFactory(registry: registry))
         let (_, slow) = small.subscribe(name: "slow")
         #expect(small.receive(body: Self.event, headers: ["X-Signature": Self.sign(Self.event), "X-Webhook-Id": "a"]).status == 200)
         let behind = small.receive(body: Self.event, headers: ["X-Signature": Self.sign(Self.event), "X-Webhook-Id": "b"])
         #expect(behind.status == 503)
         #expect(behind.message.contains("slow"))
+        #expect(small.receive(body: Self.event, headers: ["X-Signature": Self.sign(Self.event), "X-Webhook-Id": "a"]).status == 200)
+        #expect(small.receive(body: Self.event, headers: [:]).status == 401)
+        let samples = MetricSamples(registry.emitToString())
+        #expect(samples["chatbotkit_webhook_requests_total", ["outcome": "taken"]] == 1)
+        #expect(samples["chatbotkit_webhook_requests_total", ["outcome": "busy"]] == 1)
+        #expect(samples["chatbotkit_webhook_requests_total", ["outcome": "retried"]] == 1)
+        #expect(samples["chatbotkit_webhook_requests_total", ["outcome": "refused"]] == 1)
         _ = slow
     }
 
