@@ -10,7 +10,8 @@
 #   probe   - MediaProbe's length and waveform of a 10-minute WAV vs Python's wave + audioop.max
 #   scaleout - a running bot's events/s on one node, and scaled out holding its channel's lease (PostgreSQL)
 #   tracing  - spans/s made and sent over OTLP/HTTP vs OpenTelemetry's Python SDK, and a bot's events/s traced vs not
-# Usage: Benchmarks/run.sh [decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing ...]   (default: all)
+#   webhook  - signed webhook requests taken (checked, decoded, queued for a bot), plain and gzipped, vs the Python SDK's verify_webhook + json/orjson
+# Usage: Benchmarks/run.sh [decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing|webhook ...]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Benchmarks/.out
@@ -20,7 +21,7 @@ swift build -c release --product ChatBenchmarks >&2
 swift build -c release --product bots >&2
 bin=$(swift build -c release --show-bin-path)
 which=("$@")
-[ ${#which[@]} -eq 0 ] && which=(decode upload events bot metrics reuse checkpoint probe scaleout tracing)
+[ ${#which[@]} -eq 0 ] && which=(decode upload events bot metrics reuse checkpoint probe scaleout tracing webhook)
 for name in "${which[@]}"; do
     echo "== $name"
     case $name in
@@ -58,6 +59,16 @@ for name in "${which[@]}"; do
             ours=$(sed -n 's/.*swift_spans_per_s=\([0-9]*\).*/\1/p' "$out/tracing.txt")
             peer=$(sed -n 's/.*python_spans_per_s=\([0-9]*\).*/\1/p' "$out/tracing-peer.txt")
             awk -v s="$ours" -v p="$peer" 'BEGIN { printf "OTLPTracer vs OpenTelemetry Python SDK, spans made and sent: %.1fx\n", s / p }'
+            ;;
+        webhook)
+            "$bin/ChatBenchmarks" webhook "$out/corpus.ndjson" 10000 3 | tee "$out/webhook.txt"
+            "$python" Benchmarks/peers/webhook_peer.py "$out/corpus.ndjson" 3 | tee "$out/webhook-peer.txt"
+            plain=$(sed -n 's/.*swift_plain_per_s=\([0-9]*\).*/\1/p' "$out/webhook.txt")
+            zipped=$(sed -n 's/.*swift_gzip_per_s=\([0-9]*\).*/\1/p' "$out/webhook.txt")
+            orjson_plain=$(sed -n 's/.*orjson_plain_per_s=\([0-9]*\).*/\1/p' "$out/webhook-peer.txt")
+            orjson_gzip=$(sed -n 's/.*orjson_gzip_per_s=\([0-9]*\).*/\1/p' "$out/webhook-peer.txt")
+            awk -v p="$plain" -v z="$zipped" -v op="$orjson_plain" -v oz="$orjson_gzip" 'BEGIN {
+                printf "WebhookIntake vs verify_webhook + orjson.loads: plain %.2fx, gzipped %.2fx\n", p / op, z / oz }'
             ;;
         probe)
             "$bin/ChatBenchmarks" probe "$out/recording.wav" 10 5 | tee "$out/probe.txt"

@@ -1,6 +1,6 @@
 import Foundation
 
-// `ChatBenchmarks <decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing> [arguments]`; run by Benchmarks/run.sh (release build).
+// `ChatBenchmarks <decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing|webhook> [arguments]`; run by Benchmarks/run.sh (release build).
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
@@ -14,7 +14,8 @@ do {
     case "probe": try ProbeBenchmark.run(Array(arguments.dropFirst()))
     case "scaleout": try await ScaleOutBenchmark.run(Array(arguments.dropFirst()))
     case "tracing": try await TracingBenchmark.run(Array(arguments.dropFirst()))
-    default: throw BenchmarkError("usage: ChatBenchmarks <decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing> [arguments]")
+    case "webhook": try await WebhookBenchmark.run(Array(arguments.dropFirst()))
+    default: throw BenchmarkError("usage: ChatBenchmarks <decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing|webhook> [arguments]")
     }
 } catch {
     FileHandle.standardError.write(Data("ChatBenchmarks: \(error)\n".utf8))

@@ -7,6 +7,7 @@ import ChatLocking
 import ChatModels
 import Foundation
 import ModerationBot
+import Prometheus
 import Testing
 
 @Suite("Example: the archive bot")
@@ -133,6 +134,49 @@ struct ArchiveBotTests {
             #expect((reported.first?.underlying as? ChatClientError)?.httpStatus == 404)
         }
         #expect(try archive.entries().map(\.name) == ["kept.txt"])
+    }
+
+    @Test("a file deleted with its message before the bot's turn (here: while it was stopped) is skipped, not reported")
+    func deletedBeforeItsTurn() async throws {
+        let files = try FixtureFiles()
+        let data = try FixtureFiles()
+        let archive = try Archive(folder: data.folder.appendingPathComponent("archive"))
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let errors = ErrorLog()
+            let bot = ArchiveBot.make(name: "archive", user: User(id: "archive-bot"), archive: archive)
+            bot.onError { error, _ in errors.append(error) }
+            var configuration = TestChatServer.testBotConfiguration
+            let checkpoint = data.folder.appendingPathComponent("archive.json")
+            configuration.catchUp = BotService.CatchUp(checkpointFile: checkpoint, saveInterval: .milliseconds(50))
+            try await server.withBot(bot, channels: ["messaging:general"], configuration: configuration) { _ in
+                try await ann.send(text: "before")
+                try await eventually("the checkpoint was saved") { FileManager.default.fileExists(atPath: checkpoint.path) }
+            }
+            // While it is stopped: a file posted, then deleted with its message (as a moderator would).
+            let channel = ann.client.channel(ann.channel)
+            let sent = try await ann.sendFile(try files.pdf(named: "short-lived.pdf"))
+            try await channel.deleteFile(url: try #require(sent.attachments.first?.fileLink))
+            _ = try await ann.client.deleteMessage(sent.id, hard: true)
+            let recorder = ErrorLog()
+            let again = ArchiveBot.make(name: "archive", user: User(id: "archive-bot"), archive: archive)
+            again.onError { error, _ in recorder.append(error) }
+            let registry = PrometheusCollectorRegistry()
+            try await server.withBot(
+                again, channels: ["messaging:general"], configuration: configuration, metricsFactory: PrometheusMetricsFactory(registry: registry)
+            ) { running in
+                // Caught up: the message and its deletion were both delivered and handled.
+                try await eventually("the message and its deletion were handled") {
+                    let samples = MetricSamples(registry.emitToString())
+                    return samples["chatbotkit_bot_deliveries_total", ["bot": "archive", "trigger": "message"]] == 1
+                        && samples["chatbotkit_bot_deliveries_total", ["bot": "archive", "trigger": "deletion"]] == 1
+                        && !running.service.hasPendingWork
+                }
+            }
+            #expect(recorder.all.isEmpty, "\(recorder.all)")
+            #expect(errors.all.isEmpty)
+        }
+        #expect(try archive.entries().isEmpty)
     }
 
     @Test("the files of a deleted message leave the archive; content another post still holds stays, now held by that post")

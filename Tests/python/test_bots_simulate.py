@@ -128,7 +128,7 @@ def test_a_failing_handler_is_reported_and_exits_1(project):
      "error: no bot run follows messaging:other, so nothing would answer; their channels: messaging:general"),
     ([], 64, "Error: give --text or --attachment"),
     (["--text", "hi", "--settle", "0"], 64, "Error: --settle and --timeout must be more than 0"),
-    (["--text", "hi", "--config", "broken.yaml"], 78, 'broken.yaml:19:11: error: unknown bot kind "sprint"; known kinds: archive, moderation, workout'),
+    (["--text", "hi", "--config", "broken.yaml"], 78, 'broken.yaml:21:11: error: unknown bot kind "sprint"; known kinds: archive, moderation, workout'),
     (["--text", "hi", "--config", "nothing.yaml"], 78, "nothing.yaml"),
     (["--text", "hi", "--settle", "5", "--timeout", "0.2"], 1, "error: the bots did not settle: the channel was not quiet for 5.0 s"),
 ])
@@ -144,11 +144,11 @@ def test_each_bad_input_gets_its_exit_status_and_says_why(project, args, code, m
 
 
 def test_a_bot_with_events_by_webhook_is_simulated_through_the_private_servers_webhook(project):
+    # The shipped file has a webhook: section, for the archive bot.
     text = (project / "bots.yaml").read_text()
-    assert "\nbots:\n" in text
-    text = text.replace("\nbots:\n", "\nwebhook: {port: 8789}\nbots:\n", 1)
+    assert "\nwebhook: " in text
     text = re.sub(r"(\n    kind: workout[^\n]*\n)", r"\1    events: webhook\n", text, count=1)
-    assert "    events: webhook\n" in text
+    assert text.count("    events: webhook") == 2
     (project / "bots.yaml").write_text(text)
     (project / "run.json").write_text(json.dumps(WORKOUT))
     done = simulate(project, "--attachment", "run.json", "--bot", "workout", "--log-level", "info")

@@ -87,10 +87,29 @@ public enum ArchiveBot: BotKind {
     static func archiveFile(_ attachment: AnyChatMessageAttachment, of context: BotContext, into archive: Archive) async throws {
         let json = attachment.rawJSON
         let fileName = json["title"]?.stringValue ?? json["fallback"]?.stringValue ?? "file"
-        let downloaded = try await context.download(attachment)
+        let downloaded: URL
+        do {
+            downloaded = try await context.download(attachment)
+        } catch let error as ChatClientError where error.code == .downloadFailed && error.httpStatus == 404 {
+            // Its message deleted before its turn came (a moderator that was quicker, the author):
+            // nothing is left to archive, and the deletion would take it out anyway. A message
+            // still there with a dead link is an error worth reporting.
+            guard try await isDeleted(context.message.id, client: context.client) else { throw error }
+            context.logger.info("\(fileName) was deleted with its message before it could be archived")
+            return
+        }
         let entry = try archive.store(
             downloaded, name: fileName, messageId: context.message.id, cid: context.channel.cid,
             userId: context.message.user?.id ?? "unknown", link: attachment.fileLink, postedAt: context.message.createdAt)
         context.logger.info("Archived \(fileName)", metadata: ["sha256": "\(entry.sha256)", "duplicate": "\(entry.duplicate)"])
+    }
+
+    /// Whether message `id` is gone (hard deleted) or soft deleted.
+    static func isDeleted(_ id: String, client: ChatClient) async throws -> Bool {
+        do {
+            return try await client.getMessage(id).type == .deleted
+        } catch let error as ChatClientError where error.httpStatus == 404 {
+            return true
+        }
     }
 }

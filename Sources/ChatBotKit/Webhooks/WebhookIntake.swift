@@ -31,6 +31,8 @@ public final class WebhookIntake: Sendable {
     private let apiSecret: String
     /// The largest body taken, as sent and inflated.
     public let maximumBodySize: Int
+    /// How many events a bot may have waiting before requests are answered 503.
+    public let queueCapacity: Int
     private let logger: Logger
     private let subscribers = Locked<[UUID: Subscriber]>([:])
     private let taken = Locked(RecentKeys(capacity: 50_000))
@@ -59,8 +61,6 @@ public final class WebhookIntake: Sendable {
         outcomes = Dictionary(
             uniqueKeysWithValues: Self.outcomes.map { ($0, Counter(label: "chatbotkit_webhook_requests_total", dimensions: [("outcome", $0)], factory: factory)) })
     }
-
-    private let queueCapacity: Int
 
     /// The events of every request taken from now on, for one bot (`name` is for the log),
     /// until the returned stream's consumer stops or ``unsubscribe(_:)``.
