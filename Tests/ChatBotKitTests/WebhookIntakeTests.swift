@@ -12,17 +12,17 @@ import Testing
 struct WebhookIntakeTests {
     static let key = "app-key"
     static let secret = "app-secret"
-    static let event = Array(#"{"type":"message.new","cid":"messaging:general","message":{"id":"m1","text":"hi"}}"#.utf8)
+    static let event = Data(#"{"type":"message.new","cid":"messaging:general","message":{"id":"m1","text":"hi"}}"#.utf8)
 
-    static func sign(_ json: [UInt8], secret: String = secret) -> String {
+    static func sign(_ json: Data, secret: String = secret) -> String {
         HMAC<SHA256>.authenticationCode(for: json, using: SymmetricKey(data: Data(secret.utf8))).map { String(format: "%02x", $0) }.joined()
     }
 
-    static func read(_ body: [UInt8], _ headers: [String: String], maximumSize: Int = 4 << 20) throws(WebhookError) -> WebhookDelivery {
+    static func read(_ body: Data, _ headers: [String: String], maximumSize: Int = 4 << 20) throws(WebhookError) -> WebhookDelivery {
         try WebhookDelivery(body: body, headers: headers, apiKey: key, apiSecret: secret, maximumSize: maximumSize)
     }
 
-    static func refusal(_ body: [UInt8], _ headers: [String: String], maximumSize: Int = 4 << 20) -> WebhookError? {
+    static func refusal(_ body: Data, _ headers: [String: String], maximumSize: Int = 4 << 20) -> WebhookError? {
         do {
             _ = try read(body, headers, maximumSize: maximumSize)
             return nil
@@ -80,10 +80,10 @@ struct WebhookIntakeTests {
         let notGzip = try #require(Self.refusal(Self.event, ["X-Signature": signature, "Content-Encoding": "gzip"]))
         #expect(notGzip.code == .corruptGzip)
         let cut = try Self.gzip(Self.event).dropLast(12)
-        #expect(Self.refusal(Array(cut), ["X-Signature": signature, "Content-Encoding": "gzip"])?.code == .corruptGzip)
+        #expect(Self.refusal(Data(cut), ["X-Signature": signature, "Content-Encoding": "gzip"])?.code == .corruptGzip)
 
         // A small gzip that inflates past the limit (a 1 MiB run of spaces).
-        let bomb = try Self.gzip([UInt8](repeating: 0x20, count: 1 << 20))
+        let bomb = try Self.gzip(Data(repeating: 0x20, count: 1 << 20))
         #expect(bomb.count < 8_192)
         let inflated = try #require(Self.refusal(bomb, ["X-Signature": signature, "Content-Encoding": "gzip"], maximumSize: 64 << 10))
         #expect(inflated.code == .tooLarge)
@@ -91,7 +91,7 @@ struct WebhookIntakeTests {
         #expect(Self.refusal(Self.event, ["X-Signature": signature], maximumSize: 16)?.code == .tooLarge)
 
         for body in ["not json", "{\"no\":\"type\"}", "[1,2]", "{\"type\":"] {
-            let json = Array(body.utf8)
+            let json = Data(body.utf8)
             let refusal = try #require(Self.refusal(json, ["X-Signature": Self.sign(json)]))
             #expect(refusal.code == .notAnEvent, "\(body)")
             #expect(refusal.httpStatus == 400)
@@ -143,17 +143,17 @@ struct WebhookIntakeTests {
         _ = slow
     }
 
-    static func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
+    static func gzip(_ bytes: Data) throws -> Data {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gzip-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("body")
-        try Data(bytes).write(to: file)
+        try bytes.write(to: file)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/gzip")
         process.arguments = ["-n", file.path]
         try process.run()
         process.waitUntilExit()
-        return Array(try Data(contentsOf: folder.appendingPathComponent("body.gz")))
+        return try Data(contentsOf: folder.appendingPathComponent("body.gz"))
     }
 }

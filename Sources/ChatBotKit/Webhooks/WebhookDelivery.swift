@@ -11,7 +11,7 @@ import NIOCore
 ///
 /// For a webhook route of your own (Vapor, Hummingbird, …):
 /// ```swift
-/// let delivery = try WebhookDelivery(body: bytes, headers: headers, apiKey: key, apiSecret: secret)
+/// let delivery = try WebhookDelivery(body: Data(bytes), headers: headers, apiKey: key, apiSecret: secret)
 /// ```
 /// ``WebhookIntake`` does this for bots, and ``WebhookServer`` serves it.
 public struct WebhookDelivery: Sendable {
@@ -25,10 +25,15 @@ public struct WebhookDelivery: Sendable {
 
     /// Reads a request. `headers` are looked up without regard to case; `maximumSize` bounds
     /// the body both as sent and inflated (a small gzip can inflate to gigabytes).
-    public init(
-        body: some Collection<UInt8>, headers: [String: String], apiKey: String, apiSecret: String, maximumSize: Int = 4 << 20
-    ) throws(WebhookError) {
-        let header = WebhookDelivery.lookup(headers)
+    public init(body: Data, headers: [String: String], apiKey: String, apiSecret: String, maximumSize: Int = 4 << 20) throws(WebhookError) {
+        try self.init(body: body, headers: headers, apiKey: apiKey, signingKey: WebhookDelivery.signingKey(apiSecret), maximumSize: maximumSize)
+    }
+
+    /// The key the app's requests are signed with (made once per intake, not per request).
+    static func signingKey(_ apiSecret: String) -> SymmetricKey { SymmetricKey(data: Data(apiSecret.utf8)) }
+
+    init(body: Data, headers: [String: String], apiKey: String, signingKey: SymmetricKey, maximumSize: Int) throws(WebhookError) {
+        let header = { (name: String) in WebhookDelivery.header(name, in: headers) }
         if let sentKey = header("x-api-key"), sentKey != apiKey {
             throw WebhookError(
                 code: .apiKeyMismatch,
@@ -42,13 +47,13 @@ public struct WebhookDelivery: Sendable {
             throw WebhookError(code: .tooLarge, message: "the body is \(body.count) bytes, more than the \(maximumSize) this intake takes")
         }
         let json = try WebhookDelivery.inflate(body, encoding: header("content-encoding"), maximumSize: maximumSize)
-        guard WebhookDelivery.isSignature(signature, of: json, secret: apiSecret) else {
+        guard WebhookDelivery.isSignature(signature, of: json, key: signingKey) else {
             throw WebhookError(
                 code: .signatureMismatch,
                 message: "X-Signature is not the body's HMAC-SHA256 with this app's secret; check that the intake has the secret of app \"\(apiKey)\"")
         }
         do {
-            event = try Event.decode(frame: Data(json))
+            event = try Event.decode(frame: json)
         } catch {
             throw WebhookError(code: .notAnEvent, message: "the body is not an event: \(error)")
         }
@@ -56,23 +61,42 @@ public struct WebhookDelivery: Sendable {
         attempt = header("x-webhook-attempt").flatMap { Int($0) } ?? 1
     }
 
-    /// A case-insensitive, trimmed lookup of `headers`.
-    private static func lookup(_ headers: [String: String]) -> (String) -> String? {
-        let lowered = Dictionary(headers.map { ($0.key.lowercased(), $0.value.trimmingCharacters(in: .whitespaces)) }, uniquingKeysWith: { first, _ in first })
-        return { lowered[$0] }
+    /// The value of header `name` (lower case), whatever the case of its key, trimmed. Servers
+    /// usually hand keys over in lower case (Hummingbird does), found at once; otherwise the
+    /// keys are compared without allocating.
+    private static func header(_ name: String, in headers: [String: String]) -> String? {
+        let value = headers[name] ?? headers.first { isSameName($0.key, name) }?.value
+        guard let value, value.first?.isWhitespace == true || value.last?.isWhitespace == true else { return value }
+        return value.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Whether `key` is `lowercased` in any case (ASCII, as header names are).
+    private static func isSameName(_ key: String, _ lowercased: String) -> Bool {
+        guard key.utf8.count == lowercased.utf8.count else { return false }
+        return zip(key.utf8, lowercased.utf8).allSatisfy { byte, lower in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 == lower : byte == lower
+        }
     }
 
     /// The JSON itself: the body, or what it inflates to.
-    private static func inflate(_ body: some Collection<UInt8>, encoding: String?, maximumSize: Int) throws(WebhookError) -> [UInt8] {
-        let encoding = encoding?.lowercased() ?? ""
+    private static func inflate(_ body: Data, encoding: String?, maximumSize: Int) throws(WebhookError) -> Data {
+        guard let encoding = encoding?.lowercased(), !encoding.isEmpty else { return body }
         switch encoding {
-        case "", "identity":
-            return Array(body)
+        case "identity":
+            return body
         case "gzip", "x-gzip":
             var buffer = ByteBuffer(bytes: body)
-            let inflated: [UInt8]
+            // The trailer's last four bytes say how long the JSON is: one buffer of that size (within
+            // the limit) instead of one grown as it inflates.
+            let declared = body.count >= 18 ? Int(Self.trailerLength(body)) : 0
+            var inflated = ByteBuffer()
             do {
-                inflated = Array(try buffer.decompress(with: .gzip(), maxSize: maximumSize).readableBytesView)
+                if declared > 0, declared <= maximumSize {
+                    inflated = ByteBufferAllocator().buffer(capacity: declared)
+                    try buffer.decompress(to: &inflated, with: .gzip())
+                } else {
+                    inflated = try buffer.decompress(with: .gzip(), maxSize: maximumSize)
+                }
             } catch let error as CompressNIOError where error == .bufferOverflow {
                 throw WebhookError(code: .tooLarge, message: "the body inflates to more than the \(maximumSize) bytes this intake takes")
             } catch {
@@ -80,11 +104,10 @@ public struct WebhookDelivery: Sendable {
             }
             // zlib hands over what a cut stream held without a word; the trailer's last four
             // bytes are the length of what it holds (modulo 2^32), which a cut body does not match.
-            let trailer = body.suffix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            guard body.count >= 18, trailer == UInt32(truncatingIfNeeded: inflated.count) else {
+            guard body.count >= 18, Self.trailerLength(body) == UInt32(truncatingIfNeeded: inflated.readableBytes) else {
                 throw WebhookError(code: .corruptGzip, message: "the gzip body is cut short: it does not end with the length of what it holds")
             }
-            return inflated
+            return Data(inflated.readableBytesView)
         default:
             throw WebhookError(
                 code: .unsupportedEncoding,
@@ -92,21 +115,32 @@ public struct WebhookDelivery: Sendable {
         }
     }
 
-    /// Whether `signature` (hex) is the HMAC-SHA256 of `json` with `secret`, compared in constant time.
-    static func isSignature(_ signature: String, of json: [UInt8], secret: String) -> Bool {
+    /// The length a gzip stream's trailer gives (modulo 2^32): its last four bytes, little-endian.
+    private static func trailerLength(_ body: Data) -> UInt32 {
+        body.suffix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+    }
+
+    /// Whether `signature` (hex) is the HMAC-SHA256 of `json` with `key`, compared in constant time.
+    static func isSignature(_ signature: String, of json: Data, key: SymmetricKey) -> Bool {
         guard let code = hexBytes(signature) else { return false }
-        return HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: json, using: SymmetricKey(data: Data(secret.utf8)))
+        return HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: json, using: key)
     }
 
     /// The bytes of a hex string; nil when it is not one.
     private static func hexBytes(_ text: String) -> [UInt8]? {
-        let digits = Array(text.utf8)
+        let digits = text.utf8
         guard digits.count % 2 == 0, !digits.isEmpty else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(digits.count / 2)
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
+        var high: UInt8?
+        for digit in digits {
+            guard let value = hexValue(digit) else { return nil }
+            if let first = high {
+                bytes.append(first << 4 | value)
+                high = nil
+            } else {
+                high = value
+            }
         }
         return bytes
     }

@@ -2,6 +2,7 @@ import ChatClient
 import ChatLocking
 import ChatModels
 import CoreMetrics
+import Crypto
 import Foundation
 import Logging
 import Metrics
@@ -28,17 +29,19 @@ public final class WebhookIntake: Sendable {
 
     /// The app's key (requests for another app are refused).
     public let apiKey: String
-    private let apiSecret: String
+    private let signingKey: SymmetricKey
     /// The largest body taken, as sent and inflated.
     public let maximumBodySize: Int
     /// How many events a bot may have waiting before requests are answered 503.
     public let queueCapacity: Int
     private let logger: Logger
-    private let subscribers = Locked<[UUID: Subscriber]>([:])
+    /// An array, not a dictionary: each request takes a snapshot, which for an array is a retain.
+    private let subscribers = Locked<[Subscriber]>([])
     private let taken = Locked(RecentKeys(capacity: 50_000))
     private let outcomes: [String: Counter]
 
     private struct Subscriber {
+        let id: UUID
         let name: String
         let continuation: AsyncStream<Event>.Continuation
     }
@@ -53,7 +56,7 @@ public final class WebhookIntake: Sendable {
         metricsFactory: (any MetricsFactory)? = nil, logger: Logger = Logger(label: "chatbotkit.webhook")
     ) {
         self.apiKey = apiKey
-        self.apiSecret = apiSecret
+        signingKey = WebhookDelivery.signingKey(apiSecret)
         self.maximumBodySize = maximumBodySize
         self.queueCapacity = queueCapacity
         self.logger = logger
@@ -67,24 +70,28 @@ public final class WebhookIntake: Sendable {
     public func subscribe(name: String) -> (id: UUID, events: AsyncStream<Event>) {
         let (events, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingOldest(queueCapacity))
         let id = UUID()
-        continuation.onTermination = { [weak self] _ in self?.subscribers.withLock { _ = $0.removeValue(forKey: id) } }
-        subscribers.withLock { $0[id] = Subscriber(name: name, continuation: continuation) }
+        continuation.onTermination = { [weak self] _ in self?.subscribers.withLock { $0.removeAll { $0.id == id } } }
+        subscribers.withLock { $0.append(Subscriber(id: id, name: name, continuation: continuation)) }
         return (id, events)
     }
 
     /// Ends one bot's events (its stream finishes once it has read what was queued).
     public func unsubscribe(_ id: UUID) {
-        subscribers.withLock { $0.removeValue(forKey: id) }?.continuation.finish()
+        let removed = subscribers.withLock { subscribers -> Subscriber? in
+            guard let index = subscribers.firstIndex(where: { $0.id == id }) else { return nil }
+            return subscribers.remove(at: index)
+        }
+        removed?.continuation.finish()
     }
 
     /// How many bots take events from this intake.
     public var subscriberCount: Int { subscribers.withLock { $0.count } }
 
     /// Checks and reads one request, and passes its event to the subscribed bots.
-    public func receive(body: some Collection<UInt8>, headers: [String: String]) -> Receipt {
+    public func receive(body: Data, headers: [String: String]) -> Receipt {
         let delivery: WebhookDelivery
         do {
-            delivery = try WebhookDelivery(body: body, headers: headers, apiKey: apiKey, apiSecret: apiSecret, maximumSize: maximumBodySize)
+            delivery = try WebhookDelivery(body: body, headers: headers, apiKey: apiKey, signingKey: signingKey, maximumSize: maximumBodySize)
         } catch {
             outcomes["refused"]?.increment()
             logger.warning("A webhook request was refused: \(error.message)", metadata: ["code": "\(error.code)"])
@@ -96,7 +103,7 @@ public final class WebhookIntake: Sendable {
             logger.debug("A webhook request was sent again (attempt \(delivery.attempt)); its event was taken before", metadata: ["webhook_id": "\(id)"])
             return Receipt(status: 200, message: "\(type) was taken before", code: nil)
         }
-        let current = subscribers.withLock { Array($0.values) }
+        let current = subscribers.withLock { $0 }
         guard !current.isEmpty else {
             outcomes["busy"]?.increment()
             return Receipt(status: 503, message: "no bot takes events yet; try again", code: "webhook.busy")
@@ -113,6 +120,6 @@ public final class WebhookIntake: Sendable {
         }
         if let id = delivery.id { taken.withLock { _ = $0.insert(id) } }
         outcomes["taken"]?.increment()
-        return Receipt(status: 200, message: "\(type) taken", code: nil)
+        return Receipt(status: 200, message: "taken", code: nil)
     }
 }

@@ -47,7 +47,7 @@ public final class WebhookServer: Service, Sendable {
             }
             var headers: [String: String] = [:]
             for field in request.headers { headers[field.name.canonicalName] = field.value }
-            return WebhookServer.answer(intake.receive(body: body.readableBytesView, headers: headers))
+            return WebhookServer.answer(intake.receive(body: Data(body.readableBytesView), headers: headers))
         }
         let listening = self.listening
         let application = Application(
