@@ -6,8 +6,8 @@ import Logging
 import ServiceLifecycle
 import Tracing
 
-/// Runs one bot: its user's event connection, its channels, and the handling of new, edited
-/// and deleted messages.
+/// Runs one bot: its user's event connection (or its share of the app's webhook, see
+/// ``EventSource``), its channels, and the handling of new, edited and deleted messages.
 ///
 /// Messages, edits and deletions of one channel are handled in order; channels are handled
 /// concurrently, at most `maximumConcurrentChannels` at a time. A message, each of its edits
@@ -58,7 +58,7 @@ public final class BotService: Service, Sendable {
     public var channels: [ChannelId] { configuredChannels.withLock { $0 } }
     /// The configuration.
     public let configuration: Configuration
-    /// The bot's event connection.
+    /// The bot's event connection (not opened when its events come by webhook).
     public let connection: EventConnection
     /// The bot's logger (its metadata names the bot).
     public let logger: Logger
