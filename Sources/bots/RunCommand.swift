@@ -83,9 +83,9 @@ struct RunCommand: AsyncParsableCommand {
             MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
             return MetricsServer(endpoint: endpoint, registry: registry, logger: Logger(label: "bots.metrics"))
         }
-        // The app's webhook requests, for the bots that take their events that way (events: webhook).
-        let webhookServer = configuration.webhook.flatMap { endpoint -> WebhookServer? in
-            guard configuration.bots.contains(where: { $0.events == .webhook }) else { return nil }
+        // The app's webhook requests, for the bots that take their events that way (events: webhook),
+        // now or after a reload: served whenever the file has a webhook: section.
+        let webhookServer = configuration.webhook.map { endpoint -> WebhookServer in
             let intake = WebhookIntake(
                 apiKey: configuration.server.apiKey, apiSecret: configuration.server.apiSecret.value, logger: Logger(label: "bots.webhook"))
             return WebhookServer(intake: intake, host: endpoint.host, port: endpoint.port, path: endpoint.path, logger: Logger(label: "bots.webhook"))

@@ -7,6 +7,7 @@ import hashlib
 import hmac
 import http.server
 import json
+import signal
 import threading
 import time
 import uuid
@@ -17,7 +18,7 @@ from stream_chat import StreamChat
 from stream_chat.base.exceptions import StreamAPIException
 
 from conftest import API_KEY, API_SECRET, serving_is_refused, wait_for
-from test_bots_run import BotsRun, bot_messages
+from test_bots_run import BotsRun, bot_messages, sample, scrape
 from test_bots_tracing import WORKOUT
 
 
@@ -227,6 +228,31 @@ def test_bots_run_answers_by_webhook_with_no_websocket_and_refuses_forged_reques
         assert again.status_code == 200, again.text
         time.sleep(1)
         assert len(bot_messages(channel, "workout-bot", sent["id"])) == 1
+    finally:
+        assert run.terminate() == 0, "".join(run.output)
+
+
+def test_a_bot_switched_to_events_by_webhook_on_reload_takes_them_from_the_webhook(tmp_path):
+    config = webhook_config(tmp_path, "metrics: {port: 0}\n")
+    by_webhook = config.read_text()
+    config.write_text(by_webhook.replace("    events: webhook\n", ""))
+    run = BotsRun(config)
+    try:
+        assert "events by webhook" not in "".join(run.output)
+        client = StreamChat(API_KEY, API_SECRET, base_url=run.base_url + "/", timeout=10.0)
+        client.upsert_user({"id": "alice"})
+        channel = client.channel("messaging", "general")
+        channel.add_members(["alice"])
+        config.write_text(by_webhook)
+        run.process.send_signal(signal.SIGHUP)
+        wait_for(lambda: sample(scrape(run.metrics_url)[0], "chatbotkit_config_reloads_total", outcome="applied") == 1)
+        wait_for(lambda: client.query_users({"id": "workout-bot"})["users"][0].get("online") is False)
+        taken = sample(scrape(run.metrics_url)[0], "chatbotkit_webhook_requests_total", outcome="taken") or 0
+        sent = channel.send_message({"text": "after the reload", "attachments": [WORKOUT]}, "alice")["message"]
+        wait_for(lambda: bot_messages(channel, "workout-bot", sent["id"]))
+        # It came by the webhook: the request was taken, and the bot's user never connected again.
+        assert (sample(scrape(run.metrics_url)[0], "chatbotkit_webhook_requests_total", outcome="taken") or 0) > taken
+        assert client.query_users({"id": "workout-bot"})["users"][0].get("online") is False
     finally:
         assert run.terminate() == 0, "".join(run.output)
 
