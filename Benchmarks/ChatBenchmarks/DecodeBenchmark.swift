@@ -44,16 +44,7 @@ enum DecodeBenchmark {
     /// (through a decoder that parses nothing) and Foundation's `URL(string:)` for its link.
     static func printStages(_ lines: [Data], rounds: Int, total: Double) throws {
         func microseconds<Input>(_ inputs: [Input], _ step: (Input) throws -> Int) rethrows -> Double {
-            var best = Duration.seconds(1_000_000)
-            var checksum = 0
-            for _ in 0..<rounds {
-                let clock = ContinuousClock()
-                let start = clock.now
-                for input in inputs { checksum &+= try step(input) }
-                best = min(best, clock.now - start)
-            }
-            precondition(checksum != 0, "the steps must do work")
-            return best.seconds / Double(inputs.count) * 1e6
+            try bestMicroseconds(inputs, rounds: rounds, step)
         }
         let decode = try microseconds(lines) { try Event.decode(frame: $0).message?.attachments.count ?? 0 }
         let classify = try microseconds(lines) { try Event.decode(frame: $0).message?.attachmentCounts.count ?? 0 }

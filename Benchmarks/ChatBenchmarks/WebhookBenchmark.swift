@@ -44,16 +44,7 @@ enum WebhookBenchmark {
     /// Where a plain request's time goes, one step at a time (best of `rounds` each).
     static func printStages(_ requests: [Request], rounds: Int) throws {
         func microseconds(_ step: (Request) throws -> Int) rethrows -> Double {
-            var best = Duration.seconds(1_000_000)
-            var checksum = 0
-            for _ in 0..<rounds {
-                let clock = ContinuousClock()
-                let start = clock.now
-                for request in requests { checksum &+= try step(request) }
-                best = min(best, clock.now - start)
-            }
-            precondition(checksum != 0, "the steps must do work")
-            return best.seconds / Double(requests.count) * 1e6
+            try bestMicroseconds(requests, rounds: rounds, step)
         }
         let signing = SymmetricKey(data: Data(secret.utf8))
         let hmac = microseconds { request in

@@ -63,8 +63,9 @@ struct ConfigOptions: ParsableArguments {
 }
 
 extension BotsConfiguration {
-    /// A client acting as `userId` with the configuration's key and secret, on the server at `baseURL`.
-    func client(as userId: String, at baseURL: URL) -> ChatClient {
+    /// A client acting as `userId` (no one in particular by default: a server-side call) with the
+    /// configuration's key and secret, on the server at `baseURL`.
+    func client(as userId: String? = nil, at baseURL: URL) -> ChatClient {
         ChatClient(
             configuration: ChatClientConfiguration(
                 apiKey: server.apiKey, baseURL: baseURL, credentials: .apiSecret(server.apiSecret.value), userId: userId))

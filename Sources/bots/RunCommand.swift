@@ -85,18 +85,13 @@ struct RunCommand: AsyncParsableCommand {
         }
         // The app's webhook requests, for the bots that take their events that way (events: webhook),
         // now or after a reload: served whenever the file has a webhook: section.
-        let webhookServer = configuration.webhook.map { endpoint -> WebhookServer in
-            let intake = WebhookIntake(
-                apiKey: configuration.server.apiKey, apiSecret: configuration.server.apiSecret.value, logger: Logger(label: "bots.webhook"))
-            return WebhookServer(intake: intake, host: endpoint.host, port: endpoint.port, path: endpoint.path, logger: Logger(label: "bots.webhook"))
-        }
+        let webhookServer = configuration.webhook.map { configuration.webhookServer(at: $0, logger: Logger(label: "bots.webhook")) }
         let intake = webhookServer?.intake
         let config = self.config
         let watch = self.watch
         let hangUps = await UnixSignalsSequence(trapping: .sighup)
         let botsService = BotsAfterServer(
-            server: devServer, serverURL: configuration.server.url, metrics: metricsServer, webhook: webhookServer,
-            apiKey: configuration.server.apiKey, apiSecret: configuration.server.apiSecret.value,
+            server: devServer, serverURL: configuration.server.url, metrics: metricsServer, webhook: webhookServer, configuration: configuration,
             makeRunner: { url in
                 RunCommand.runner(for: bots, configuration: configuration, baseURL: url, scaleOut: scaleOut, intake: intake, logger: logger)
             },
@@ -223,8 +218,7 @@ struct BotsAfterServer: Service {
     let serverURL: URL?
     let metrics: MetricsServer?
     let webhook: WebhookServer?
-    let apiKey: String
-    let apiSecret: String
+    let configuration: BotsConfiguration
     let makeRunner: @Sendable (URL) -> BotRunner
     let makeReloader: @Sendable (BotRunner, URL) -> BotsReloader
     let onReady: @Sendable (URL, URL?, URL?) -> Void
@@ -257,12 +251,12 @@ struct BotsAfterServer: Service {
     /// user's to set (to a public https address, which this process cannot know); it is only
     /// read, to say when it posts nowhere.
     private func pointWebhook(at webhookURL: URL, server url: URL) async throws {
-        let client = ChatClient(configuration: ChatClientConfiguration(apiKey: apiKey, baseURL: url, credentials: .apiSecret(apiSecret)))
-        let logger = Logger(label: "bots.webhook")
         if server != nil {
-            try await client.updateAppSettings(["webhook_url": .string(webhookURL.absoluteString)])
-        } else if let settings = try? await client.appSettings(refresh: true), (settings.raw["webhook_url"]?.stringValue ?? "").isEmpty {
-            logger.warning(
+            try await configuration.pointApp(on: url, at: webhookURL)
+        } else if let settings = try? await configuration.client(at: url).appSettings(refresh: true),
+            (settings.raw["webhook_url"]?.stringValue ?? "").isEmpty
+        {
+            Logger(label: "bots.webhook").warning(
                 "The app has no webhook_url, so the bots with events: webhook get nothing; set it (Dashboard or PATCH /app) to the public https address that reaches \(webhookURL.absoluteString)")
         }
     }

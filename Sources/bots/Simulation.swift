@@ -54,11 +54,7 @@ struct Simulation: Service {
         }
         // Bots with `events: webhook` take their events from a webhook of the private server's
         // app, as `bots run` gives them, on a free port.
-        let webhook =
-            bots.contains { $0.0.events == .webhook }
-            ? WebhookServer(
-                intake: WebhookIntake(apiKey: configuration.server.apiKey, apiSecret: configuration.server.apiSecret.value, logger: logger), port: 0,
-                logger: logger) : nil
+        let webhook = bots.contains { $0.0.events == .webhook } ? configuration.webhookServer(at: .init(port: 0), logger: logger) : nil
         let runner = RunCommand.runner(
             for: bots, configuration: configuration, baseURL: url, pathRoot: pathRoot, intake: webhook?.intake, logger: logger)
         let services: [any Service] = [webhook].compactMap { $0 } + [runner]
@@ -66,10 +62,7 @@ struct Simulation: Service {
         await withDiscardingTaskGroup { group in
             group.addTask { try? await botGroup.run() }
             do {
-                if let webhook {
-                    let hook = try await webhook.url()
-                    try await configuration.client(as: input.user, at: url).updateAppSettings(["webhook_url": .string(hook.absoluteString)])
-                }
+                if let webhook { try await configuration.pointApp(on: url, at: try await webhook.url()) }
                 try await runner.waitUntilReady()
                 transcript.finish(try await sendAndObserve(on: url, runner: runner))
             } catch is CancellationError {

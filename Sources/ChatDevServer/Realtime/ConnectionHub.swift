@@ -78,10 +78,9 @@ actor ConnectionHub {
 
     func watcherCount(_ cid: ChannelId) -> Int { connections.values.filter { $0.watching.contains(cid) }.count }
 
-    /// Sends `event` to the watchers of `cid` and `notification` to the connections of
-    /// `notify` that are not watching it.
-    func publish(_ event: JSONObject, cid: ChannelId, notification: JSONObject? = nil, notify: Set<String> = []) {
-        let text = JSONWriter.string(.object(event))
+    /// Sends `text` (an event, already written: the app's webhook posts the same text) to the
+    /// watchers of `cid` and `notification` to the connections of `notify` that are not watching it.
+    func publish(_ text: String, cid: ChannelId, notification: JSONObject? = nil, notify: Set<String> = []) {
         let notificationText = notification.map { JSONWriter.string(.object($0)) }
         for (id, connection) in connections {
             if connection.watching.contains(cid) {

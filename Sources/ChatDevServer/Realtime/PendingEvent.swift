@@ -33,11 +33,12 @@ extension DevServerState {
     func publish(_ events: [PendingEvent]) async {
         let webhook = appSettings.webhook
         for pending in events {
-            if let webhook, pending.onlyUsers == nil { webhooks.post(pending.event, settings: webhook) }
             if let users = pending.onlyUsers {
                 await hub.publish(pending.event, toUsers: users)
             } else {
-                await hub.publish(pending.event, cid: pending.cid, notification: pending.notification, notify: pending.notify)
+                let text = JSONWriter.string(.object(pending.event))
+                if let webhook, let type = pending.event["type"]?.stringValue { webhooks.post(text, type: type, settings: webhook) }
+                await hub.publish(text, cid: pending.cid, notification: pending.notification, notify: pending.notify)
             }
         }
     }

@@ -67,11 +67,11 @@ final class WebhookSender: Sendable {
         (deliveries, inbox) = AsyncStream<Delivery>.makeStream(bufferingPolicy: .bufferingOldest(capacity))
     }
 
-    /// Queues `event` for the webhook, when its type is one the app posts.
-    func post(_ event: JSONObject, settings: WebhookSettings) {
-        guard let type = event["type"]?.stringValue, settings.posts(type) else { return }
+    /// Queues an event of `type`, written as `json`, for the webhook, when its type is one the app posts.
+    func post(_ json: String, type: String, settings: WebhookSettings) {
+        guard settings.posts(type) else { return }
         startDraining()
-        let delivery = Delivery(id: UUID().uuidString.lowercased(), type: type, json: Array(JSONWriter.string(.object(event)).utf8), settings: settings)
+        let delivery = Delivery(id: UUID().uuidString.lowercased(), type: type, json: Array(json.utf8), settings: settings)
         if case .dropped = inbox.yield(delivery) {
             counts.withLock { $0.dropped += 1 }
             logger.warning("Webhook \(settings.url) is too far behind; a \(type) event was not posted")
