@@ -40,6 +40,7 @@ public final class DevServer: Service, Sendable {
         MessageRoutes(state: state).register(on: router)
         InteractionRoutes(state: state).register(on: router)
         UploadRoutes(state: state).register(on: router)
+        CommandRoutes(state: state).register(on: router)
         let endpoint = WebSocketEndpoint(state: state)
         let listening = self.listening
         application = Application(

@@ -54,6 +54,9 @@ public struct DevServerConfiguration: Sendable {
     /// How long all the attempts at one webhook delivery may take together (15 s on the hosted
     /// service); no attempt starts after it.
     public var webhookDeadline: Duration = .seconds(15)
+    /// How long the app's `custom_action_handler_url` has to answer a custom command or an
+    /// action on one; the user who sent it waits meanwhile, and then sees an error message.
+    public var customActionTimeout: Duration = .seconds(6)
     /// Where the spans of the requests go (each a child of the caller's span when it sends
     /// `traceparent`); nil for the process's tracer (`InstrumentationSystem`), a no-op until
     /// an app bootstraps one.

@@ -22,6 +22,10 @@ final class DevServerState: Sendable {
     let background = BackgroundTasks()
     /// Posts the app's events to its `webhook_url`, when it has one.
     let webhooks: WebhookSender
+    /// The app's custom commands and the commands of its channel types.
+    let commands: CommandCatalog
+    /// The ephemeral messages custom commands answered, until an action posts or removes them.
+    let ephemeral = EphemeralMessages()
     private let settings: Locked<AppSettings>
     /// The address the server is reachable at, set once it is bound.
     let boundAddress = Locked<String?>(nil)
@@ -49,9 +53,10 @@ final class DevServerState: Sendable {
         webhooks = WebhookSender(
             apiKey: configuration.apiKey, apiSecret: configuration.apiSecret, timeout: configuration.webhookTimeout,
             deadline: configuration.webhookDeadline, logger: logger)
-        let stored = try await store.read { db in
-            (try SettingsTable.fetch(db, "app")?.objectValue)
+        let (stored, catalog) = try await store.read { db in
+            (try SettingsTable.fetch(db, "app")?.objectValue, try CommandCatalog(db))
         }
+        commands = catalog
         var initial = AppSettings(
             fileUploadConfig: configuration.initialFileUploadConfig, imageUploadConfig: configuration.initialImageUploadConfig,
             other: [:])
@@ -60,6 +65,13 @@ final class DevServerState: Sendable {
     }
 
     var appSettings: AppSettings { settings.withLock { $0 } }
+
+    /// Where custom commands are answered; nil while the app has no `custom_action_handler_url`.
+    var customActionHandler: CustomActionHandler? {
+        CustomActionHandler(
+            appSettings.other, apiKey: configuration.apiKey, apiSecret: configuration.apiSecret, timeout: configuration.customActionTimeout,
+            logger: logger)
+    }
 
     func updateSettings(_ patch: JSONObject) async throws -> AppSettings {
         var updated = appSettings
@@ -96,7 +108,8 @@ final class DevServerState: Sendable {
 
     func renderer(baseURL: String) async -> Renderer {
         Renderer(
-            signer: signer, baseURL: baseURL, onlineUsers: await hub.onlineUserIds, enrichesURLs: configuration.enrichesURLs)
+            signer: signer, baseURL: baseURL, onlineUsers: await hub.onlineUserIds, enrichesURLs: configuration.enrichesURLs,
+            commands: commands.snapshot)
     }
 
     func renderer(for request: Request) async -> Renderer {

@@ -56,6 +56,9 @@ struct AppSettings: Sendable {
                 // Kept with the other settings (and stored, and echoed) once they make sense.
                 try WebhookSettings.check(key, value)
                 other[key] = value
+            case "custom_action_handler_url":
+                try CustomActionHandler.check(value)
+                other[key] = value
             default: other[key] = value
             }
         }

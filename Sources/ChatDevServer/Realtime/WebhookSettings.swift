@@ -44,7 +44,7 @@ struct WebhookSettings: Sendable, Equatable {
         }
     }
 
-    private static func isPostable(_ text: String) -> Bool {
+    static func isPostable(_ text: String) -> Bool {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else { return false }
         return (scheme == "http" || scheme == "https") && !(components.host ?? "").isEmpty
     }

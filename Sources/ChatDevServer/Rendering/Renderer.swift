@@ -9,6 +9,8 @@ struct Renderer: Sendable {
     let onlineUsers: Set<String>
     /// Reported as the channel type's `url_enrichment`.
     var enrichesURLs = true
+    /// The commands each channel type offers, reported in its `config.commands`.
+    var commands = CommandCatalog.Snapshot()
 
     static let channelConfig: JSONObject = [
         "name": "messaging", "typing_events": true, "read_events": true, "connect_events": true, "delivery_events": false,
@@ -59,10 +61,12 @@ struct Renderer: Sendable {
 
     // MARK: Channels
 
-    /// The channel type's configuration, as clients read it.
-    var config: JSONObject {
+    /// The configuration of channel type `type`, as clients read it.
+    func config(ofChannelType type: String) -> JSONObject {
         var config = Renderer.channelConfig
+        config["name"] = .string(type)
         config["url_enrichment"] = .bool(enrichesURLs)
+        config["commands"] = .array(commands.commands(ofChannelType: type).map { .object($0.json) })
         return config
     }
 
@@ -71,7 +75,7 @@ struct Renderer: Sendable {
             "id": .string(channel.cid.id), "type": .string(channel.cid.type.rawValue), "cid": .string(channel.cid.rawValue),
             "created_at": .string(RFC3339.string(from: channel.createdAt)),
             "updated_at": .string(RFC3339.string(from: channel.updatedAt)), "frozen": .bool(channel.frozen), "disabled": false,
-            "hidden": false, "member_count": .number(JSONNumber(memberCount)), "config": .object(config),
+            "hidden": false, "member_count": .number(JSONNumber(memberCount)), "config": .object(config(ofChannelType: channel.cid.type.rawValue)),
             "own_capabilities": .array(Renderer.ownCapabilities),
         ]
         if let createdBy { object["created_by"] = .object(user(createdBy)) }

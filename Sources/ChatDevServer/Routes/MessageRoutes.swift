@@ -21,6 +21,7 @@ struct MessageRoutes {
         router.put("/messages/:messageId") { request, context in try await update(request, context, partial: true) }
         router.delete("/messages/:messageId") { request, context in try await delete(request, context) }
         router.get("/messages/:messageId/replies") { request, context in try await replies(request, context) }
+        router.post("/messages/:messageId/action") { request, context in try await runAction(request, context) }
         router.get("/search") { request, _ in try await search(request) }
         router.get("/og") { request, _ in try await openGraph(request) }
     }
@@ -47,6 +48,13 @@ struct MessageRoutes {
         if let refusal = try await frozenChannelRefusal(cid, principal, author: author, id: id, request: request, operation: operation) {
             return refusal
         }
+        if let (command, args) = state.commands.invocation(of: data["text"]?.stringValue, inChannelType: cid.type.rawValue) {
+            try await state.store.read { db in try checkSender(db, cid, principal, author, operation: operation) }
+            let now = state.clock.now()
+            let message = StoredMessage(
+                id: id, cid: cid, userId: author, parentId: parentId, type: "regular", data: data, createdAt: now, updatedAt: now)
+            return try await sendCommand(command, args: args, message: message, principal: principal, request: request)
+        }
         let enrichment = state.enrichmentMode(body)
         if enrichment == .beforeAnswering, let link = URLEnricher.linkToPreview(data) {
             // Checked before the link is fetched too: only someone who may post makes the server fetch.
@@ -58,6 +66,7 @@ struct MessageRoutes {
         let (rendered, events) = try await state.store.write { [data] db -> (JSONObject, [PendingEvent]) in
             try checkSender(db, cid, principal, author, at: now, operation: operation)
             try MessageRoutes.requireNewId(id, db, operation: operation)
+            guard !state.ephemeral.contains(id) else { throw APIError.input(operation, "a message with ID \(id) already exists") }
             if let parentId {
                 let parent = try DevServerState.requireMessage(db, parentId, operation: operation)
                 guard parent.cid == cid else { throw APIError.input(operation, "parent message \(parentId) is in another channel") }
