@@ -36,6 +36,7 @@ public final class Bot: Sendable {
         var decodingFailures: [@Sendable (AttachmentDecodingFailure, BotContext) async throws -> Void] = []
         var errors: [@Sendable (BotError, BotContext?) async -> Void] = []
         var middleware: [any BotMiddleware] = []
+        var customCommands: [String: CustomCommand] = [:]
         var registry = AttachmentPayloadRegistry()
     }
 

@@ -32,14 +32,20 @@ public final class BotService: Service, Sendable {
         /// Where the bot's events come from: its own WebSocket connection (the default), or the
         /// app's webhook requests through an intake.
         public var events: EventSource
+        /// Where the bot's custom commands are answered (the intake the app's
+        /// `custom_action_handler_url` reaches); nil when it answers none. At start the bot
+        /// registers its commands there, creates them on the app and offers them in the types
+        /// of its channels.
+        public var commands: CustomCommandIntake?
 
         /// The defaults: 8 channels at once, 10 s to drain, no catching up, one node, events
-        /// over a WebSocket.
+        /// over a WebSocket, no custom commands.
         public init(
             maximumConcurrentChannels: Int = 8, drainDeadline: Duration = .seconds(10),
             connection: EventConnection.Configuration = EventConnection.Configuration(), catchUp: CatchUp? = nil,
-            scaleOut: ScaleOut? = nil, events: EventSource = .webSocket
+            scaleOut: ScaleOut? = nil, events: EventSource = .webSocket, commands: CustomCommandIntake? = nil
         ) {
+            self.commands = commands
             self.maximumConcurrentChannels = maximumConcurrentChannels
             self.drainDeadline = drainDeadline
             self.connection = connection
@@ -148,6 +154,7 @@ public final class BotService: Service, Sendable {
 
     /// Connects, watches the channels, and handles messages until shut down.
     public func run() async throws {
+        defer { configuration.commands?.unregister(bot: bot.name) }
         do {
             try await handleMessages()
             settle(.failure(BotError(code: .startFailed, message: "bot \(bot.name) stopped before it was ready")))
@@ -283,6 +290,7 @@ public final class BotService: Service, Sendable {
         } catch {
             throw BotError(code: .startFailed, message: "bot \(bot.name) could not set up its user and channels: \(error)", underlying: error)
         }
+        try await setUpCustomCommands()
     }
 
     /// Says when the bot starts or stops following a channel; its connection does the following

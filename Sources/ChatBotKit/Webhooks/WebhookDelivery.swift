@@ -33,6 +33,21 @@ public struct WebhookDelivery: Sendable {
     static func signingKey(_ apiSecret: String) -> SymmetricKey { SymmetricKey(data: Data(apiSecret.utf8)) }
 
     init(body: Data, headers: [String: String], apiKey: String, signingKey: SymmetricKey, maximumSize: Int) throws(WebhookError) {
+        let json = try WebhookDelivery.verifiedJSON(body: body, headers: headers, apiKey: apiKey, signingKey: signingKey, maximumSize: maximumSize)
+        do {
+            event = try Event.decode(frame: json)
+        } catch {
+            throw WebhookError(code: .notAnEvent, message: "the body is not an event: \(error)")
+        }
+        id = WebhookDelivery.header("x-webhook-id", in: headers)
+        attempt = WebhookDelivery.header("x-webhook-attempt", in: headers).flatMap { Int($0) } ?? 1
+    }
+
+    /// The JSON of a request the service signed for app `apiKey`: its key and signature checked,
+    /// inflated when gzipped. What webhook requests and custom command requests share.
+    static func verifiedJSON(body: Data, headers: [String: String], apiKey: String, signingKey: SymmetricKey, maximumSize: Int) throws(WebhookError)
+        -> Data
+    {
         let header = { (name: String) in WebhookDelivery.header(name, in: headers) }
         if let sentKey = header("x-api-key"), sentKey != apiKey {
             throw WebhookError(
@@ -52,19 +67,13 @@ public struct WebhookDelivery: Sendable {
                 code: .signatureMismatch,
                 message: "X-Signature is not the body's HMAC-SHA256 with this app's secret; check that the intake has the secret of app \"\(apiKey)\"")
         }
-        do {
-            event = try Event.decode(frame: json)
-        } catch {
-            throw WebhookError(code: .notAnEvent, message: "the body is not an event: \(error)")
-        }
-        id = header("x-webhook-id")
-        attempt = header("x-webhook-attempt").flatMap { Int($0) } ?? 1
+        return json
     }
 
     /// The value of header `name` (lower case), whatever the case of its key, trimmed. Servers
     /// usually hand keys over in lower case (Hummingbird does), found at once; otherwise the
     /// keys are compared without allocating.
-    private static func header(_ name: String, in headers: [String: String]) -> String? {
+    static func header(_ name: String, in headers: [String: String]) -> String? {
         let value = headers[name] ?? headers.first { isSameName($0.key, name) }?.value
         guard let value, value.first?.isWhitespace == true || value.last?.isWhitespace == true else { return value }
         return value.trimmingCharacters(in: .whitespaces)

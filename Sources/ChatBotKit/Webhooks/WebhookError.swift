@@ -21,6 +21,8 @@ public struct WebhookError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let tooLarge = Code(rawValue: "webhook.too_large")
         /// Signed, but not a JSON event with a `type`.
         public static let notAnEvent = Code(rawValue: "webhook.not_an_event")
+        /// Signed, but not a custom command request (`{"message": {...}, "user", "form_data"}`).
+        public static let notACommandRequest = Code(rawValue: "webhook.not_a_command_request")
         /// The code's name.
         public var description: String { rawValue }
     }

@@ -1,3 +1,4 @@
+import ChatModels
 import ChatServing
 import Foundation
 import HTTPTypes
@@ -21,15 +22,26 @@ public final class WebhookServer: Service, Sendable {
     public let requestedPort: Int
     /// The path requests are posted to (`/webhook`).
     public let path: String
+    /// The intake custom command requests go to, if the server takes them.
+    public let commands: CustomCommandIntake?
+    /// Where custom command requests are posted: `commandsPath/{type}` (the command's name, as
+    /// the app's `custom_action_handler_url` substitutes it) or `commandsPath` itself.
+    public let commandsPath: String
     private let logger: Logger
     private let listening = ListeningPort<WebhookServerError>()
 
-    /// A server for `intake` on `host:port` at `path`.
-    public init(intake: WebhookIntake, host: String = "127.0.0.1", port: Int, path: String = "/webhook", logger: Logger = Logger(label: "chatbotkit.webhook")) {
+    /// A server for `intake` on `host:port` at `path`, and for `commands` (when given) at
+    /// `commandsPath`.
+    public init(
+        intake: WebhookIntake, host: String = "127.0.0.1", port: Int, path: String = "/webhook", commands: CustomCommandIntake? = nil,
+        commandsPath: String = "/commands", logger: Logger = Logger(label: "chatbotkit.webhook")
+    ) {
         self.intake = intake
         self.host = host
         requestedPort = port
         self.path = path.hasPrefix("/") ? path : "/" + path
+        self.commands = commands
+        self.commandsPath = commandsPath.hasPrefix("/") ? commandsPath : "/" + commandsPath
         self.logger = logger
     }
 
@@ -48,6 +60,23 @@ public final class WebhookServer: Service, Sendable {
             var headers: [String: String] = [:]
             for field in request.headers { headers[field.name.canonicalName] = field.value }
             return WebhookServer.answer(intake.receive(body: Data(body.readableBytesView), headers: headers))
+        }
+        if let commands {
+            let answer: @Sendable (Request) async -> Response = { request in
+                let body: ByteBuffer
+                do {
+                    body = try await request.body.collect(upTo: commands.maximumBodySize)
+                } catch {
+                    let refusal = WebhookError(code: .tooLarge, message: "the body is larger than the \(commands.maximumBodySize) bytes this intake takes")
+                    return WebhookServer.json(refusal.httpStatus, JSONWriter.data(.object(["code": .string(refusal.code.rawValue), "message": .string(refusal.message)])))
+                }
+                var headers: [String: String] = [:]
+                for field in request.headers { headers[field.name.canonicalName] = field.value }
+                let answer = await commands.receive(body: Data(body.readableBytesView), headers: headers)
+                return WebhookServer.json(answer.status, answer.body)
+            }
+            router.post(RouterPath(commandsPath)) { request, _ in await answer(request) }
+            router.post(RouterPath(commandsPath + "/:type")) { request, _ in await answer(request) }
         }
         let listening = self.listening
         let application = Application(
@@ -72,6 +101,19 @@ public final class WebhookServer: Service, Sendable {
     /// `http://host:port/path` once it listens: what the app's `webhook_url` is set to locally.
     public func url() async throws -> URL {
         URL(string: "http://\(host):\(try await port())\(path)")!
+    }
+
+    /// `http://host:port/commandsPath/{type}` once it listens: what the app's
+    /// `custom_action_handler_url` is set to locally; nil when it takes no custom commands.
+    public func commandsURL() async throws -> String? {
+        guard commands != nil else { return nil }
+        return "http://\(host):\(try await port())\(commandsPath)/{type}"
+    }
+
+    private static func json(_ status: Int, _ body: Data) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        return Response(status: HTTPResponse.Status(code: status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     private static func answer(_ receipt: WebhookIntake.Receipt) -> Response {
