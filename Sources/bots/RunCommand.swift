@@ -87,13 +87,16 @@ struct RunCommand: AsyncParsableCommand {
         // now or after a reload: served whenever the file has a webhook: section.
         let webhookServer = configuration.webhook.map { configuration.webhookServer(at: $0, logger: Logger(label: "bots.webhook")) }
         let intake = webhookServer?.intake
+        let commands = webhookServer?.commands
         let config = self.config
         let watch = self.watch
         let hangUps = await UnixSignalsSequence(trapping: .sighup)
         let botsService = BotsAfterServer(
-            server: devServer, serverURL: configuration.server.url, metrics: metricsServer, webhook: webhookServer, configuration: configuration,
+            server: devServer, serverURL: configuration.server.url, metrics: metricsServer, webhook: webhookServer,
+            answersCommands: bots.contains { !$0.1.customCommands.isEmpty }, configuration: configuration,
             makeRunner: { url in
-                RunCommand.runner(for: bots, configuration: configuration, baseURL: url, scaleOut: scaleOut, intake: intake, logger: logger)
+                RunCommand.runner(
+                    for: bots, configuration: configuration, baseURL: url, scaleOut: scaleOut, intake: intake, commands: commands, logger: logger)
             },
             makeReloader: { runner, url in
                 let logger = Logger(label: "bots.reload")
@@ -101,7 +104,8 @@ struct RunCommand: AsyncParsableCommand {
                     path: config, loadedStamp: loadedStamp, watchesFile: watch, hangUps: hangUps, running: configuration, runner: runner,
                     makeBot: { entry, configuration in try RunCommand.makeBot(entry, configuration: configuration, logger: logger) },
                     makeService: { entry, bot, configuration in
-                        RunCommand.service(for: entry, bot: bot, configuration: configuration, baseURL: url, scaleOut: scaleOut, intake: intake)
+                        RunCommand.service(
+                            for: entry, bot: bot, configuration: configuration, baseURL: url, scaleOut: scaleOut, intake: intake, commands: commands)
                     },
                     logger: logger)
             },
@@ -109,6 +113,12 @@ struct RunCommand: AsyncParsableCommand {
                 RunCommand.printWelcome(
                     configuration, bots: bots.map { $0.0 }, baseURL: url, metricsURL: metricsURL, webhookURL: webhookURL, devServer: devServer != nil,
                     config: config, watch: watch)
+                if let commands, !commands.commandNames.isEmpty, let webhookURL {
+                    let address = webhookURL.absoluteString.dropLast(webhookURL.path.count) + (configuration.webhook?.commandsPath ?? "/commands")
+                    say(
+                        "Custom commands: \(commands.commandNames.map { "/" + $0 }.joined(separator: ", ")) answered at \(address)/{type}"
+                            + (devServer != nil ? " (the dev server's custom_action_handler_url)" : ""))
+                }
             })
         // Services stop in reverse order: the bots drain their handlers while the server still
         // answers and then give their leases up, the metrics are served until the end, and the
@@ -151,21 +161,24 @@ struct RunCommand: AsyncParsableCommand {
 
     static func runner(
         for bots: [(BotsConfiguration.BotEntry, Bot)], configuration: BotsConfiguration, baseURL: URL, pathRoot: URL? = nil,
-        scaleOut: BotService.ScaleOut? = nil, intake: WebhookIntake? = nil, logger: Logger
+        scaleOut: BotService.ScaleOut? = nil, intake: WebhookIntake? = nil, commands: CustomCommandIntake? = nil, logger: Logger
     ) -> BotRunner {
         BotRunner(
             services: bots.map {
-                service(for: $0, bot: $1, configuration: configuration, baseURL: baseURL, pathRoot: pathRoot, scaleOut: scaleOut, intake: intake)
+                service(
+                    for: $0, bot: $1, configuration: configuration, baseURL: baseURL, pathRoot: pathRoot, scaleOut: scaleOut, intake: intake,
+                    commands: commands)
             }, logger: logger)
     }
 
     /// The service running one entry's bot on `baseURL` (its checkpoint inside `pathRoot`, if
     /// given), sharing its channels out with the other nodes through `scaleOut`, if given, and
     /// taking its events from `intake` when its entry says `events: webhook` (without an
-    /// intake, as `bots simulate` runs it, over a WebSocket).
+    /// intake, as `bots simulate` runs it, over a WebSocket); its custom commands are answered
+    /// through `commands`, if given.
     static func service(
         for entry: BotsConfiguration.BotEntry, bot: Bot, configuration: BotsConfiguration, baseURL: URL, pathRoot: URL? = nil,
-        scaleOut: BotService.ScaleOut? = nil, intake: WebhookIntake? = nil
+        scaleOut: BotService.ScaleOut? = nil, intake: WebhookIntake? = nil, commands: CustomCommandIntake? = nil
     ) -> BotService {
         let events: BotService.EventSource =
             if entry.events == .webhook, let intake { .webhook(intake) } else { .webSocket }
@@ -177,7 +190,7 @@ struct RunCommand: AsyncParsableCommand {
             channels: entry.channels,
             configuration: BotService.Configuration(
                 maximumConcurrentChannels: entry.concurrency, drainDeadline: entry.drainDeadline, catchUp: catchUp, scaleOut: scaleOut,
-                events: events),
+                events: events, commands: commands),
             cdnStorage: entry.reusesUploads ? DeduplicatingCDNStorage(recordFile: configuration.uploadRecordFile(for: entry, under: pathRoot)) : nil,
             rateBudget: entry.rateBudget, logger: Logger(label: "bots.\(entry.name)"))
     }
@@ -218,6 +231,8 @@ struct BotsAfterServer: Service {
     let serverURL: URL?
     let metrics: MetricsServer?
     let webhook: WebhookServer?
+    /// Whether any bot answers custom commands (a hosted app without a handler URL is warned of).
+    let answersCommands: Bool
     let configuration: BotsConfiguration
     let makeRunner: @Sendable (URL) -> BotRunner
     let makeReloader: @Sendable (BotRunner, URL) -> BotsReloader
@@ -251,13 +266,19 @@ struct BotsAfterServer: Service {
     /// user's to set (to a public https address, which this process cannot know); it is only
     /// read, to say when it posts nowhere.
     private func pointWebhook(at webhookURL: URL, server url: URL) async throws {
+        let commandsURL = try await webhook?.commandsURL()
         if server != nil {
-            try await configuration.pointApp(on: url, at: webhookURL)
-        } else if let settings = try? await configuration.client(at: url).appSettings(refresh: true),
-            (settings.raw["webhook_url"]?.stringValue ?? "").isEmpty
-        {
-            Logger(label: "bots.webhook").warning(
-                "The app has no webhook_url, so the bots with events: webhook get nothing; set it (Dashboard or PATCH /app) to the public https address that reaches \(webhookURL.absoluteString)")
+            try await configuration.pointApp(on: url, at: webhookURL, commands: commandsURL)
+        } else if let settings = try? await configuration.client(at: url).appSettings(refresh: true) {
+            let logger = Logger(label: "bots.webhook")
+            if (settings.raw["webhook_url"]?.stringValue ?? "").isEmpty {
+                logger.warning(
+                    "The app has no webhook_url, so the bots with events: webhook get nothing; set it (Dashboard or PATCH /app) to the public https address that reaches \(webhookURL.absoluteString)")
+            }
+            if answersCommands, let commandsURL, (settings.raw["custom_action_handler_url"]?.stringValue ?? "").isEmpty {
+                logger.warning(
+                    "The app has no custom_action_handler_url, so the bots' custom commands are not answered; set it (Dashboard or PATCH /app) to the public https address that reaches \(commandsURL)")
+            }
         }
     }
 }

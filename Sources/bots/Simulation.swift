@@ -53,16 +53,18 @@ struct Simulation: Service {
             return transcript.finish(.failed("the dev server did not start: \(error)"))
         }
         // Bots with `events: webhook` take their events from a webhook of the private server's
-        // app, as `bots run` gives them, on a free port.
-        let webhook = bots.contains { $0.0.events == .webhook } ? configuration.webhookServer(at: .init(port: 0), logger: logger) : nil
+        // app, and bots with custom commands answer them there, as `bots run` gives them, on a free port.
+        let needsWebhook = bots.contains { $0.0.events == .webhook || !$0.1.customCommands.isEmpty }
+        let webhook = needsWebhook ? configuration.webhookServer(at: .init(port: 0), logger: logger) : nil
         let runner = RunCommand.runner(
-            for: bots, configuration: configuration, baseURL: url, pathRoot: pathRoot, intake: webhook?.intake, logger: logger)
+            for: bots, configuration: configuration, baseURL: url, pathRoot: pathRoot, intake: webhook?.intake, commands: webhook?.commands,
+            logger: logger)
         let services: [any Service] = [webhook].compactMap { $0 } + [runner]
         let botGroup = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [], logger: logger))
         await withDiscardingTaskGroup { group in
             group.addTask { try? await botGroup.run() }
             do {
-                if let webhook { try await configuration.pointApp(on: url, at: try await webhook.url()) }
+                if let webhook { try await configuration.pointApp(on: url, at: try await webhook.url(), commands: try await webhook.commandsURL()) }
                 try await runner.waitUntilReady()
                 transcript.finish(try await sendAndObserve(on: url, runner: runner))
             } catch is CancellationError {

@@ -6,8 +6,8 @@ import Logging
 
 /// The workout-tracking bot: it keeps every `workout` attachment per user, answers each with a
 /// `workout-summary` of the user's week, tells the sender which field of a malformed workout is
-/// wrong, follows edits and deletions of workouts, and answers `/workouts` with a CSV export and
-/// an SVG chart.
+/// wrong, follows edits and deletions of workouts, answers `/workouts` with a CSV export and
+/// an SVG chart, and answers the custom command `/log run 5km 25m` with the workout to post.
 public enum WorkoutBot: BotKind {
     /// `kind: workout`.
     public static let name = "workout"
@@ -33,6 +33,7 @@ public enum WorkoutBot: BotKind {
         bot.command("workouts") { _, context in
             try await export(context: context, store: store)
         }
+        addLogCommand(to: bot)
         // A workout fixed by an edit replaces what was stored for the message, and a deleted
         // workout leaves the totals; either way the sender gets the week's new summary.
         bot.onMessageUpdated { context in

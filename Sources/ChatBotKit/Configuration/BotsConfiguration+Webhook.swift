@@ -7,11 +7,14 @@ extension BotsConfiguration {
     ///   host: 127.0.0.1   # the default; 0.0.0.0 behind a proxy on another machine
     ///   port: 8789        # 0 picks a free one
     ///   path: /webhook
+    ///   commands_path: /commands   # custom commands: commands_path/{type}
     /// ```
     ///
-    /// With the embedded dev server, `bots run` points the app's `webhook_url` here itself; on
-    /// the hosted service, set it (Dashboard or `PATCH /app`) to the public https address that
-    /// reaches it.
+    /// The same server takes the requests of the bots' custom commands (the app's
+    /// `custom_action_handler_url`) at `commands_path/{type}`. With the embedded dev server,
+    /// `bots run` points the app's `webhook_url` and `custom_action_handler_url` here itself; on
+    /// the hosted service, set them (Dashboard or `PATCH /app`) to the public https addresses
+    /// that reach them.
     public struct WebhookEndpoint: Sendable, Hashable {
         /// Address to bind.
         public var host: String
@@ -19,12 +22,15 @@ extension BotsConfiguration {
         public var port: Int
         /// The path the requests are posted to.
         public var path: String
+        /// The path custom command requests are posted under (`commands_path/{type}`).
+        public var commandsPath: String
 
-        /// An endpoint; by default 127.0.0.1:8789 at /webhook.
-        public init(host: String = "127.0.0.1", port: Int = 8789, path: String = "/webhook") {
+        /// An endpoint; by default 127.0.0.1:8789 at /webhook, custom commands at /commands.
+        public init(host: String = "127.0.0.1", port: Int = 8789, path: String = "/webhook", commandsPath: String = "/commands") {
             self.host = host
             self.port = port
             self.path = path
+            self.commandsPath = commandsPath
         }
     }
 
@@ -40,7 +46,7 @@ extension BotsConfiguration {
         -> WebhookEndpoint?
     {
         guard let node else { return nil }
-        try node.allowOnly(["host", "port", "path"])
+        try node.allowOnly(["host", "port", "path", "commands_path"])
         var endpoint = WebhookEndpoint()
         if let host = node["host"] {
             endpoint.host = try host.string()
@@ -50,6 +56,17 @@ extension BotsConfiguration {
             endpoint.path = try path.string()
             guard endpoint.path.hasPrefix("/"), !endpoint.path.contains("?"), !endpoint.path.contains(" ") else {
                 throw path.error(.badValue, "webhook.path must be a path such as /webhook, found \"\(endpoint.path)\"")
+            }
+        }
+        if let path = node["commands_path"] {
+            endpoint.commandsPath = try path.string()
+            guard endpoint.commandsPath.hasPrefix("/"), !endpoint.commandsPath.contains("?"), !endpoint.commandsPath.contains(" "),
+                !endpoint.commandsPath.contains("{")
+            else {
+                throw path.error(.badValue, "webhook.commands_path must be a path such as /commands, found \"\(endpoint.commandsPath)\"")
+            }
+            guard endpoint.commandsPath != endpoint.path else {
+                throw path.error(.badValue, "webhook.commands_path is webhook.path (\(endpoint.path)); give custom commands a path of their own")
             }
         }
         if let port = node["port"] {
