@@ -112,13 +112,7 @@ struct RunCommand: AsyncParsableCommand {
             onReady: { url, metricsURL, webhookURL in
                 RunCommand.printWelcome(
                     configuration, bots: bots.map { $0.0 }, baseURL: url, metricsURL: metricsURL, webhookURL: webhookURL, devServer: devServer != nil,
-                    config: config, watch: watch)
-                if let commands, !commands.commandNames.isEmpty, let webhookURL {
-                    let address = webhookURL.absoluteString.dropLast(webhookURL.path.count) + (configuration.webhook?.commandsPath ?? "/commands")
-                    say(
-                        "Custom commands: \(commands.commandNames.map { "/" + $0 }.joined(separator: ", ")) answered at \(address)/{type}"
-                            + (devServer != nil ? " (the dev server's custom_action_handler_url)" : ""))
-                }
+                    customCommands: commands?.commandNames ?? [], config: config, watch: watch)
             })
         // Services stop in reverse order: the bots drain their handlers while the server still
         // answers and then give their leases up, the metrics are served until the end, and the
@@ -197,7 +191,7 @@ struct RunCommand: AsyncParsableCommand {
 
     static func printWelcome(
         _ configuration: BotsConfiguration, bots: [BotsConfiguration.BotEntry], baseURL: URL, metricsURL: URL?, webhookURL: URL?, devServer: Bool,
-        config: String, watch: Bool
+        customCommands: [String] = [], config: String, watch: Bool
     ) {
         say(devServer ? "Dev server: \(baseURL.absoluteString)  (API key \(configuration.server.apiKey))" : "Server: \(baseURL.absoluteString)")
         if let metricsURL { say("Metrics: \(metricsURL.absoluteString)") }
@@ -205,6 +199,13 @@ struct RunCommand: AsyncParsableCommand {
             say("Scaled out: node \(scaleOut.nodeName) shares each bot's channels with the other nodes (leases of \(DurationText.format(scaleOut.lease)))")
         }
         if let webhookURL { say("Webhook: \(webhookURL.absoluteString)\(devServer ? " (the dev server posts the app's events here)" : "")") }
+        if let webhookURL, !customCommands.isEmpty {
+            // The webhook server's address with the commands' path in place of the webhook's.
+            let address = webhookURL.absoluteString.dropLast(webhookURL.path.count) + (configuration.webhook?.commandsPath ?? "/commands")
+            say(
+                "Custom commands: \(customCommands.map { "/" + $0 }.joined(separator: ", ")) answered at \(address)/{type}"
+                    + (devServer ? " (the dev server's custom_action_handler_url)" : ""))
+        }
         for bot in bots {
             let transport = bot.events == .webhook ? ", events by webhook" : ""
             say("Bot \(bot.name) (\(bot.kind)) as \(bot.user) in \(bot.channels.map(\.rawValue).joined(separator: ", "))\(transport)")

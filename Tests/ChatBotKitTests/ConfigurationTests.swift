@@ -45,6 +45,9 @@ struct ConfigurationTests {
         #expect(configured.bots[0].events == .webhook)
         let chosen = try BotsConfiguration.parse(yaml.replacingOccurrences(of: "webhook: {}", with: "webhook: {host: 0.0.0.0, port: 0, path: /stream/events}"))
         #expect(chosen.webhook == .init(host: "0.0.0.0", port: 0, path: "/stream/events"))
+        #expect(configured.webhook?.commandsPath == "/commands")
+        let commands = try BotsConfiguration.parse(yaml.replacingOccurrences(of: "webhook: {}", with: "webhook: {commands_path: /stream/commands}"))
+        #expect(commands.webhook == .init(host: "127.0.0.1", port: 8789, path: "/webhook", commandsPath: "/stream/commands"))
         #expect(try BotsConfiguration.parse(yaml.replacingOccurrences(of: "events: webhook", with: "events: WebSocket")).bots[0].events == .websocket)
     }
 
@@ -198,6 +201,16 @@ struct ConfigurationTests {
                 "webhook on the metrics port",
                 "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nmetrics: {port: 9464}\nwebhook: {port: 9464}\nbots: []\n",
                 .badValue, 5, 17, "webhook.port 9464 is metrics.port"
+            ),
+            (
+                "custom commands at the webhook's own path",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nwebhook: {path: /hooks, commands_path: /hooks}\nbots: []\n",
+                .badValue, 4, 40, "webhook.commands_path is webhook.path (/hooks)"
+            ),
+            (
+                "custom commands at a path with the {type} placeholder in it",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nwebhook:\n  commands_path: \"/commands/{type}\"\nbots: []\n",
+                .badValue, 5, 18, "webhook.commands_path must be a path such as /commands"
             ),
             ("missing bots list", "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\n", .missingKey, 1, 1, "bots"),
             ("short secret", "server:\n  api_key: k\n  api_secret: short\nbots: []\n", .badValue, 3, 15, "too short"),

@@ -10,9 +10,11 @@ import threading
 
 import pytest
 import requests
+from stream_chat import StreamChat
 from stream_chat.base.exceptions import StreamAPIException
 
-from conftest import user_headers
+from conftest import API_KEY, API_SECRET, user_headers, wait_for
+from test_bots_run import BotsRun, bot_messages
 
 
 class Handler:
@@ -287,3 +289,49 @@ def test_bad_actions_are_refused(client, channel, handler, server):
         server.url("/messages/a-1/action"), params={"api_key": client.api_key}, headers=user_headers(client, "u2"),
         json={"form_data": {"action": "confirm"}})
     assert answer.status_code == 201 and answer.json()["message"]["type"] == "regular"
+
+
+def test_bots_run_answers_the_workout_bots_log_command(tmp_path):
+    """`bots run` with the workout bot (WebSocket events) and a webhook: section: the bot's
+    /log custom command is created, offered in messaging channels and answered; Log posts the
+    sender's workout, which the bot records and sums up."""
+    config = tmp_path / "bots.yaml"
+    config.write_text(f"""
+server: {{api_key: {API_KEY}, api_secret: {API_SECRET}}}
+embedded: {{port: 0, data: {tmp_path}/data}}
+webhook: {{port: 0, commands_path: /stream/commands}}
+bots:
+  - name: workout
+    kind: workout
+    user: workout-bot
+    channels: [messaging:general]
+    database: {tmp_path}/workouts.sqlite
+""")
+    run = BotsRun(config)
+    try:
+        output = "".join(run.output)
+        line = next(line for line in run.output if line.startswith("Custom commands: "))
+        assert line.startswith("Custom commands: /log answered at http://127.0.0.1:") and "/stream/commands/{type}" in line, output
+        client = StreamChat(API_KEY, API_SECRET, base_url=run.base_url + "/", timeout=10.0)
+        handler_url = client.get_app_settings()["app"]["custom_action_handler_url"]
+        assert handler_url == line.split(" answered at ")[1].split(" ")[0]
+        assert client.get_command("log")["description"] == "Log a workout"
+        assert "log" in client.get_channel_type("messaging")["commands"][0]["name"]
+
+        client.upsert_user({"id": "alice"})
+        channel = client.channel("messaging", "general")
+        channel.add_members(["alice"])
+        question = channel.send_message({"text": "/log ride 20km 1h"}, "alice")["message"]
+        assert question["type"] == "ephemeral" and question["text"] == "Log 20.0 km ride in 1h?"
+        assert question["attachments"][0]["type"] == "workout" and question["attachments"][0]["workout-distance-meters"] == 20000
+        assert [a["value"] for a in question["attachments"][1]["actions"]] == ["log", "cancel"]
+
+        posted = client.run_message_action(question["id"], {"form_data": {"action": "log"}, "user_id": "alice"})["message"]
+        assert posted["type"] == "regular" and posted["user"]["id"] == "alice"
+        answer = wait_for(lambda: bot_messages(channel, "workout-bot", posted["id"]))
+        assert answer[0]["text"] == "This week: 1 workout, 20.0 km, 1h 00m, 0 kcal.", answer
+
+        refused = channel.send_message({"text": "/log ride 20km 21km"}, "alice")["message"]
+        assert refused["type"] == "error" and refused["text"].startswith("Two distances: 21km is one too many.")
+    finally:
+        assert run.terminate() == 0, "".join(run.output)
