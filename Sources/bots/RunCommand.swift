@@ -216,7 +216,7 @@ struct RunCommand: AsyncParsableCommand {
         say("""
             Talk to them from another terminal:
               .build/debug/bots send --config \(target) --channel \(channel) --user alice --attachment '{"type":"workout","workout-type":"run","workout-distance-meters":5000,"workout-duration-seconds":1500,"workout-energy-cal":400}'
-              .build/debug/bots send --config \(target) --channel \(channel) --user alice --text /workouts
+              .build/debug/bots send --config \(target) --channel \(channel) --user alice --text /workouts\(customCommands.contains("log") ? "\n  .build/debug/bots send --config \(target) --channel \(channel) --user alice --text '/log run 5km 25m' --press log" : "")
               .build/debug/bots send --config \(target) --channel \(channel) --user alice --file some.pdf
               .build/debug/bots events --config \(target) --channel \(channel) --user alice
             Edit \(config) and `kill -HUP \(ProcessInfo.processInfo.processIdentifier)` applies it without a restart\(watch ? " (or just save it: --watch is on)" : "").

@@ -27,6 +27,9 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "A custom attachment as JSON, such as '{\"type\":\"workout\",\"workout-type\":\"run\"}' (repeatable).")
     var attachment: [String] = []
 
+    @Option(help: "When a custom command answers with buttons (shown to the sender alone), press the one with this value, such as log.")
+    var press: String?
+
     @Option(help: "Seconds to wait for replies from the channel's bots (0: do not wait).")
     var waitForReplies: Double = 3
 
@@ -45,18 +48,54 @@ struct SendCommand: AsyncParsableCommand {
         let progressBar = ProgressBar(enabled: !file.isEmpty)
         let sent = try await client.channel(channel).sendMessage(text: text, attachments: payloads, progress: { progressBar.show($0) })
         progressBar.finish()
-        say("Sent \(sent.id) to \(channel.rawValue) as \(user)")
+        var posted = sent
+        if sent.type == .ephemeral {
+            say("Only \(user) sees the answer to \(sent.command.map { "/" + $0 } ?? "the command"): \(SendCommand.describe(sent))")
+            guard let press else { return }
+            let buttons = SendCommand.buttons(of: sent)
+            guard let button = buttons.first(where: { $0.value == press }) else {
+                throw ValidationError("--press \(press): the answer has no button of that value; its buttons: \(buttons.compactMap(\.value).joined(separator: ", "))")
+            }
+            guard let result = try await client.runMessageAction(sent.id, formData: [button.name: press], as: user) else {
+                say("Pressed \(button.text ?? press): the message was removed, nothing posted")
+                return
+            }
+            say("Pressed \(button.text ?? press): \(result.type == .ephemeral ? "only \(user) sees" : "posted") \(SendCommand.describe(result))")
+            guard result.type != .ephemeral else { return }
+            posted = result
+        } else {
+            say("Sent \(sent.id) to \(channel.rawValue) as \(user)")
+        }
         guard waitForReplies > 0 else { return }
         let deadline = Date().addingTimeInterval(waitForReplies)
         var shown: Set<String> = []
         while Date() < deadline {
             let state = try await client.queryChannel(channel, messageLimit: 50)
-            for message in state.messages where message.user?.id != user && (message.createdAt ?? .distantPast) > (sent.createdAt ?? .distantPast) {
+            for message in state.messages where message.user?.id != user && (message.createdAt ?? .distantPast) > (posted.createdAt ?? .distantPast) {
                 guard shown.insert(message.id).inserted else { continue }
                 let types = message.attachments.map(\.type.rawValue)
                 say("\(message.user?.id ?? "?"): \(message.text)" + (types.isEmpty ? "" : "  [\(types.joined(separator: ", "))]"))
             }
             try await Task.sleep(for: .milliseconds(200))
+        }
+    }
+
+    /// `text  [workout]  buttons: Log (log), Cancel (cancel)`.
+    static func describe(_ message: Message) -> String {
+        let types = message.attachments.map(\.type.rawValue).filter { $0 != "text" }
+        let buttons = buttons(of: message).map { "\($0.text ?? $0.value ?? "") (\($0.value ?? ""))" }
+        return message.text + (types.isEmpty ? "" : "  [\(types.joined(separator: ", "))]")
+            + (buttons.isEmpty ? "" : "  buttons: \(buttons.joined(separator: ", "))")
+    }
+
+    /// The buttons on a message's attachments.
+    static func buttons(of message: Message) -> [AttachmentAction] {
+        message.attachments.flatMap { attachment in
+            (attachment.rawJSON["actions"]?.arrayValue ?? []).compactMap { action in
+                action["name"]?.stringValue.map {
+                    AttachmentAction(name: $0, text: action["text"]?.stringValue, style: action["style"]?.stringValue, value: action["value"]?.stringValue)
+                }
+            }
         }
     }
 }

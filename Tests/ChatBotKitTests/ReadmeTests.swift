@@ -41,6 +41,22 @@ struct ReadmeTests {
         #expect(block.contains("try await bot.run(channels: [\"messaging:general\"])"))
     }
 
+    @Test("the README's custom command is the tested helpdesk's, line for line")
+    func readmeCustomCommandIsTested() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "```swift\nbot.customCommand(\"ticket\""))
+        let block = try #require(readme[start.upperBound...].components(separatedBy: "```").first).split(separator: "\n").dropFirst()
+        let source = try String(contentsOf: Self.root.appendingPathComponent("Tests/ChatBotKitTests/CustomCommandTests.swift"), encoding: .utf8)
+        let sourceLines = source.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        var searchFrom = sourceLines.firstIndex { $0.hasPrefix("bot.customCommand(\"ticket\"") } ?? 0
+        #expect(block.count > 10)
+        for line in block.map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            let found = sourceLines[searchFrom...].firstIndex(of: line)
+            #expect(found != nil, "README line not in the tested helpdesk: \(line)")
+            searchFrom = (found ?? searchFrom) + 1
+        }
+    }
+
     @Test("the README's bot answers a workout, run with bot.run as the README does, and stops when cancelled")
     func readmeBotRuns() async throws {
         try await TestChatServer.withServer { server in

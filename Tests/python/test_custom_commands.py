@@ -6,6 +6,7 @@ gets the user."""
 
 import http.server
 import json
+import subprocess
 import threading
 
 import pytest
@@ -13,7 +14,7 @@ import requests
 from stream_chat import StreamChat
 from stream_chat.base.exceptions import StreamAPIException
 
-from conftest import API_KEY, API_SECRET, user_headers, wait_for
+from conftest import API_KEY, API_SECRET, bots_binary, user_headers, wait_for
 from test_bots_run import BotsRun, bot_messages
 
 
@@ -333,5 +334,17 @@ bots:
 
         refused = channel.send_message({"text": "/log ride 20km 21km"}, "alice")["message"]
         assert refused["type"] == "error" and refused["text"].startswith("Two distances: 21km is one too many.")
+
+        # The CLI shows the ephemeral answer and presses a button by its value.
+        send = [bots_binary(), "send", "--config", str(config), "--server", run.base_url, "--user", "bea", "--wait-for-replies", "3"]
+        shown = subprocess.run(send + ["--text", "/log run 5km 25m"], capture_output=True, text=True, timeout=60)
+        assert shown.returncode == 0, shown.stderr
+        assert "Only bea sees the answer to /log: Log 5.0 km run in 25m?  [workout]  buttons: Log (log), Cancel (cancel)" in shown.stdout
+        pressed = subprocess.run(send + ["--text", "/log run 5km 25m", "--press", "log"], capture_output=True, text=True, timeout=60)
+        assert pressed.returncode == 0, pressed.stderr
+        assert "Pressed Log: posted 5.0 km run in 25m (logged with /log)  [workout]" in pressed.stdout, pressed.stdout
+        assert "workout-bot: This week: 1 workout, 5.0 km, 0h 25m, 0 kcal." in pressed.stdout, pressed.stdout
+        wrong = subprocess.run(send + ["--text", "/log run 5km", "--press", "maybe"], capture_output=True, text=True, timeout=60)
+        assert wrong.returncode != 0 and "--press maybe: the answer has no button of that value; its buttons: log, cancel" in wrong.stderr
     finally:
         assert run.terminate() == 0, "".join(run.output)
