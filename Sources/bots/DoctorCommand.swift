@@ -31,9 +31,10 @@ struct DoctorCommand: AsyncParsableCommand {
         logging.bootstrap()
         let checkup = Checkup()
         let configuration: BotsConfiguration
+        let bots: [(BotsConfiguration.BotEntry, Bot)]
         do {
             configuration = try BotsConfiguration.load(contentsOf: options.config)
-            _ = try RunCommand.makeBots(configuration, logger: Logger(label: "bots.doctor"))
+            bots = try RunCommand.makeBots(configuration, logger: Logger(label: "bots.doctor"))
         } catch {
             // The error starts with the file, line and column, as editors read them.
             say("FAIL  \(error.description)")
@@ -47,6 +48,7 @@ struct DoctorCommand: AsyncParsableCommand {
             checkup.report(.ok, "uploads", "files: \(Self.describe(settings.fileUploadConfig)); images: \(Self.describe(settings.imageUploadConfig))")
             await checkRateLimits(client, configuration, checkup)
             checkWebhook(settings, configuration, checkup)
+            await checkCustomCommands(settings, configuration, bots: bots, client: client, checkup)
             await checkClock(client, checkup)
             for entry in configuration.bots { await checkBot(entry, configuration: configuration, client: client, checkup) }
             if let scaleOut = configuration.scaleOut { await checkScaleOut(scaleOut, bots: configuration.bots, checkup) }

@@ -73,7 +73,9 @@ def test_a_healthy_setup_passes_and_says_what_the_bots_will_do_at_start(server, 
                                            "no checkpoint yet: it handles what comes from its first start on")
     assert line(result, "rate limits").startswith("ok    rate limits: server side, per minute: SendMessage ")
     assert "UploadFile 10000/10000 left, UploadImage 10000/10000 left" in line(result, "rate limits")
-    assert result.stdout.splitlines()[-1] == "All 8 checks passed, 1 note."
+    # The workout bot's /log needs a webhook: section, which this file does not have: a note.
+    assert line(result, "commands").startswith("note  commands: /log (workout) would go unanswered")
+    assert result.stdout.splitlines()[-1] == "All 8 checks passed, 2 notes."
     # It changes nothing: the channel it would create is still missing, the member still not one.
     assert client.query_channels({"cid": "messaging:lab"})["channels"] == []
     members = client.channel("messaging", "general").query_members({"id": "workout-bot"})
@@ -289,3 +291,25 @@ def test_webhook_bots_need_the_apps_webhook_url_and_the_events_they_handle(serve
     assert "leaves out message.new: the bots would get no messages" in line(result, "webhook")
     # The realtime check connects as a bot that takes its events over a WebSocket.
     assert "as archive-bot" in line(result, "realtime")
+
+
+def test_bots_with_custom_commands_need_a_webhook_section_and_the_apps_handler_url(server, client, tmp_path):
+    config = write_config(tmp_path, server.base_url)
+    # The workout bot answers /log; without a webhook: section nothing takes it.
+    commands = line(doctor(config), "commands")
+    assert commands == ("note  commands: /log (workout) would go unanswered: bots.yaml has no webhook: section, "
+                        "where bots run takes custom commands; add one, such as webhook: { port: 8789 }"), commands
+
+    config.write_text(config.read_text().replace("bots:\n", "webhook: {port: 8789, commands_path: /cmd}\nbots:\n", 1))
+    commands = line(doctor(config), "commands")
+    assert commands.startswith("note  commands: the app has no custom_action_handler_url, so /log (workout) would go unanswered; "), commands
+    assert commands.endswith("reaches http://127.0.0.1:8789/cmd/{type}"), commands
+
+    client.update_app_settings(custom_action_handler_url="https://bots.example.com/cmd/{type}")
+    commands = line(doctor(config), "commands")
+    assert commands == ("note  commands: the app sends custom commands to https://bots.example.com/cmd/{type}; bots run answers /log (workout) "
+                        "at http://127.0.0.1:8789/cmd/{type}; the app has no /log yet, which the bots create when they start"), commands
+    client.create_command({"name": "log", "description": "Log a workout"})
+    result = doctor(config)
+    assert line(result, "commands").startswith("ok    commands: the app sends custom commands to https://bots.example.com/cmd/{type}"), result.stdout
+    assert result.returncode == 0, result.stdout
