@@ -115,6 +115,19 @@ struct CustomCommandTests {
             #expect(clash?.message == "bots helpdesk and other both answer the custom command /ticket; a command has one handler, so rename one")
             intake.unregister(bot: "helpdesk")
             #expect(intake.commandNames == [])
+
+            // Posted with no attachments of its own: a button keeps what the preview showed, not the buttons.
+            let confirm = Bot(name: "confirmer")
+            confirm.customCommand("confirm", description: "Confirm") { _ in .post() }
+            try intake.register(confirm.customCommands, bot: "confirmer", client: server.client(as: "confirmer"))
+            let request = Data(
+                #"{"message":{"id":"m1","text":"Sure?","type":"ephemeral","command":"confirm","args":"","attachments":[{"type":"workout","workout-type":"run"},{"type":"text","actions":[{"name":"action","value":"yes"}]}]},"form_data":{"action":"yes"}}"#
+                    .utf8)
+            let signature = HMAC<SHA256>.authenticationCode(for: request, using: SymmetricKey(data: Data(server.apiSecret.utf8)))
+            let answer = await intake.receive(body: request, headers: ["X-Signature": signature.map { String(format: "%02x", $0) }.joined()])
+            let message = try JSONParser().parse(answer.body)["message"]
+            #expect(message?["type"]?.stringValue == "regular")
+            #expect(message?["attachments"]?.arrayValue?.compactMap { $0["type"]?.stringValue } == ["workout"])
         }
     }
 

@@ -144,6 +144,10 @@ public final class CustomCommandIntake: Sendable {
         if let text = reply.text { message["text"] = .string(text) }
         if reply.kind == .error || !attachments.isEmpty || reply.kind == .ephemeral {
             message["attachments"] = .array(attachments.map(RawJSON.object))
+        } else if let kept = message["attachments"]?.arrayValue {
+            // Posted as it is: the sender's attachments, or what an ephemeral preview showed, but
+            // not its buttons, which only ever act on an ephemeral message.
+            message["attachments"] = .array(kept.filter { $0["actions"] == nil })
         }
         for (key, value) in reply.extraData { message[key] = value }
         return Answer(status: 200, body: JSONWriter.data(.object(["message": .object(message)])))

@@ -18,7 +18,9 @@ public struct CustomCommandReply: Sendable {
     let extraData: [String: RawJSON]
 
     /// Posts the message for everyone: with `text` (nil keeps what the user typed) and
-    /// `attachments` (typed payloads, or local files, uploaded first) in place of theirs.
+    /// `attachments` (typed payloads, or local files, uploaded first) in place of theirs. With
+    /// no `attachments` it keeps theirs, or, for a button, what the ephemeral message showed,
+    /// without its buttons.
     public static func post(text: String? = nil, attachments: [AnyAttachmentPayload] = [], extraData: [String: RawJSON] = [:]) -> Self {
         Self(kind: .post, text: text, attachments: attachments, extraData: extraData)
     }
