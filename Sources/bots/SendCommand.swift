@@ -50,17 +50,18 @@ struct SendCommand: AsyncParsableCommand {
         progressBar.finish()
         var posted = sent
         if sent.type == .ephemeral {
-            say("Only \(user) sees the answer to \(sent.command.map { "/" + $0 } ?? "the command"): \(SendCommand.describe(sent))")
+            say("Only \(user) sees the answer to \(sent.command.map { "/" + $0 } ?? "the command"): \(Message.describeWithButtons(sent))")
             guard let press else { return }
-            let buttons = SendCommand.buttons(of: sent)
-            guard let button = buttons.first(where: { $0.value == press }) else {
-                throw ValidationError("--press \(press): the answer has no button of that value; its buttons: \(buttons.compactMap(\.value).joined(separator: ", "))")
+            let button: AttachmentAction
+            switch sent.button(valued: press) {
+            case .success(let found): button = found
+            case .failure(let missing): throw ValidationError(missing.message)
             }
             guard let result = try await client.runMessageAction(sent.id, formData: [button.name: press], as: user) else {
                 say("Pressed \(button.text ?? press): the message was removed, nothing posted")
                 return
             }
-            say("Pressed \(button.text ?? press): \(result.type == .ephemeral ? "only \(user) sees" : "posted") \(SendCommand.describe(result))")
+            say("Pressed \(button.text ?? press): \(result.type == .ephemeral ? "only \(user) sees" : "posted") \(Message.describeWithButtons(result))")
             guard result.type != .ephemeral else { return }
             posted = result
         } else {
@@ -77,25 +78,6 @@ struct SendCommand: AsyncParsableCommand {
                 say("\(message.user?.id ?? "?"): \(message.text)" + (types.isEmpty ? "" : "  [\(types.joined(separator: ", "))]"))
             }
             try await Task.sleep(for: .milliseconds(200))
-        }
-    }
-
-    /// `text  [workout]  buttons: Log (log), Cancel (cancel)`.
-    static func describe(_ message: Message) -> String {
-        let types = message.attachments.map(\.type.rawValue).filter { $0 != "text" }
-        let buttons = buttons(of: message).map { "\($0.text ?? $0.value ?? "") (\($0.value ?? ""))" }
-        return message.text + (types.isEmpty ? "" : "  [\(types.joined(separator: ", "))]")
-            + (buttons.isEmpty ? "" : "  buttons: \(buttons.joined(separator: ", "))")
-    }
-
-    /// The buttons on a message's attachments.
-    static func buttons(of message: Message) -> [AttachmentAction] {
-        message.attachments.flatMap { attachment in
-            (attachment.rawJSON["actions"]?.arrayValue ?? []).compactMap { action in
-                action["name"]?.stringValue.map {
-                    AttachmentAction(name: $0, text: action["text"]?.stringValue, style: action["style"]?.stringValue, value: action["value"]?.stringValue)
-                }
-            }
         }
     }
 }

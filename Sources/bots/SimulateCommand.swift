@@ -49,6 +49,9 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "The attachment type of uploaded files: file, image, video, audio, voiceRecording (default: image for image names, else file).")
     var fileType: String?
 
+    @Option(help: "When a custom command answers with buttons (shown to the sender alone), press the one with this value, such as log.")
+    var press: String?
+
     @Option(help: "A folder for the server's and the bots' files, kept, so that the next simulation with it goes on from there (default: a temporary folder, removed).")
     var data: String?
 
@@ -105,7 +108,7 @@ struct SimulateCommand: AsyncParsableCommand {
         let server = try await DevServer(configuration: serverConfiguration(configuration, in: folder), logger: Logger(label: "bots.devserver"))
         let simulation = Simulation(
             server: server, bots: bots, configuration: configuration, pathRoot: folder.root,
-            input: Simulation.Input(user: user, channel: cid, text: text, attachments: payloads),
+            input: Simulation.Input(user: user, channel: cid, text: text, attachments: payloads, press: press),
             quietPeriod: .milliseconds(Int(settle * 1000)), timeout: .milliseconds(Int(timeout * 1000)), transcript: transcript, logger: logger)
         let group = ServiceGroup(
             configuration: .init(

@@ -17,6 +17,8 @@ struct Simulation: Service {
         var channel: ChannelId
         var text: String
         var attachments: [AnyAttachmentPayload]
+        /// The button to press when a custom command answers with buttons (its value).
+        var press: String?
     }
 
     /// How it went.
@@ -91,8 +93,23 @@ struct Simulation: Service {
             await observer.waitUntilConnected()
             try await observer.watch(input.channel)
             transcript.willSend()
+            let readers = bots.filter { runner.service(named: $0.0.name)?.channels.contains(input.channel) == true }.map(\.1)
             let sent = try await client.channel(input.channel).sendMessage(text: input.text, attachments: input.attachments)
-            transcript.sent(sent, readBy: bots.filter { runner.service(named: $0.0.name)?.channels.contains(input.channel) == true }.map(\.1))
+            guard sent.type == .ephemeral else {
+                transcript.sent(sent, readBy: readers)
+                return try await settle(runner.services)
+            }
+            // A custom command answered the sender alone; a button may post it.
+            transcript.answeredAlone(input.text, with: sent)
+            if let press = input.press {
+                switch sent.button(valued: press) {
+                case .failure(let missing): return .failed(missing.message)
+                case .success(let button):
+                    let result = try await client.runMessageAction(sent.id, formData: [button.name: press])
+                    transcript.pressed(button.text ?? press, result: result)
+                    if let result, result.type != .ephemeral { transcript.sent(result, readBy: readers) }
+                }
+            }
             return try await settle(runner.services)
         }
     }

@@ -11,6 +11,10 @@ final class SimulationTranscript: Sendable {
         var events: [Event] = []
         var firstAfterSend: Int?
         var sent: Message?
+        /// A custom command's answer to the sender alone: what was typed, and the answer.
+        var ephemeral: (typed: String, answer: Message)?
+        /// The button pressed on it, and what became of the message (nil: removed).
+        var pressed: (button: String, result: Message?)?
         var readings: [(bot: String, lines: [String])] = []
         var failures: [(bot: String, message: String)] = []
         var outcome: Simulation.Outcome?
@@ -40,6 +44,12 @@ final class SimulationTranscript: Sendable {
         }
     }
 
+    /// Records that a custom command answered `typed` with `answer`, shown to the sender alone.
+    func answeredAlone(_ typed: String, with answer: Message) { state.withLock { $0.ephemeral = (typed, answer) } }
+
+    /// Records the button pressed on the ephemeral answer and what it left (nil: removed).
+    func pressed(_ button: String, result: Message?) { state.withLock { $0.pressed = (button, result) } }
+
     /// Records a handler of `bot` that threw.
     func failed(bot: String, _ error: BotError) { state.withLock { $0.failures.append((bot, error.message)) } }
 
@@ -60,8 +70,23 @@ final class SimulationTranscript: Sendable {
     /// The report for people: the message, the readings, what happened, and a summary.
     var report: [String] {
         state.withLock { state in
-            guard let sent = state.sent else { return [] }
-            var lines = ["\(user) sent \(Self.describe(sent)) to \(sent.cid?.rawValue ?? "the channel")"]
+            var lines: [String] = []
+            if let (typed, answer) = state.ephemeral {
+                let command = answer.command.map { "/" + $0 } ?? "its custom command"
+                lines.append("\(user) sent \"\(typed)\"; \(command) answered \(user) alone: \(Message.describeWithButtons(answer))")
+                switch state.pressed {
+                case nil: lines.append("Nothing was posted (press a button with --press).")
+                case (let button, nil)?: lines.append("\(user) pressed \(button): the message was removed, nothing posted.")
+                case (let button, let result?)? where result.type == .ephemeral:
+                    lines.append("\(user) pressed \(button): still for \(user) alone: \(Message.describeWithButtons(result))")
+                case (let button, _)?: lines.append("\(user) pressed \(button):")
+                }
+            }
+            guard let sent = state.sent else {
+                guard state.ephemeral != nil else { return [] }
+                return lines + state.failures.map { "  ✘ \($0.bot): \($0.message)" } + [Counts().summary(failures: state.failures.count)]
+            }
+            lines.append("\(state.ephemeral == nil ? "\(user) sent" : "  posted") \(Self.describe(sent)) to \(sent.cid?.rawValue ?? "the channel")")
             if !sent.attachments.isEmpty, !state.readings.isEmpty {
                 lines.append("How the bots read its attachments:")
                 let width = state.readings.map(\.bot.count).max() ?? 0

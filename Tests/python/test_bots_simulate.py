@@ -156,3 +156,27 @@ def test_a_bot_with_events_by_webhook_is_simulated_through_the_private_servers_w
     assert "Bot workout is ready; it takes its events by webhook" in done.stderr, done.stderr
     assert "  workout-bot wrote:\n    This week: 1 workout, 5.0 km, 0h 25m, 400 kcal.\n    [workout-summary]" in done.stdout
     assert_nothing_left(project)
+
+
+def test_a_custom_command_answered_alone_and_a_button_pressed(project):
+    shown = simulate(project, "--text", "/log run 5km 25m", "--bot", "workout")
+    assert shown.returncode == 0, shown.stdout + shown.stderr
+    assert ('alice sent "/log run 5km 25m"; /log answered alice alone: Log 5.0 km run in 25m?  [workout]  '
+            "buttons: Log (log), Cancel (cancel)") in shown.stdout, shown.stdout
+    assert "Nothing was posted (press a button with --press)." in shown.stdout
+
+    logged = simulate(project, "--text", "/log run 5km 25m", "--bot", "workout", "--press", "log")
+    assert logged.returncode == 0, logged.stdout + logged.stderr
+    out = logged.stdout
+    assert 'alice pressed Log:\n  posted "5.0 km run in 25m (logged with /log)" [workout] to messaging:general' in out, out
+    assert "  workout  workout: WorkoutAttachmentPayload" in out
+    assert "    This week: 1 workout, 5.0 km, 0h 25m, 0 kcal." in out
+    assert "1 message, 0 edits, 0 deletions, 0 reactions; no handler failed" in out
+
+    cancelled = simulate(project, "--text", "/log run 5km 25m", "--bot", "workout", "--press", "cancel")
+    assert "alice pressed Cancel: the message was removed, nothing posted." in cancelled.stdout, cancelled.stdout
+
+    wrong = simulate(project, "--text", "/log run 5km 25m", "--bot", "workout", "--press", "maybe")
+    assert wrong.returncode == 1, wrong.stdout + wrong.stderr
+    assert "--press maybe: the answer has no button of that value; its buttons: log, cancel" in wrong.stderr
+    assert_nothing_left(project)

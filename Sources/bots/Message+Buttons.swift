@@ -1,0 +1,37 @@
+import ChatModels
+
+extension Message {
+    /// `text  [workout]  buttons: Log (log), Cancel (cancel)`: a custom command's answer as the
+    /// CLI shows it.
+    static func describeWithButtons(_ message: Message) -> String {
+        let types = message.attachments.map(\.type.rawValue).filter { $0 != "text" }
+        let buttons = message.buttons.map { "\($0.text ?? $0.value ?? "") (\($0.value ?? ""))" }
+        return message.text + (types.isEmpty ? "" : "  [\(types.joined(separator: ", "))]")
+            + (buttons.isEmpty ? "" : "  buttons: \(buttons.joined(separator: ", "))")
+    }
+
+    /// The buttons on the message's attachments.
+    var buttons: [AttachmentAction] {
+        attachments.flatMap { attachment in
+            (attachment.rawJSON["actions"]?.arrayValue ?? []).compactMap { action in
+                action["name"]?.stringValue.map {
+                    AttachmentAction(name: $0, text: action["text"]?.stringValue, style: action["style"]?.stringValue, value: action["value"]?.stringValue)
+                }
+            }
+        }
+    }
+
+    /// The button with `value`, or why there is none (naming the ones there are).
+    func button(valued value: String) -> Result<AttachmentAction, ButtonNotFound> {
+        guard let button = buttons.first(where: { $0.value == value }) else {
+            return .failure(ButtonNotFound(message: "--press \(value): the answer has no button of that value; its buttons: \(buttons.compactMap(\.value).joined(separator: ", "))"))
+        }
+        return .success(button)
+    }
+}
+
+/// `--press` named a value no button of the answer has.
+struct ButtonNotFound: Error {
+    /// `--press X: the answer has no button of that value; its buttons: …`.
+    let message: String
+}
