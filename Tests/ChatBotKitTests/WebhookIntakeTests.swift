@@ -145,6 +145,30 @@ struct WebhookIntakeTests {
         _ = slow
     }
 
+    @Test("attempts at one event that arrive together pass it on once: each other attempt is answered 200 (taken) or 503 (being taken)")
+    func simultaneousAttempts() async throws {
+        let intake = WebhookIntake(apiKey: Self.key, apiSecret: Self.secret, queueCapacity: 100_000)
+        let (subscription, events) = intake.subscribe(name: "bot")
+        let ids = (0..<2000).map { "w-\($0)" }
+        let signature = Self.sign(Self.event)
+        // Four senders post every id at once, as a service that gave up waiting on an attempt would.
+        let answers = await withTaskGroup(of: [(String, Int)].self) { group in
+            for _ in 0..<4 {
+                group.addTask { ids.map { ($0, intake.receive(body: Self.event, headers: ["X-Signature": signature, "X-Webhook-Id": $0]).status) } }
+            }
+            var all: [(String, Int)] = []
+            for await answers in group { all += answers }
+            return all
+        }
+        intake.unsubscribe(subscription)
+        var passed = 0
+        for await _ in events { passed += 1 }
+        #expect(passed == ids.count)
+        #expect(Set(answers.map(\.1)).isSubset(of: [200, 503]))
+        let takenIds = Set(answers.filter { $0.1 == 200 }.map(\.0))
+        #expect(takenIds.count == ids.count, "every event was answered 200 at least once")
+    }
+
     static func gzip(_ bytes: Data) throws -> Data {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gzip-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -37,7 +37,14 @@ public final class WebhookIntake: Sendable {
     private let logger: Logger
     /// An array, not a dictionary: each request takes a snapshot, which for an array is a retain.
     private let subscribers = Locked<[Subscriber]>([])
-    private let taken = Locked(RecentKeys(capacity: 50_000))
+    /// The webhook ids of the events taken, and of those being taken now: one lock for both,
+    /// so two attempts at one event that arrive together (the service gave up waiting on the
+    /// first) cannot both be passed on.
+    private let seen = Locked(SeenIds())
+    private struct SeenIds {
+        var taken = RecentKeys(capacity: 50_000)
+        var inFlight: Set<String> = []
+    }
     private let outcomes: [String: Counter]
 
     private struct Subscriber {
@@ -98,11 +105,42 @@ public final class WebhookIntake: Sendable {
             return Receipt(status: error.httpStatus, message: error.message, code: error.code.rawValue)
         }
         let type = delivery.event.type.rawValue
-        if let id = delivery.id, taken.withLock({ $0.contains(id) }) {
-            outcomes["retried"]?.increment()
-            logger.debug("A webhook request was sent again (attempt \(delivery.attempt)); its event was taken before", metadata: ["webhook_id": "\(id)"])
-            return Receipt(status: 200, message: "\(type) was taken before", code: nil)
+        if let id = delivery.id {
+            let claim = seen.withLock { seen -> Claim in
+                if seen.taken.contains(id) { return .takenBefore }
+                return seen.inFlight.insert(id).inserted ? .claimed : .beingTaken
+            }
+            switch claim {
+            case .takenBefore:
+                outcomes["retried"]?.increment()
+                logger.debug("A webhook request was sent again (attempt \(delivery.attempt)); its event was taken before", metadata: ["webhook_id": "\(id)"])
+                return Receipt(status: 200, message: "\(type) was taken before", code: nil)
+            case .beingTaken:
+                // Answered 503, not 200: the other attempt may yet be refused, and the service
+                // then needs to send it again.
+                outcomes["busy"]?.increment()
+                return Receipt(status: 503, message: "this \(type) is being taken by another request; try again", code: "webhook.busy")
+            case .claimed:
+                break
+            }
         }
+        let receipt = pass(delivery.event, type: type)
+        if let id = delivery.id {
+            seen.withLock { seen in
+                seen.inFlight.remove(id)
+                if receipt.status == 200 { seen.taken.insert(id) }
+            }
+        }
+        return receipt
+    }
+
+    private enum Claim {
+        case takenBefore, beingTaken, claimed
+    }
+
+    /// Passes `event` to every subscribed bot: 200 when all took it, 503 when none is
+    /// subscribed or one is too far behind.
+    private func pass(_ event: Event, type: String) -> Receipt {
         let current = subscribers.withLock { $0 }
         guard !current.isEmpty else {
             outcomes["busy"]?.increment()
@@ -110,7 +148,7 @@ public final class WebhookIntake: Sendable {
         }
         var full: [String] = []
         for subscriber in current {
-            if case .dropped = subscriber.continuation.yield(delivery.event) { full.append(subscriber.name) }
+            if case .dropped = subscriber.continuation.yield(event) { full.append(subscriber.name) }
         }
         guard full.isEmpty else {
             // The bots that did get it skip it when it comes again (they keep what they handled).
@@ -118,7 +156,6 @@ public final class WebhookIntake: Sendable {
             logger.warning("Bots \(full.joined(separator: ", ")) are \(queueCapacity) events behind; the service is asked to send \(type) again")
             return Receipt(status: 503, message: "bots \(full.joined(separator: ", ")) are behind; try again", code: "webhook.busy")
         }
-        if let id = delivery.id { taken.withLock { _ = $0.insert(id) } }
         outcomes["taken"]?.increment()
         return Receipt(status: 200, message: "taken", code: nil)
     }
