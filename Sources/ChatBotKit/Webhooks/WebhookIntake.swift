@@ -43,7 +43,9 @@ public final class WebhookIntake: Sendable {
     private let seen = Locked(SeenIds())
     private struct SeenIds {
         var taken = RecentKeys(capacity: 50_000)
-        var inFlight: Set<String> = []
+        /// As many as requests are being handled at once (a few): an array, searched, costs less
+        /// than hashing each id into a set and out again.
+        var inFlight: [String] = []
     }
     private let outcomes: [String: Counter]
 
@@ -108,7 +110,9 @@ public final class WebhookIntake: Sendable {
         if let id = delivery.id {
             let claim = seen.withLock { seen -> Claim in
                 if seen.taken.contains(id) { return .takenBefore }
-                return seen.inFlight.insert(id).inserted ? .claimed : .beingTaken
+                if seen.inFlight.contains(id) { return .beingTaken }
+                seen.inFlight.append(id)
+                return .claimed
             }
             switch claim {
             case .takenBefore:
@@ -127,7 +131,7 @@ public final class WebhookIntake: Sendable {
         let receipt = pass(delivery.event, type: type)
         if let id = delivery.id {
             seen.withLock { seen in
-                seen.inFlight.remove(id)
+                if let index = seen.inFlight.firstIndex(of: id) { seen.inFlight.remove(at: index) }
                 if receipt.status == 200 { seen.taken.insert(id) }
             }
         }
