@@ -11,7 +11,8 @@
 #   scaleout - a running bot's events/s on one node, and scaled out holding its channel's lease (PostgreSQL)
 #   tracing  - spans/s made and sent over OTLP/HTTP vs OpenTelemetry's Python SDK, and a bot's events/s traced vs not
 #   webhook  - signed webhook requests taken (checked, decoded, queued for a bot), plain and gzipped, vs the Python SDK's verify_webhook + json/orjson
-# Usage: Benchmarks/run.sh [decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing|webhook ...]   (default: all)
+#   commands - custom command requests answered (the workout bot's /log: checked, decoded, typed, answered) vs a Python handler with verify_webhook + json/orjson
+# Usage: Benchmarks/run.sh [decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing|webhook|commands ...]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Benchmarks/.out
@@ -21,7 +22,7 @@ swift build -c release --product ChatBenchmarks >&2
 swift build -c release --product bots >&2
 bin=$(swift build -c release --show-bin-path)
 which=("$@")
-[ ${#which[@]} -eq 0 ] && which=(decode upload events bot metrics reuse checkpoint probe scaleout tracing webhook)
+[ ${#which[@]} -eq 0 ] && which=(decode upload events bot metrics reuse checkpoint probe scaleout tracing webhook commands)
 for name in "${which[@]}"; do
     echo "== $name"
     case $name in
@@ -69,6 +70,15 @@ for name in "${which[@]}"; do
             orjson_gzip=$(sed -n 's/.*orjson_gzip_per_s=\([0-9]*\).*/\1/p' "$out/webhook-peer.txt")
             awk -v p="$plain" -v z="$zipped" -v op="$orjson_plain" -v oz="$orjson_gzip" 'BEGIN {
                 printf "WebhookIntake vs verify_webhook + orjson.loads: plain %.2fx, gzipped %.2fx\n", p / op, z / oz }'
+            ;;
+        commands)
+            "$bin/ChatBenchmarks" commands "$out/corpus.ndjson" 10000 3 2>&1 | grep -v ' info \| debug \| notice ' | tee "$out/commands.txt"
+            "$python" Benchmarks/peers/commands_peer.py "$out/corpus.ndjson" 3 | tee "$out/commands-peer.txt"
+            ours=$(sed -n 's/.*swift_per_s=\([0-9]*\).*/\1/p' "$out/commands.txt")
+            json_rate=$(sed -n 's/.*json_per_s=\([0-9]*\) .*/\1/p' "$out/commands-peer.txt")
+            orjson_rate=$(sed -n 's/.*orjson_per_s=\([0-9]*\).*/\1/p' "$out/commands-peer.txt")
+            awk -v s="$ours" -v j="$json_rate" -v o="$orjson_rate" 'BEGIN {
+                printf "CustomCommandIntake vs a Python handler: %.2fx its json version, %.2fx its orjson version\n", s / j, s / o }'
             ;;
         probe)
             "$bin/ChatBenchmarks" probe "$out/recording.wav" 10 5 | tee "$out/probe.txt"

@@ -1,6 +1,6 @@
 import Foundation
 
-// `ChatBenchmarks <decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing|webhook> [arguments]`; run by Benchmarks/run.sh (release build).
+// `ChatBenchmarks <decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing|webhook|commands> [arguments]`; run by Benchmarks/run.sh (release build).
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
@@ -15,7 +15,8 @@ do {
     case "scaleout": try await ScaleOutBenchmark.run(Array(arguments.dropFirst()))
     case "tracing": try await TracingBenchmark.run(Array(arguments.dropFirst()))
     case "webhook": try await WebhookBenchmark.run(Array(arguments.dropFirst()))
-    default: throw BenchmarkError("usage: ChatBenchmarks <decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing|webhook> [arguments]")
+    case "commands": try await CommandsBenchmark.run(Array(arguments.dropFirst()))
+    default: throw BenchmarkError("usage: ChatBenchmarks <decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing|webhook|commands> [arguments]")
     }
 } catch {
     FileHandle.standardError.write(Data("ChatBenchmarks: \(error)\n".utf8))

@@ -24,6 +24,20 @@ struct JSONParserTests {
         #expect(JSONWriter.string(json) == text)
     }
 
+    @Test("strings are written with exactly quote, backslash and control characters escaped, at the start, in the middle and at the end")
+    func writesEscapes() throws {
+        let controls = String(decoding: (0..<0x20).map { UInt8($0) }, as: UTF8.self)
+        let cases: [(String, String)] = [
+            ("", #""""#), ("plain", #""plain""#), ("\"quoted\"", #""\"quoted\"""#), ("a\\b", #""a\\b""#),
+            ("\nstart", #""\nstart""#), ("end\t", #""end\t""#), ("é😀 ok", "\"é😀 ok\""),
+            (controls, #""\u0000\u0001\u0002\u0003\u0004\u0005\u0006\u0007\b\t\n\u000b\f\r\u000e\u000f\u0010\u0011\u0012\u0013\u0014\u0015\u0016\u0017\u0018\u0019\u001a\u001b\u001c\u001d\u001e\u001f""#),
+        ]
+        for (text, written) in cases {
+            #expect(JSONWriter.string(.string(text)) == written, "\(text.debugDescription)")
+            #expect(try parser.parse(written).stringValue == text)
+        }
+    }
+
     @Test("non-JSON input is a syntax error with the byte offset", arguments: [
         ("hello", 0), ("{\"a\" 1}", 5), ("[1,]", 3), ("{\"a\":tru}", 8), ("[1 2]", 3), ("{\"a\":1}}", 7), ("\"\\x\"", 2), ("01", 1),
     ])

@@ -62,7 +62,7 @@ extension WorkoutBot {
     /// `5.0 km run in 25m, 400 kcal`.
     static func describe(_ workout: WorkoutAttachmentPayload) -> String {
         var parts: [String] = []
-        if let meters = workout.workoutDistanceMeters { parts.append(String(format: "%.1f km", Double(meters) / 1000)) }
+        if let meters = workout.workoutDistanceMeters { parts.append("\(WorkoutReports.kilometers(meters)) km") }
         parts.append(workout.workoutType ?? "workout")
         var text = parts.joined(separator: " ")
         if let seconds = workout.workoutDurationSeconds { text += " in " + DurationText.format(.seconds(seconds)) }

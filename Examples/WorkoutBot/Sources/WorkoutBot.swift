@@ -147,9 +147,9 @@ public enum WorkoutBot: BotKind {
     static func describe(_ summary: WorkoutSummaryPayload) -> String {
         let hours = summary.durationSeconds / 3600
         let minutes = summary.durationSeconds % 3600 / 60
-        let kilometers = String(format: "%.1f", Double(summary.distanceMeters) / 1000)
+        let kilometers = WorkoutReports.kilometers(summary.distanceMeters)
         let plural = summary.count == 1 ? "workout" : "workouts"
-        return "This week: \(summary.count) \(plural), \(kilometers) km, \(hours)h \(String(format: "%02d", minutes))m, \(summary.energyCal) kcal."
+        return "This week: \(summary.count) \(plural), \(kilometers) km, \(hours)h \(minutes < 10 ? "0" : "")\(minutes)m, \(summary.energyCal) kcal."
     }
 
     static func export(context: BotContext, store: WorkoutStore) async throws {

@@ -43,7 +43,7 @@ enum WorkoutReports {
             let x = 60 + index * 60
             bars += """
                 <rect x="\(x)" y="\(200 - barHeight)" width="40" height="\(barHeight)" fill="#2f7de1"/>
-                <text x="\(x + 20)" y="\(195 - barHeight)" font-size="11" text-anchor="middle">\(String(format: "%.1f", Double(total) / 1000))</text>
+                <text x="\(x + 20)" y="\(195 - barHeight)" font-size="11" text-anchor="middle">\(WorkoutReports.kilometers(total))</text>
                 <text x="\(x + 20)" y="220" font-size="10" text-anchor="middle">\(day(starts[index]).dropFirst(5))</text>
 
                 """
@@ -58,6 +58,13 @@ enum WorkoutReports {
             \(bars)</svg>
 
             """
+    }
+
+    /// Meters as kilometers with one decimal, rounded half up (`5250` is `5.3`). Written by hand:
+    /// `String(format:)` goes through NSString on Linux and took a tenth of a `/log` answer.
+    static func kilometers(_ meters: Int) -> String {
+        let tenths = (abs(meters) + 50) / 100
+        return "\(meters < 0 ? "-" : "")\(tenths / 10).\(tenths % 10)"
     }
 }
 

@@ -82,26 +82,29 @@ public final class CustomCommandIntake: Sendable {
     /// the ``WebhookError`` code), otherwise 200 with what the bot replied. A command no bot
     /// answers, or whose handler throws, is answered as an `error` message the user sees.
     public func receive(body: Data, headers: [String: String]) async -> Answer {
-        let request: (message: JSONObject, user: JSONObject?, formData: [String: String])
-        do {
+        let request: CustomActionRequest
+        do throws(WebhookError) {
             let json = try WebhookDelivery.verifiedJSON(body: body, headers: headers, apiKey: apiKey, signingKey: signingKey, maximumSize: maximumBodySize)
-            request = try Self.read(json)
+            do throws(JSONError) {
+                request = try CustomActionRequest(jsonData: json)
+            } catch {
+                throw WebhookError(code: .notACommandRequest, message: "the body is not a custom command request: \(error)")
+            }
         } catch {
             outcomes["refused"]?.increment()
             logger.warning("Refused a custom command request: \(error.message)", metadata: ["code": "\(error.code)"])
             return Answer(status: error.httpStatus, body: JSONWriter.data(.object(["code": .string(error.code.rawValue), "message": .string(error.message)])))
         }
-        let name = request.message["command"]?.stringValue ?? ""
+        let name = request.message.command ?? ""
         guard let registration = registrations.withLock({ $0[name] }) else {
             outcomes["unknown_command"]?.increment()
             logger.warning("No bot answers the custom command /\(name)")
-            return answer(request.message, .error("No bot answers /\(name) here."))
+            return answer(request.messageJSON, .error("No bot answers /\(name) here."))
         }
         do {
-            let message = try Message(jsonData: JSONWriter.data(.object(request.message)))
-            let user = try request.user.map { try User(jsonData: JSONWriter.data(.object($0))) }
+            let message = request.message
             let commandRequest = CustomCommandRequest(
-                command: name, arguments: request.message["args"]?.stringValue ?? "", message: message, user: user, formData: request.formData,
+                command: name, arguments: message.args ?? "", message: message, user: request.user, formData: request.formData,
                 client: registration.client)
             let reply = try await registration.command.handler(commandRequest)
             var attachments: [JSONObject] = []
@@ -110,29 +113,12 @@ public final class CustomCommandIntake: Sendable {
                 attachments = try await registration.client.attachmentObjects(for: outgoing, in: cid)
             }
             outcomes[reply.kind.rawValue]?.increment()
-            return answer(request.message, reply, attachments: attachments)
+            return answer(request.messageJSON, reply, attachments: attachments)
         } catch {
             outcomes["failed"]?.increment()
-            logger.error("Bot \(registration.bot) could not answer /\(name): \(error)", metadata: ["message_id": "\(request.message["id"]?.stringValue ?? "")"])
-            return answer(request.message, .error("The /\(name) command failed; the bot logged why."))
+            logger.error("Bot \(registration.bot) could not answer /\(name): \(error)", metadata: ["message_id": "\(request.message.id)"])
+            return answer(request.messageJSON, .error("The /\(name) command failed; the bot logged why."))
         }
-    }
-
-    /// The request's message, user and form data.
-    private static func read(_ json: Data) throws(WebhookError) -> (message: JSONObject, user: JSONObject?, formData: [String: String]) {
-        guard let parsed = try? JSONParser().parse(json), case .object(let body) = parsed, case .object(let message)? = body["message"] else {
-            throw WebhookError(code: .notACommandRequest, message: "the body is not a custom command request: it has no message object")
-        }
-        var formData: [String: String] = [:]
-        for (key, value) in body["form_data"]?.objectValue ?? [:] {
-            switch value {
-            case .string(let text): formData[key] = text
-            case .bool(let flag): formData[key] = flag ? "true" : "false"
-            case .number: formData[key] = JSONWriter.string(value)
-            default: continue
-            }
-        }
-        return (message, body["user"]?.objectValue, formData)
     }
 
     /// `{"message": …}`: the request's message as `reply` leaves it (its custom fields and

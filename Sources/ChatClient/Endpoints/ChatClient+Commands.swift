@@ -65,6 +65,8 @@ extension ChatClient {
     public func attachmentObjects(
         for message: OutgoingMessage, in cid: ChannelId, as userId: String? = nil, progress: (@Sendable (Double) -> Void)? = nil
     ) async throws -> [JSONObject] {
-        try await uploadLocalFiles(of: message, in: cid, as: try actingUser(userId, operation: "Upload"), progress: progress)
+        // Only an upload needs someone to act as; typed payloads are written as they are.
+        let uploads = message.attachments.contains { $0.uploadingState != nil }
+        return try await uploadLocalFiles(of: message, in: cid, as: uploads ? try actingUser(userId, operation: "Upload") : nil, progress: progress)
     }
 }
