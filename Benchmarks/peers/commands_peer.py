@@ -9,10 +9,11 @@ import hashlib
 import hmac
 import json
 import sys
-import time
 
 import orjson
 from stream_chat import StreamChat
+
+from rounds import best_rate
 
 KEY = "bench-key"
 SECRET = "bench-secret-of-at-least-32-bytes!"
@@ -76,13 +77,7 @@ def main():
     rates = {}
     for name, loads, dumps in (("json", json.loads, lambda o: json.dumps(o).encode()), ("orjson", orjson.loads, orjson.dumps)):
         handle = handler(loads, dumps)
-        best = float("inf")
-        for _ in range(rounds):
-            start = time.perf_counter()
-            for body, signature in requests:
-                handle(body, signature)
-            best = min(best, time.perf_counter() - start)
-        rates[name] = len(requests) / best
+        rates[name] = best_rate(requests, lambda request: handle(*request), rounds)
         print(f"verify_webhook + {name}.loads + /log + {name}.dumps: {rates[name]:,.0f} requests/s (best of {rounds} rounds)")
     print(f"RESULT commands_peer json_per_s={rates['json']:.0f} orjson_per_s={rates['orjson']:.0f}")
 

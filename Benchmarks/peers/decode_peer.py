@@ -3,20 +3,15 @@ untyped (they build dicts; no classification). Prints events/s and MB/s, best of
 
 import json
 import sys
-import time
 
 import orjson
 
+from rounds import best_rate
+
 
 def measure(name, loads, lines, size, rounds):
-    best = float("inf")
-    for _ in range(rounds):
-        start = time.perf_counter()
-        for line in lines:
-            loads(line)
-        best = min(best, time.perf_counter() - start)
-    events = len(lines) / best
-    print(f"{name}: {events:,.0f} events/s, {size / best / 1e6:.1f} MB/s (best of {rounds} rounds)")
+    events = best_rate(lines, loads, rounds)
+    print(f"{name}: {events:,.0f} events/s, {size * events / len(lines) / 1e6:.1f} MB/s (best of {rounds} rounds)")
     return events
 
 

@@ -4,8 +4,9 @@ Python's `wave` module and C `audioop.max`, a bucket of frames at a time; best o
 import audioop
 import os
 import sys
-import time
 import wave
+
+from rounds import best_seconds
 
 
 def waveform(path: str, buckets: int = 100):
@@ -22,11 +23,9 @@ def waveform(path: str, buckets: int = 100):
 def main():
     path, passes = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 5
     size = os.path.getsize(path)
-    best = float("inf")
-    for _ in range(passes):
-        start = time.perf_counter()
-        duration, peaks = waveform(path)
-        best = min(best, time.perf_counter() - start)
+    results = []
+    best = best_seconds(passes, lambda: results.append(waveform(path)))
+    duration, peaks = results[-1]
     assert len(peaks) == 100
     print(f"wave + audioop.max on the same file ({duration:.0f} s): {best:.3f} s ({size / 1e6 / best:.0f} MB/s)")
     print(f"RESULT probe_peer python_mb_per_s={size / 1e6 / best:.0f}")

@@ -8,23 +8,18 @@ import hashlib
 import hmac
 import json
 import sys
-import time
 
 import orjson
 from stream_chat import StreamChat
+
+from rounds import best_rate
 
 KEY = "bench-key"
 SECRET = "bench-secret-of-at-least-32-bytes!"
 
 
 def measure(name, handle, requests, rounds):
-    best = float("inf")
-    for _ in range(rounds):
-        start = time.perf_counter()
-        for body, signature in requests:
-            handle(body, signature)
-        best = min(best, time.perf_counter() - start)
-    rate = len(requests) / best
+    rate = best_rate(requests, lambda request: handle(*request), rounds)
     print(f"{name}: {rate:,.0f} requests/s (best of {rounds} rounds)")
     return rate
 
