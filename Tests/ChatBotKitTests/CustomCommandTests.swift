@@ -103,6 +103,36 @@ struct CustomCommandTests {
         }
     }
 
+    @Test("a reconfigured bot answers its commands with its new handlers, and the commands it gained or dropped follow")
+    func reconfiguredCommands() async throws {
+        @Sendable func greeter(_ greeting: String, extra: Bool) -> Bot {
+            let bot = Bot(name: "greeter")
+            bot.customCommand("greet", description: "Say hello") { _ in .post(text: greeting) }
+            if extra { bot.customCommand("wave", description: "Wave") { _ in .post(text: "👋") } }
+            return bot
+        }
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            try await server.withCustomCommands { commands in
+                var configuration = TestChatServer.testBotConfiguration
+                configuration.commands = commands
+                try await server.withBot(greeter("hello", extra: false), channels: ["messaging:general"], configuration: configuration) { running in
+                    #expect(try await ann.send(text: "/greet").text == "hello")
+                    try await running.service.reconfigure { greeter("good morning", extra: true) }
+                    #expect(try await ann.send(text: "/greet").text == "good morning")
+                    #expect(commands.commandNames == ["greet", "wave"])
+                    #expect(try await server.client(as: "admin").commandNames(ofChannelType: .messaging) == ["greet", "wave"])
+                    #expect(try await ann.send(text: "/wave").text == "👋")
+
+                    try await running.service.reconfigure { greeter("hi", extra: false) }
+                    #expect(commands.commandNames == ["greet"])
+                    let dropped = await #expect(throws: ChatClientError.self) { try await ann.send(text: "/wave") }
+                    #expect(dropped?.message.contains("No bot answers /wave here.") == true)
+                }
+            }
+        }
+    }
+
     @Test("two bots cannot answer one custom command; a bot registers its own again freely")
     func oneHandlerPerCommand() async throws {
         try await TestChatServer.withServer { server in

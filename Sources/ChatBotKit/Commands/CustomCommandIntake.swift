@@ -56,8 +56,9 @@ public final class CustomCommandIntake: Sendable {
     }
 
     /// Answers `commands` with their handlers from now on, as bot `bot` (whose `client` the
-    /// handlers get). A command another bot answers already is refused: the service sends each
-    /// command to one address, and two bots cannot both answer it.
+    /// handlers get), in place of what `bot` registered before, at once. A command another bot
+    /// answers already is refused, and nothing changes: the service sends each command to one
+    /// address, and two bots cannot both answer it.
     public func register(_ commands: [CustomCommand], bot: String, client: ChatClient) throws(BotError) {
         try registrations.withLock { (registrations) throws(BotError) in
             if let clash = commands.first(where: { registrations[$0.definition.name].map { $0.bot != bot } ?? false }) {
@@ -66,6 +67,7 @@ public final class CustomCommandIntake: Sendable {
                     code: .configuration,
                     message: "bots \(other) and \(bot) both answer the custom command /\(clash.definition.name); a command has one handler, so rename one")
             }
+            registrations = registrations.filter { $0.value.bot != bot }
             for command in commands { registrations[command.definition.name] = Registration(bot: bot, command: command, client: client) }
         }
     }

@@ -35,6 +35,13 @@ extension BotService {
         }
         bot.adoptRoutes(of: replacement)
         logger.info("Bot \(bot.name) took its new configuration")
+        // Commands added or taken out: the intake and the app follow (the handlers of those
+        // that stay are the new ones already, looked up at each request).
+        do {
+            try await setUpCustomCommands()
+        } catch {
+            logger.error("Bot \(bot.name) could not set up its new custom commands: \(error)")
+        }
     }
 
     /// Joins `cid` (creating it when missing) and watches it, as the bot does with its channels
