@@ -20,6 +20,8 @@ final class DevServerState: Sendable {
     let enricher: URLEnricher
     /// Work that outlives its request (link previews added after the answer); awaited on shutdown.
     let background = BackgroundTasks()
+    /// Signs what is posted to the app's webhook and custom command handler.
+    let payloadSigner: PayloadSigner
     /// Posts the app's events to its `webhook_url`, when it has one.
     let webhooks: WebhookSender
     /// The app's custom commands and the commands of its channel types.
@@ -50,8 +52,9 @@ final class DevServerState: Sendable {
         rateLimiter = RateLimiter(
             defaultLimit: configuration.defaultRateLimit, limits: configuration.rateLimits, window: configuration.rateLimitWindow)
         enricher = URLEnricher(scraper: LinkScraper(timeout: configuration.linkPreviewTimeout), logger: logger)
+        payloadSigner = PayloadSigner(apiSecret: configuration.apiSecret)
         webhooks = WebhookSender(
-            apiKey: configuration.apiKey, apiSecret: configuration.apiSecret, timeout: configuration.webhookTimeout,
+            apiKey: configuration.apiKey, signer: payloadSigner, timeout: configuration.webhookTimeout,
             deadline: configuration.webhookDeadline, logger: logger)
         let (stored, catalog) = try await store.read { db in
             (try SettingsTable.fetch(db, "app")?.objectValue, try CommandCatalog(db))
@@ -69,7 +72,7 @@ final class DevServerState: Sendable {
     /// Where custom commands are answered; nil while the app has no `custom_action_handler_url`.
     var customActionHandler: CustomActionHandler? {
         CustomActionHandler(
-            appSettings.other, apiKey: configuration.apiKey, apiSecret: configuration.apiSecret, timeout: configuration.customActionTimeout,
+            appSettings.other, apiKey: configuration.apiKey, signer: payloadSigner, timeout: configuration.customActionTimeout,
             logger: logger)
     }
 

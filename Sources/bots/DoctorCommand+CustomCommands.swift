@@ -20,7 +20,7 @@ extension DoctorCommand {
                 "\(listed) would go unanswered: bots.yaml has no webhook: section, where bots run takes custom commands; add one, such as webhook: { port: 8789 }")
             return
         }
-        let local = "http://\(endpoint.host):\(endpoint.port == 0 ? "<any free port>" : String(endpoint.port))\(endpoint.commandsPath)/{type}"
+        let local = Self.address(of: endpoint, path: endpoint.commandsPath + "/{type}")
         if configuration.server.url == nil {
             checkup.report(.ok, "commands", "bots run answers \(listed) at \(local), and points the dev server's custom_action_handler_url there")
             return

@@ -18,7 +18,7 @@ extension DoctorCommand {
         let bots = configuration.bots.filter { $0.events == .webhook }
         guard let endpoint = configuration.webhook, !bots.isEmpty else { return }
         let names = bots.map(\.name).joined(separator: ", ")
-        let local = "http://\(endpoint.host):\(endpoint.port == 0 ? "<any free port>" : String(endpoint.port))\(endpoint.path)"
+        let local = Self.address(of: endpoint, path: endpoint.path)
         let posted = settings.raw["webhook_url"]?.stringValue ?? ""
         if configuration.server.url == nil {
             checkup.report(.ok, "webhook", "bots run takes the app's events at \(local) for \(names), and points the dev server's webhook_url there")
@@ -42,5 +42,11 @@ extension DoctorCommand {
         } else {
             checkup.report(.ok, "webhook", detail)
         }
+    }
+
+    /// `http://host:port/path` of the webhook server `bots run` serves at `endpoint`, for the
+    /// doctor's lines (a port of 0 is any free one, known only once it runs).
+    static func address(of endpoint: BotsConfiguration.WebhookEndpoint, path: String) -> String {
+        "http://\(endpoint.host):\(endpoint.port == 0 ? "<any free port>" : String(endpoint.port))\(path)"
     }
 }

@@ -1,3 +1,4 @@
+import ChatClient
 import ChatModels
 
 extension Message {
@@ -20,13 +21,18 @@ extension Message {
             }
         }
     }
+}
 
-    /// The button with `value`, or why there is none (naming the ones there are).
-    func button(valued value: String) -> Result<AttachmentAction, ButtonNotFound> {
-        guard let button = buttons.first(where: { $0.value == value }) else {
-            return .failure(ButtonNotFound(message: "--press \(value): the answer has no button of that value; its buttons: \(buttons.compactMap(\.value).joined(separator: ", "))"))
+extension ChatClient {
+    /// Presses the button with `value` on `message` (a custom command's answer to its sender
+    /// alone), as `user` or the client's own user: the button, and what became of the message
+    /// (nil: removed). Throws ``ButtonNotFound`` when the message has no such button.
+    func press(_ value: String, on message: Message, as user: String? = nil) async throws -> (button: AttachmentAction, result: Message?) {
+        guard let button = message.buttons.first(where: { $0.value == value }) else {
+            throw ButtonNotFound(
+                message: "--press \(value): the answer has no button of that value; its buttons: \(message.buttons.compactMap(\.value).joined(separator: ", "))")
         }
-        return .success(button)
+        return (button, try await runMessageAction(message.id, formData: [button.name: value], as: user))
     }
 }
 

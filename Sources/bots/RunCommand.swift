@@ -109,10 +109,10 @@ struct RunCommand: AsyncParsableCommand {
                     },
                     logger: logger)
             },
-            onReady: { url, metricsURL, webhookURL in
+            onReady: { url, metricsURL, webhookURL, commandsURL in
                 RunCommand.printWelcome(
                     configuration, bots: bots.map { $0.0 }, baseURL: url, metricsURL: metricsURL, webhookURL: webhookURL, devServer: devServer != nil,
-                    customCommands: commands?.commandNames ?? [], config: config, watch: watch)
+                    customCommands: commands?.commandNames ?? [], commandsURL: commandsURL, config: config, watch: watch)
             })
         // Services stop in reverse order: the bots drain their handlers while the server still
         // answers and then give their leases up, the metrics are served until the end, and the
@@ -191,7 +191,7 @@ struct RunCommand: AsyncParsableCommand {
 
     static func printWelcome(
         _ configuration: BotsConfiguration, bots: [BotsConfiguration.BotEntry], baseURL: URL, metricsURL: URL?, webhookURL: URL?, devServer: Bool,
-        customCommands: [String] = [], config: String, watch: Bool
+        customCommands: [String] = [], commandsURL: String? = nil, config: String, watch: Bool
     ) {
         say(devServer ? "Dev server: \(baseURL.absoluteString)  (API key \(configuration.server.apiKey))" : "Server: \(baseURL.absoluteString)")
         if let metricsURL { say("Metrics: \(metricsURL.absoluteString)") }
@@ -199,11 +199,9 @@ struct RunCommand: AsyncParsableCommand {
             say("Scaled out: node \(scaleOut.nodeName) shares each bot's channels with the other nodes (leases of \(DurationText.format(scaleOut.lease)))")
         }
         if let webhookURL { say("Webhook: \(webhookURL.absoluteString)\(devServer ? " (the dev server posts the app's events here)" : "")") }
-        if let webhookURL, !customCommands.isEmpty {
-            // The webhook server's address with the commands' path in place of the webhook's.
-            let address = webhookURL.absoluteString.dropLast(webhookURL.path.count) + (configuration.webhook?.commandsPath ?? "/commands")
+        if let commandsURL, !customCommands.isEmpty {
             say(
-                "Custom commands: \(customCommands.map { "/" + $0 }.joined(separator: ", ")) answered at \(address)/{type}"
+                "Custom commands: \(customCommands.map { "/" + $0 }.joined(separator: ", ")) answered at \(commandsURL)"
                     + (devServer ? " (the dev server's custom_action_handler_url)" : ""))
         }
         for bot in bots {
@@ -237,7 +235,7 @@ struct BotsAfterServer: Service {
     let configuration: BotsConfiguration
     let makeRunner: @Sendable (URL) -> BotRunner
     let makeReloader: @Sendable (BotRunner, URL) -> BotsReloader
-    let onReady: @Sendable (URL, URL?, URL?) -> Void
+    let onReady: @Sendable (URL, URL?, URL?, String?) -> Void
 
     func run() async throws {
         let url: URL
@@ -250,14 +248,15 @@ struct BotsAfterServer: Service {
         }
         let metricsURL = try await metrics?.url()
         let webhookURL = try await webhook?.url()
-        if let webhookURL { try await pointWebhook(at: webhookURL, server: url) }
+        let commandsURL = try await webhook?.commandsURL()
+        if let webhookURL { try await pointWebhook(at: webhookURL, commands: commandsURL, server: url) }
         let runner = makeRunner(url)
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { try await runner.run() }
             group.addTask {
                 // A bot that cannot start makes the runner fail with the reason; no welcome then.
                 guard (try? await runner.waitUntilReady()) != nil else { return }
-                onReady(url, metricsURL, webhookURL)
+                onReady(url, metricsURL, webhookURL, commandsURL)
                 await makeReloader(runner, url).run()
             }
         }
@@ -266,8 +265,7 @@ struct BotsAfterServer: Service {
     /// Points the embedded server's app at the webhook server. The hosted service's app is the
     /// user's to set (to a public https address, which this process cannot know); it is only
     /// read, to say when it posts nowhere.
-    private func pointWebhook(at webhookURL: URL, server url: URL) async throws {
-        let commandsURL = try await webhook?.commandsURL()
+    private func pointWebhook(at webhookURL: URL, commands commandsURL: String?, server url: URL) async throws {
         if server != nil {
             try await configuration.pointApp(on: url, at: webhookURL, commands: commandsURL)
         } else if let settings = try? await configuration.client(at: url).appSettings(refresh: true) {

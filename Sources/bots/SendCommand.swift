@@ -52,12 +52,13 @@ struct SendCommand: AsyncParsableCommand {
         if sent.type == .ephemeral {
             say("Only \(user) sees the answer to \(sent.command.map { "/" + $0 } ?? "the command"): \(Message.describeWithButtons(sent))")
             guard let press else { return }
-            let button: AttachmentAction
-            switch sent.button(valued: press) {
-            case .success(let found): button = found
-            case .failure(let missing): throw ValidationError(missing.message)
+            let (button, pressed): (AttachmentAction, Message?)
+            do {
+                (button, pressed) = try await client.press(press, on: sent, as: user)
+            } catch let missing as ButtonNotFound {
+                throw ValidationError(missing.message)
             }
-            guard let result = try await client.runMessageAction(sent.id, formData: [button.name: press], as: user) else {
+            guard let result = pressed else {
                 say("Pressed \(button.text ?? press): the message was removed, nothing posted")
                 return
             }

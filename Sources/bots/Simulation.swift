@@ -102,12 +102,12 @@ struct Simulation: Service {
             // A custom command answered the sender alone; a button may post it.
             transcript.answeredAlone(input.text, with: sent)
             if let press = input.press {
-                switch sent.button(valued: press) {
-                case .failure(let missing): return .failed(missing.message)
-                case .success(let button):
-                    let result = try await client.runMessageAction(sent.id, formData: [button.name: press])
+                do {
+                    let (button, result) = try await client.press(press, on: sent)
                     transcript.pressed(button.text ?? press, result: result)
                     if let result, result.type != .ephemeral { transcript.sent(result, readBy: readers) }
+                } catch let missing as ButtonNotFound {
+                    return .failed(missing.message)
                 }
             }
             return try await settle(runner.services)

@@ -44,4 +44,7 @@ extension Bot {
     public var customCommands: [CustomCommand] {
         routes.withLock { $0.customCommands.values.sorted { $0.definition.name < $1.definition.name } }
     }
+
+    /// The custom command `name`, as the bot answers it now.
+    func customCommand(named name: String) -> CustomCommand? { routes.withLock { $0.customCommands[name] } }
 }

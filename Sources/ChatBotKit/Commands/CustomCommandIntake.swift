@@ -95,7 +95,7 @@ public final class CustomCommandIntake: Sendable {
         } catch {
             outcomes["refused"]?.increment()
             logger.warning("Refused a custom command request: \(error.message)", metadata: ["code": "\(error.code)"])
-            return Answer(status: error.httpStatus, body: JSONWriter.data(.object(["code": .string(error.code.rawValue), "message": .string(error.message)])))
+            return Answer(status: error.httpStatus, body: error.jsonBody)
         }
         let name = request.message.command ?? ""
         guard let registration = registrations.withLock({ $0[name] }) else {

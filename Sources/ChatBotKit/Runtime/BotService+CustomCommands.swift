@@ -43,7 +43,7 @@ extension BotService {
             let task = HandlerGate.currentTask()
             if !gate.tryEnter(task: task) { await gate.enter(task: task) }
             defer { gate.leave(task: task) }
-            guard let current = bot.customCommands.first(where: { $0.definition.name == name }) else {
+            guard let current = bot.customCommand(named: name) else {
                 return .error("The /\(name) command is no longer answered here.")
             }
             return try await current.handler(request)

@@ -1,3 +1,6 @@
+import ChatModels
+import Foundation
+
 /// Why a webhook request was not taken: it is not signed with the app's secret, not for this
 /// app, encoded in a way the service does not use, or not an event. Each says what to check.
 public struct WebhookError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -50,6 +53,9 @@ public struct WebhookError: Error, Sendable, Hashable, CustomStringConvertible {
         default: 400
         }
     }
+
+    /// `{"code": …, "message": …}`: the body of the refusal.
+    var jsonBody: Data { JSONWriter.data(.object(["code": .string(code.rawValue), "message": .string(message)])) }
 
     /// `[code] message`.
     public var description: String { "[\(code)] \(message)" }

@@ -49,30 +49,20 @@ public final class WebhookServer: Service, Sendable {
     public func run() async throws {
         let router = Router()
         router.post(RouterPath(path)) { [intake] request, _ -> Response in
-            let body: ByteBuffer
-            do {
-                body = try await request.body.collect(upTo: intake.maximumBodySize)
-            } catch {
+            guard let (body, headers) = await WebhookServer.read(request, upTo: intake.maximumBodySize) else {
                 return WebhookServer.answer(
                     WebhookIntake.Receipt(
                         status: 413, message: "the body is larger than the \(intake.maximumBodySize) bytes this intake takes", code: "webhook.too_large"))
             }
-            var headers: [String: String] = [:]
-            for field in request.headers { headers[field.name.canonicalName] = field.value }
-            return WebhookServer.answer(intake.receive(body: Data(body.readableBytesView), headers: headers))
+            return WebhookServer.answer(intake.receive(body: body, headers: headers))
         }
         if let commands {
             let answer: @Sendable (Request) async -> Response = { request in
-                let body: ByteBuffer
-                do {
-                    body = try await request.body.collect(upTo: commands.maximumBodySize)
-                } catch {
+                guard let (body, headers) = await WebhookServer.read(request, upTo: commands.maximumBodySize) else {
                     let refusal = WebhookError(code: .tooLarge, message: "the body is larger than the \(commands.maximumBodySize) bytes this intake takes")
-                    return WebhookServer.json(refusal.httpStatus, JSONWriter.data(.object(["code": .string(refusal.code.rawValue), "message": .string(refusal.message)])))
+                    return WebhookServer.json(refusal.httpStatus, refusal.jsonBody)
                 }
-                var headers: [String: String] = [:]
-                for field in request.headers { headers[field.name.canonicalName] = field.value }
-                let answer = await commands.receive(body: Data(body.readableBytesView), headers: headers)
+                let answer = await commands.receive(body: body, headers: headers)
                 return WebhookServer.json(answer.status, answer.body)
             }
             router.post(RouterPath(commandsPath)) { request, _ in await answer(request) }
@@ -108,6 +98,15 @@ public final class WebhookServer: Service, Sendable {
     public func commandsURL() async throws -> String? {
         guard commands != nil else { return nil }
         return "http://\(host):\(try await port())\(commandsPath)/{type}"
+    }
+
+    /// The request's body, when it is at most `limit` bytes, and its headers by name (lower case,
+    /// as the intakes look them up first).
+    private static func read(_ request: Request, upTo limit: Int) async -> (body: Data, headers: [String: String])? {
+        guard let body = try? await request.body.collect(upTo: limit) else { return nil }
+        var headers: [String: String] = [:]
+        for field in request.headers { headers[field.name.canonicalName] = field.value }
+        return (Data(body.readableBytesView), headers)
     }
 
     private static func json(_ status: Int, _ body: Data) -> Response {

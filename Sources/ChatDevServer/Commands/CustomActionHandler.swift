@@ -1,5 +1,4 @@
 import ChatModels
-import Crypto
 import Foundation
 import Logging
 
@@ -25,16 +24,16 @@ struct CustomActionHandler: Sendable {
     /// The URL as set, `{type}` and all.
     var template: String
     let apiKey: String
-    let apiSecret: String
+    let signer: PayloadSigner
     let timeout: Duration
     let logger: Logger
 
     /// The handler of the app whose settings are `settings`; nil when none is set.
-    init?(_ settings: JSONObject, apiKey: String, apiSecret: String, timeout: Duration, logger: Logger) {
+    init?(_ settings: JSONObject, apiKey: String, signer: PayloadSigner, timeout: Duration, logger: Logger) {
         guard let text = settings["custom_action_handler_url"]?.stringValue, !text.isEmpty else { return nil }
         template = text
         self.apiKey = apiKey
-        self.apiSecret = apiSecret
+        self.signer = signer
         self.timeout = timeout
         self.logger = logger
     }
@@ -61,14 +60,13 @@ struct CustomActionHandler: Sendable {
         var body: JSONObject = ["message": .object(message)]
         if let user { body["user"] = .object(user) }
         if let formData { body["form_data"] = .object(formData) }
-        let json = Data(JSONWriter.string(.object(body)).utf8)
+        let json = JSONWriter.data(.object(body))
         var request = URLRequest(url: url, timeoutInterval: timeout.seconds)
         request.httpMethod = "POST"
         request.httpBody = json
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue(apiKey, forHTTPHeaderField: "X-Api-Key")
-        let signature = HMAC<SHA256>.authenticationCode(for: json, using: SymmetricKey(data: Data(apiSecret.utf8)))
-        request.setValue(signature.map { String(format: "%02x", $0) }.joined(), forHTTPHeaderField: "X-Signature")
+        request.setValue(signer.signature(of: json), forHTTPHeaderField: "X-Signature")
         let data: Data
         let response: URLResponse
         do {

@@ -1,7 +1,6 @@
 import ChatLocking
 import ChatModels
 import CompressNIO
-import Crypto
 import Foundation
 import Logging
 import NIOCore
@@ -38,7 +37,7 @@ final class WebhookSender: Sendable {
     }
 
     private let apiKey: String
-    private let key: SymmetricKey
+    private let signer: PayloadSigner
     private let timeout: Duration
     private let deadline: Duration
     private let logger: Logger
@@ -58,9 +57,9 @@ final class WebhookSender: Sendable {
         var dropped = 0
     }
 
-    init(apiKey: String, apiSecret: String, timeout: Duration, deadline: Duration, capacity: Int = 10_000, logger: Logger) {
+    init(apiKey: String, signer: PayloadSigner, timeout: Duration, deadline: Duration, capacity: Int = 10_000, logger: Logger) {
         self.apiKey = apiKey
-        key = SymmetricKey(data: Data(apiSecret.utf8))
+        self.signer = signer
         self.timeout = timeout
         self.deadline = deadline
         self.logger = logger
@@ -105,7 +104,7 @@ final class WebhookSender: Sendable {
 
     /// Makes the attempts at one delivery.
     private func send(_ delivery: Delivery) async {
-        let signature = HMAC<SHA256>.authenticationCode(for: delivery.json, using: key).map { String(format: "%02x", $0) }.joined()
+        let signature = signer.signature(of: delivery.json)
         let body: Data
         do {
             body = delivery.settings.gzips ? try Self.gzip(delivery.json) : Data(delivery.json)

@@ -124,7 +124,7 @@ struct CommandRoutes {
     func channelType(_ request: Request, _ context: DevRequestContext) async throws -> JSONReply {
         let operation = "GetChannelType"
         try await requireServer(request, operation)
-        let type = try knownType(context, operation)
+        let type = try state.channelType(context, operation: operation)
         return JSONReply(await state.renderer(for: request).config(ofChannelType: type))
     }
 
@@ -134,7 +134,7 @@ struct CommandRoutes {
     func updateChannelType(_ request: Request, _ context: DevRequestContext) async throws -> JSONReply {
         let operation = "UpdateChannelType"
         try await requireServer(request, operation)
-        let type = try knownType(context, operation)
+        let type = try state.channelType(context, operation: operation)
         let body = try await state.jsonBody(request, operation: operation)
         if let other = body.members.map(\.key).first(where: { $0 != "commands" }) {
             throw APIError.input(operation, "the dev server changes only a channel type's commands, not \(other)")
@@ -163,15 +163,6 @@ struct CommandRoutes {
         guard try await state.authenticate(request) == .server else {
             throw APIError.forbidden(operation, "commands and channel types can only be managed with a server token")
         }
-    }
-
-    private func knownType(_ context: DevRequestContext, _ operation: String) throws -> String {
-        let type = context.parameters.get("type") ?? ""
-        guard DevServerState.knownChannelTypes.contains(type) else {
-            throw APIError.notFound(
-                operation, "channel type \"\(type)\" does not exist; types: \(DevServerState.knownChannelTypes.sorted().joined(separator: ", "))")
-        }
-        return type
     }
 
     /// The string field `key` of `body`, nil when absent; another type is refused by name.

@@ -20,12 +20,11 @@ extension MessageRoutes {
         message.data["args"] = .string(args)
         let renderer = await state.renderer(for: request)
         let (rendered, user) = try await state.store.write { [message] db -> (JSONObject, JSONObject?) in
-            try MessageRoutes.requireNewId(message.id, db, operation: operation)
+            try requireUnusedId(message.id, db, operation: operation)
             try UsersTable.ensure(db, message.userId, now: message.createdAt)
             let rendered = try renderer.messages([message], viewer: principal.userId, in: db)[0]
             return (rendered, rendered["user"]?.objectValue)
         }
-        guard !state.ephemeral.contains(message.id) else { throw APIError.input(operation, "a message with ID \(message.id) already exists") }
         guard let handler = state.customActionHandler else {
             return MessageRoutes.refusal(
                 rendered, "/\(command.name) is a custom command, and the app has no custom_action_handler_url to answer it.")

@@ -65,8 +65,7 @@ struct MessageRoutes {
         let renderer = await state.renderer(for: request)
         let (rendered, events) = try await state.store.write { [data] db -> (JSONObject, [PendingEvent]) in
             try checkSender(db, cid, principal, author, at: now, operation: operation)
-            try MessageRoutes.requireNewId(id, db, operation: operation)
-            guard !state.ephemeral.contains(id) else { throw APIError.input(operation, "a message with ID \(id) already exists") }
+            try requireUnusedId(id, db, operation: operation)
             if let parentId {
                 let parent = try DevServerState.requireMessage(db, parentId, operation: operation)
                 guard parent.cid == cid else { throw APIError.input(operation, "parent message \(parentId) is in another channel") }
@@ -89,6 +88,12 @@ struct MessageRoutes {
         if try MessagesTable.fetch(db, id) != nil {
             throw APIError.input(operation, "a message with ID \(id) already exists")
         }
+    }
+
+    /// Fails when a message with `id` exists, stored or ephemeral (a new message's id is free in both).
+    func requireUnusedId(_ id: String, _ db: Database, operation: String) throws {
+        try MessageRoutes.requireNewId(id, db, operation: operation)
+        guard !state.ephemeral.contains(id) else { throw APIError.input(operation, "a message with ID \(id) already exists") }
     }
 
     /// Stores a new message in its channel and builds its `message.new` event (logged) with the

@@ -82,16 +82,22 @@ extension DevServerState {
 
     /// The channel id of a `/channels/{type}/{id}` route, checking the type exists.
     func channelId(_ context: DevRequestContext, operation: String) throws -> ChannelId {
-        let type = context.parameters.get("type") ?? ""
+        let type = try channelType(context, operation: operation)
         let id = context.parameters.get("id") ?? ""
-        guard DevServerState.knownChannelTypes.contains(type) else {
-            throw APIError.notFound(
-                operation, "channel type \"\(type)\" does not exist; types: \(DevServerState.knownChannelTypes.sorted().joined(separator: ", "))")
-        }
         guard ChannelId.isValidPart(id) else {
             throw APIError.input(operation, "channel id \"\(id)\" may only contain letters, digits, '-', '_' and '!'")
         }
         return ChannelId(type: ChannelType(rawValue: type), id: id)
+    }
+
+    /// The `{type}` of a route, checking the channel type exists.
+    func channelType(_ context: DevRequestContext, operation: String) throws -> String {
+        let type = context.parameters.get("type") ?? ""
+        guard DevServerState.knownChannelTypes.contains(type) else {
+            throw APIError.notFound(
+                operation, "channel type \"\(type)\" does not exist; types: \(DevServerState.knownChannelTypes.sorted().joined(separator: ", "))")
+        }
+        return type
     }
 
     /// Fails unless `principal` may read `cid` (a server token, or a member's user token).

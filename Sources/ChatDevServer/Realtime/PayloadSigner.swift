@@ -1,0 +1,23 @@
+import Crypto
+import Foundation
+
+/// Signs what the dev server posts to the app's own endpoints (webhook events, custom command
+/// requests) as the service does: `X-Signature` is the hex HMAC-SHA256 of the body with the
+/// app's secret. One key, made once.
+struct PayloadSigner: Sendable {
+    private let key: SymmetricKey
+
+    init(apiSecret: String) { key = SymmetricKey(data: Data(apiSecret.utf8)) }
+
+    /// The `X-Signature` of `body`: lower-case hex.
+    func signature(of body: some DataProtocol) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        for byte in HMAC<SHA256>.authenticationCode(for: body, using: key) {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0xF)])
+        }
+        return String(decoding: hex, as: UTF8.self)
+    }
+}
