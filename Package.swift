@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "FileSniffing", targets: ["FileSniffing"]),
         .library(name: "ChatBotKitPostgres", targets: ["ChatBotKitPostgres"]),
         .library(name: "ChatTelemetry", targets: ["ChatTelemetry"]),
+        .library(name: "BotsCLI", targets: ["BotsCLI"]),
         .executable(name: "bots", targets: ["bots"]),
     ],
     dependencies: [
@@ -201,11 +202,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        // MARK: CLI
-        .executableTarget(
-            name: "bots",
+        // MARK: CLI: the tool as a library, for executables of your own bot kinds, and `bots`,
+        // the tool with the three examples
+        .target(
+            name: "BotsCLI",
             dependencies: [
-                "ChatBotKit", "ChatBotKitPostgres", "ChatTelemetry", "ChatDevServer", "ChatServing", "WorkoutBot", "ModerationBot", "ArchiveBot",
+                "ChatBotKit", "ChatBotKitPostgres", "ChatTelemetry", "ChatDevServer", "ChatServing", "ChatLocking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -217,6 +219,10 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .executableTarget(name: "bots", dependencies: ["BotsCLI", "WorkoutBot", "ModerationBot", "ArchiveBot"], swiftSettings: strictSettings),
+        // Your own bot kind with the whole tool: the README's coach bot, in bots.yaml.
+        .executableTarget(
+            name: "coach", dependencies: ["BotsCLI", "ChatBotKit"], path: "Examples/CoachBot/Sources", swiftSettings: strictSettings),
 
         // MARK: Benchmarks (run with `make bench`, release build)
         .executableTarget(
@@ -265,7 +271,7 @@ let package = Package(
         .testTarget(
             name: "ChatBotKitTests",
             dependencies: [
-                "ChatBotKit", "ChatBotKitTesting", "ChatDevServer", "ChatLocking", .product(name: "Logging", package: "swift-log"),
+                "BotsCLI", "ChatBotKit", "ChatBotKitTesting", "ChatDevServer", "ChatLocking", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],

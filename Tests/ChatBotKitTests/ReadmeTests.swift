@@ -57,6 +57,16 @@ struct ReadmeTests {
         }
     }
 
+    @Test("the README's own bot kind is Examples/CoachBot's executable, whole")
+    func readmeOwnKindIsTheCoachExample() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "## Your own bot kinds\n").dropFirst().first)
+        let block = try #require(section.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "```").first)
+        let source = try String(contentsOf: Self.root.appendingPathComponent("Examples/CoachBot/Sources/main.swift"), encoding: .utf8)
+        #expect(block == source)
+        #expect(source.contains("await BotsCLI.main(kinds: [Coach.self])"))
+    }
+
     @Test("the README's bot answers a workout, run with bot.run as the README does, and stops when cancelled")
     func readmeBotRuns() async throws {
         try await TestChatServer.withServer { server in

@@ -63,11 +63,12 @@ bots:
 
 
 class BotsRun:
-    """One `bots run` process; stopped (SIGTERM, then SIGKILL) when the test ends."""
+    """One `bots run` process (or `run` of another executable of the tool, `binary`); stopped
+    (SIGTERM, then SIGKILL) when the test ends."""
 
-    def __init__(self, config: Path, env=None, args=()):
+    def __init__(self, config: Path, env=None, args=(), binary=None):
         self.process = subprocess.Popen(
-            [bots_binary(), "run", "--config", str(config), "--log-level", "warning", *args],
+            [binary or bots_binary(), "run", "--config", str(config), "--log-level", "warning", *args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=config.parent, env=env)
         self.output = []
         self.base_url = None
@@ -305,7 +306,11 @@ def test_bots_send_uploads_a_file_with_progress_and_shows_the_bots_answers(bots,
 
 def test_the_commands_the_welcome_prints_reach_a_server_on_port_0(bots, tmp_path):
     # bots.yaml says `port: 0`, so the printed commands must name the port the server got.
-    printed = [line.strip() for line in bots.output if line.strip().startswith(".build/debug/bots send")]
+    # The tool names itself as it was started (here by its absolute path), so the lines run from anywhere.
+    printed = [line.strip() for line in bots.output if line.strip().startswith(bots_binary() + " send")]
+    assert [line.split(" --user alice ")[-1] for line in printed] == [
+        """--attachment '{"type":"workout","workout-type":"run","workout-distance-meters":5000,"workout-duration-seconds":1500,"""
+        """"workout-energy-cal":400}'""", "--text /workouts", "--file some.pdf"], "".join(bots.output)
     workouts = next(line for line in printed if line.endswith("--text /workouts"))
     assert f"--server {bots.base_url} " in workouts, workouts
     arguments = shlex.split(workouts)[1:]
@@ -484,8 +489,8 @@ def test_bots_send_and_events_without_a_server_say_how_to_start_one(tmp_path):
     config.write_text(config.read_text().replace("port: 0", f"port: {port}", 1))  # embedded.port
     cases = [
         (["send", "--config", str(config), "--text", "hi"],
-         f"no chat server answers at http://127.0.0.1:{port}; start it with `make run`"),
-        (["events", "--config", str(config)], f"no chat server answers at http://127.0.0.1:{port}; start it with `make run`"),
+         f"no chat server answers at http://127.0.0.1:{port}; start it with `bots run`"),
+        (["events", "--config", str(config)], f"no chat server answers at http://127.0.0.1:{port}; start it with `bots run`"),
         (["send", "--config", str(config), "--server", f"http://127.0.0.1:{port}", "--text", "hi"],
          f"no chat server answers at http://127.0.0.1:{port}; check --server"),
     ]

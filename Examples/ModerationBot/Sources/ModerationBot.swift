@@ -17,6 +17,9 @@ public enum ModerationBot: BotKind {
     /// `kind: moderation`.
     public static let name = "moderation"
 
+    /// A file to judge.
+    public static let samples = [BotKindSample("--file some.pdf")]
+
     /// Builds the bot from its entry: `policy:` for all its channels, `channel_policies:` per
     /// channel, `trusted_users:` whose files are not judged.
     public static func makeBot(_ entry: BotsConfiguration.BotEntry, environment: BotKindEnvironment) throws -> Bot {

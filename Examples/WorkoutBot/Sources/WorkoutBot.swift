@@ -12,6 +12,14 @@ public enum WorkoutBot: BotKind {
     /// `kind: workout`.
     public static let name = "workout"
 
+    /// A workout, the export, and `/log` (where custom commands are answered).
+    public static let samples = [
+        BotKindSample(
+            #"--attachment '{"type":"workout","workout-type":"run","workout-distance-meters":5000,"workout-duration-seconds":1500,"workout-energy-cal":400}'"#),
+        BotKindSample("--text /workouts"),
+        BotKindSample("--text '/log run 5km 25m' --press log", customCommand: "log"),
+    ]
+
     /// Builds the bot from its `bots.yaml` entry (option: `database`, a path).
     public static func makeBot(_ entry: BotsConfiguration.BotEntry, environment: BotKindEnvironment) throws -> Bot {
         try entry.node.allowOnly(BotsConfiguration.commonBotKeys + ["database"])

@@ -24,6 +24,29 @@ public protocol BotKind {
     /// `bots run --check` and a reload do, before applying anything), and again when the entry's
     /// options change while the bot runs: the bot built then replaces the running one's handlers.
     static func makeBot(_ entry: BotsConfiguration.BotEntry, environment: BotKindEnvironment) throws -> Bot
+    /// Messages worth sending to a bot of this kind, which `bots run` prints as `bots send`
+    /// command lines for its user to try; none by default.
+    static var samples: [BotKindSample] { get }
+}
+
+extension BotKind {
+    /// None.
+    public static var samples: [BotKindSample] { [] }
+}
+
+/// A message worth sending to a bot of some kind, as the options of `bots send`.
+public struct BotKindSample: Sendable, Hashable {
+    /// The options after `--config`, `--channel` and `--user`: `--text /workouts`.
+    public var arguments: String
+    /// The custom command the message calls, if it does: it is printed only when the bots'
+    /// custom commands are answered (bots.yaml has a `webhook:` section).
+    public var customCommand: String?
+
+    /// A sample.
+    public init(_ arguments: String, customCommand: String? = nil) {
+        self.arguments = arguments
+        self.customCommand = customCommand
+    }
 }
 
 /// What a bot kind may use while building its bot.

@@ -21,7 +21,7 @@ extension DoctorCommand {
         let local = Self.address(of: endpoint, path: endpoint.path)
         let posted = settings.raw["webhook_url"]?.stringValue ?? ""
         if configuration.server.url == nil {
-            checkup.report(.ok, "webhook", "bots run takes the app's events at \(local) for \(names), and points the dev server's webhook_url there")
+            checkup.report(.ok, "webhook", "\(BotsCLI.commandName) run takes the app's events at \(local) for \(names), and points the dev server's webhook_url there")
             return
         }
         guard !posted.isEmpty else {
@@ -34,7 +34,7 @@ extension DoctorCommand {
         let missing = picked.isEmpty ? [] : Self.webhookEventsBotsNeed.filter { !picked.contains($0) }
         let compression = settings.raw["webhook_compression_algorithm"]?.stringValue == "gzip" ? ", gzipped" : ""
         let types = picked.isEmpty ? "every event" : "\(picked.count) event types"
-        let detail = "the app posts \(types)\(compression) to \(posted); bots run takes them at \(local) for \(names)"
+        let detail = "the app posts \(types)\(compression) to \(posted); \(BotsCLI.commandName) run takes them at \(local) for \(names)"
         if missing.contains("message.new") {
             checkup.report(.fail, "webhook", "\(detail), but webhook_events leaves out message.new: the bots would get no messages; add it, or empty the list for every type")
         } else if !missing.isEmpty {

@@ -2,14 +2,19 @@ import ArgumentParser
 import Foundation
 import Logging
 
-/// `bots`: run chat bots, the embedded dev server, and talk to them from the terminal.
-@main
+/// `bots`: run chat bots, the embedded dev server, and talk to them from the terminal. Named
+/// after the executable that runs it (``BotsCLI/main(kinds:)``), so `coach --help` says `coach`.
 struct BotsCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "bots",
-        abstract: "Chat bots that live on message attachments, for services that speak the Stream Chat API.",
-        subcommands: [RunCommand.self, ServeCommand.self, SendCommand.self, TokenCommand.self, EventsCommand.self, ReplayCommand.self, SimulateCommand.self, DoctorCommand.self]
-    )
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: BotsCLI.commandName,
+            abstract: "Chat bots that live on message attachments, for services that speak the Stream Chat API.",
+            subcommands: [
+                RunCommand.self, ServeCommand.self, SendCommand.self, TokenCommand.self, EventsCommand.self, ReplayCommand.self, SimulateCommand.self,
+                DoctorCommand.self,
+            ]
+        )
+    }
 }
 
 /// Writes a line to standard output at once (unbuffered), so a parent process reading it, such

@@ -1,5 +1,4 @@
 import ArgumentParser
-import ArchiveBot
 import ChatBotKit
 import ChatBotKitPostgres
 import ChatClient
@@ -9,22 +8,15 @@ import ChatTelemetry
 import CoreMetrics
 import Foundation
 import Logging
-import ModerationBot
 import Prometheus
 import ServiceLifecycle
 import UnixSignals
-import WorkoutBot
 
 /// `bots run`: the main job. Starts the embedded dev server when `server.url` is absent, then
 /// every bot of the configuration; stops cleanly on SIGINT/SIGTERM.
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run", abstract: "Run the bots of a configuration (and the embedded dev server when no server.url is set).")
-
-    /// The bot kinds this CLI knows.
-    static var kinds: [String: any BotKind.Type] {
-        [WorkoutBot.name: WorkoutBot.self, ModerationBot.name: ModerationBot.self, ArchiveBot.name: ArchiveBot.self]
-    }
 
     @Option(help: "The configuration file.")
     var config: String = "bots.yaml"
@@ -51,7 +43,7 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode(78)
         }
         if check {
-            say("\(config): \(bots.count) bots, configuration is valid")
+            say("\(config): \(bots.count) \(bots.count == 1 ? "bot" : "bots"), configuration is valid")
             return
         }
         // Before any client or server exists, like the metrics: they take the process's tracer.
@@ -140,9 +132,11 @@ struct RunCommand: AsyncParsableCommand {
         _ entry: BotsConfiguration.BotEntry, configuration: BotsConfiguration, pathRoot: URL? = nil, logger: Logger
     ) throws(ConfigurationError) -> Bot {
         let dataDirectory = BotKindEnvironment.resolve(configuration.embedded.dataDirectory, under: pathRoot).deletingLastPathComponent()
+        let kinds = BotsCLI.kinds
         guard let kind = kinds[entry.kind] else {
             let node = entry.node["kind"] ?? entry.node
-            throw node.error(.badValue, "unknown bot kind \"\(entry.kind)\"; known kinds: \(kinds.keys.sorted().joined(separator: ", "))")
+            let known = kinds.isEmpty ? "\(BotsCLI.commandName) knows none" : "known kinds: \(kinds.keys.sorted().joined(separator: ", "))"
+            throw node.error(.badValue, "unknown bot kind \"\(entry.kind)\"; \(known)")
         }
         do {
             return try kind.makeBot(entry, environment: BotKindEnvironment(dataDirectory: dataDirectory, logger: logger, pathRoot: pathRoot))
@@ -211,12 +205,18 @@ struct RunCommand: AsyncParsableCommand {
         let channel = bots.first?.channels.first?.rawValue ?? "messaging:general"
         // With `port: 0` the file does not say which port the server got; the commands must.
         let target = devServer && configuration.embedded.port == 0 ? "\(config) --server \(baseURL.absoluteString)" : config
+        var samples: [BotKindSample] = []
+        for kind in bots.compactMap({ BotsCLI.kinds[$0.kind] }) {
+            for sample in kind.samples where !samples.contains(sample) && sample.customCommand.map(customCommands.contains) ?? true {
+                samples.append(sample)
+            }
+        }
+        if samples.isEmpty { samples = [BotKindSample("--text hello")] }
+        let tool = BotsCLI.invocation
+        let sends = samples.map { "  \(tool) send --config \(target) --channel \(channel) --user alice \($0.arguments)\n" }.joined()
         say("""
             Talk to them from another terminal:
-              .build/debug/bots send --config \(target) --channel \(channel) --user alice --attachment '{"type":"workout","workout-type":"run","workout-distance-meters":5000,"workout-duration-seconds":1500,"workout-energy-cal":400}'
-              .build/debug/bots send --config \(target) --channel \(channel) --user alice --text /workouts\(customCommands.contains("log") ? "\n  .build/debug/bots send --config \(target) --channel \(channel) --user alice --text '/log run 5km 25m' --press log" : "")
-              .build/debug/bots send --config \(target) --channel \(channel) --user alice --file some.pdf
-              .build/debug/bots events --config \(target) --channel \(channel) --user alice
+            \(sends)  \(tool) events --config \(target) --channel \(channel) --user alice
             Edit \(config) and `kill -HUP \(ProcessInfo.processInfo.processIdentifier)` applies it without a restart\(watch ? " (or just save it: --watch is on)" : "").
             Ctrl-C stops everything.
             """)

@@ -17,12 +17,12 @@ extension DoctorCommand {
         guard let endpoint = configuration.webhook else {
             checkup.report(
                 .note, "commands",
-                "\(listed) would go unanswered: bots.yaml has no webhook: section, where bots run takes custom commands; add one, such as webhook: { port: 8789 }")
+                "\(listed) would go unanswered: bots.yaml has no webhook: section, where \(BotsCLI.commandName) run takes custom commands; add one, such as webhook: { port: 8789 }")
             return
         }
         let local = Self.address(of: endpoint, path: endpoint.commandsPath + "/{type}")
         if configuration.server.url == nil {
-            checkup.report(.ok, "commands", "bots run answers \(listed) at \(local), and points the dev server's custom_action_handler_url there")
+            checkup.report(.ok, "commands", "\(BotsCLI.commandName) run answers \(listed) at \(local), and points the dev server's custom_action_handler_url there")
             return
         }
         let handler = settings.raw["custom_action_handler_url"]?.stringValue ?? ""
@@ -34,7 +34,7 @@ extension DoctorCommand {
         }
         let existing = (try? await client.commands().map(\.name)) ?? []
         let missing = commands.filter { !existing.contains($0) }
-        let detail = "the app sends custom commands to \(handler); bots run answers \(listed) at \(local)"
+        let detail = "the app sends custom commands to \(handler); \(BotsCLI.commandName) run answers \(listed) at \(local)"
         if missing.isEmpty {
             checkup.report(.ok, "commands", detail)
         } else {

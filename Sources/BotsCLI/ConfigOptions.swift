@@ -97,7 +97,7 @@ struct ServerUnreachable: Error, CustomStringConvertible {
             switch origin {
             case .option: "check --server"
             case .configuration: "check server.url in the configuration, or pass --server"
-            case .embedded: "start it with `make run` (or `bots run` / `bots serve`) in another terminal, or pass --server"
+            case .embedded: "start it with `\(BotsCLI.commandName) run` (or `\(BotsCLI.commandName) serve`) in another terminal, or pass --server"
             }
         return "[\(Self.code)] no chat server answers at \(base.absoluteString); \(hint) (\(underlying))"
     }

@@ -41,7 +41,7 @@ struct DoctorCommand: AsyncParsableCommand {
             throw ExitCode(78)
         }
         let names = configuration.bots.map(\.name).joined(separator: ", ")
-        checkup.report(.ok, options.config, "\(configuration.bots.count) bots (\(names)), each with a kind this CLI knows")
+        checkup.report(.ok, options.config, "\(configuration.bots.count) \(configuration.bots.count == 1 ? "bot" : "bots") (\(names)), each with a kind this CLI knows")
 
         let client = options.client(as: configuration.bots.first?.user ?? "doctor", in: configuration)
         if let settings = await checkServer(client, configuration, checkup) {
@@ -69,7 +69,7 @@ struct DoctorCommand: AsyncParsableCommand {
             switch origin {
             case .option: "--server"
             case .configuration: "server.url"
-            case .embedded: "the embedded dev server's address; `bots run` or `bots serve` starts it"
+            case .embedded: "the embedded dev server's address; `\(BotsCLI.commandName) run` or `\(BotsCLI.commandName) serve` starts it"
             }
         let start = ContinuousClock.now
         do {

@@ -1,0 +1,67 @@
+import ArgumentParser
+import ChatBotKit
+import ChatLocking
+import Foundation
+
+/// The `bots` command line tool (`run`, `serve`, `send`, `simulate`, `doctor`, …) for your own
+/// bot kinds: an executable of yours that calls ``main(kinds:arguments:)`` is that tool, and
+/// its bots.yaml names your kinds.
+///
+/// ```swift
+/// import BotsCLI
+///
+/// await BotsCLI.main(kinds: [CoachBot.self])
+/// ```
+public enum BotsCLI {
+    /// Runs the tool with `kinds` as the `kind:` values bots.yaml may name, on `arguments`
+    /// (the process's own when nil), and exits the process with the command's status.
+    ///
+    /// Two kinds with one ``BotKind/name`` are a mistake in the program, not in a bots.yaml:
+    /// it says which and exits with status 70 before anything runs.
+    public static func main(kinds: [any BotKind.Type], arguments: [String]? = nil) async {
+        do {
+            let named = try byName(kinds)
+            registered.withLock { $0 = named }
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            exit(70)
+        }
+        await BotsCommand.main(arguments)
+    }
+
+    /// `kinds` by their ``BotKind/name``; two with one name are a `bot.configuration` error
+    /// naming both.
+    public static func byName(_ kinds: [any BotKind.Type]) throws(BotError) -> [String: any BotKind.Type] {
+        var named: [String: any BotKind.Type] = [:]
+        for kind in kinds {
+            if let earlier = named[kind.name] {
+                throw BotError(code: .configuration, message: "two bot kinds are named \"\(kind.name)\": \(earlier) and \(kind); give each its own name")
+            }
+            named[kind.name] = kind
+        }
+        return named
+    }
+
+    /// The kinds given to ``main(kinds:arguments:)``, by name.
+    static var kinds: [String: any BotKind.Type] { registered.withLock { $0 } }
+
+    private static let registered = Locked<[String: any BotKind.Type]>([:])
+
+    /// The executable's own name, for help and usage texts (`coach run`).
+    static var commandName: String {
+        URL(fileURLWithPath: CommandLine.arguments.first ?? "bots").lastPathComponent
+    }
+
+    /// How to run this executable again from the current folder, for the commands `run` prints:
+    /// `.build/debug/coach` when that is this executable, else its path as it was started.
+    static var invocation: String {
+        let started = CommandLine.arguments.first ?? "bots"
+        guard started.contains("/") else { return started }
+        let resolved = URL(fileURLWithPath: started).resolvingSymlinksInPath().path
+        for configuration in ["debug", "release"] {
+            let short = ".build/\(configuration)/\(commandName)"
+            if URL(fileURLWithPath: short).resolvingSymlinksInPath().path == resolved { return short }
+        }
+        return started
+    }
+}
