@@ -220,9 +220,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "bots", dependencies: ["BotsCLI", "WorkoutBot", "ModerationBot", "ArchiveBot"], swiftSettings: strictSettings),
-        // Your own bot kind with the whole tool: the README's coach bot, in bots.yaml.
+        // A bot kind of your own with the whole tool, laid out as `bots init coach` writes it:
+        // the README's coach as a kind, `coach` the tool for it, and its tests.
+        .target(name: "CoachBot", dependencies: ["ChatBotKit"], path: "Examples/CoachBot/Sources/CoachBot", swiftSettings: strictSettings),
         .executableTarget(
-            name: "coach", dependencies: ["BotsCLI", "ChatBotKit"], path: "Examples/CoachBot/Sources", swiftSettings: strictSettings),
+            name: "coach", dependencies: ["BotsCLI", "CoachBot"], path: "Examples/CoachBot/Sources/coach", swiftSettings: strictSettings),
 
         // MARK: Benchmarks (run with `make bench`, release build)
         .executableTarget(
@@ -266,6 +268,12 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CoachBotTests",
+            dependencies: ["CoachBot", "ChatBotKit", "ChatBotKitTesting"],
+            path: "Examples/CoachBot/Tests/CoachBotTests",
             swiftSettings: strictSettings
         ),
         .testTarget(

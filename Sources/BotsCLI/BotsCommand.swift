@@ -11,7 +11,7 @@ struct BotsCommand: AsyncParsableCommand {
             abstract: "Chat bots that live on message attachments, for services that speak the Stream Chat API.",
             subcommands: [
                 RunCommand.self, ServeCommand.self, SendCommand.self, TokenCommand.self, EventsCommand.self, ReplayCommand.self, SimulateCommand.self,
-                DoctorCommand.self,
+                DoctorCommand.self, InitCommand.self,
             ]
         )
     }

@@ -62,10 +62,10 @@ def test_a_simulated_workout_gets_the_coachs_answer_with_the_cheer_from_bots_yam
 
 @pytest.mark.parametrize("change, expected", [
     # The tool knows the kinds it was given, and only those.
-    (("kind: coach", "kind: workout"), 'bots.yaml:8:11: error: unknown bot kind "workout"; known kinds: coach'),
+    (("kind: coach", "kind: workout"), 'bots.yaml:9:11: error: unknown bot kind "workout"; known kinds: coach'),
     # The kind's own option is checked by the kind, located in the file.
-    (("cheer: Way to go", "cheer: [1, 2]"), "bots.yaml:11:12: error:"),
-    (("cheer: Way to go", "chear: Way to go"), 'bots.yaml:11:5: error: unknown key "chear" in bots[0] (did you mean "cheer"?)'),
+    (("cheer: Way to go", "cheer: [1, 2]"), "bots.yaml:12:12: error:"),
+    (("cheer: Way to go", "chear: Way to go"), 'bots.yaml:12:5: error: unknown key "chear" in bots[0] (did you mean "cheer"?)'),
 ])
 def test_a_mistake_in_a_coach_entry_is_located_and_nothing_runs(project, change, expected):
     config = project / "bots.yaml"

@@ -59,8 +59,8 @@ public struct BotKindEnvironment: Sendable {
     /// simulate` sets it, so a simulation never touches the files a real run uses).
     public var pathRoot: URL?
 
-    /// An environment.
-    public init(dataDirectory: URL, logger: Logger, pathRoot: URL? = nil) {
+    /// An environment (a bot kind's tests need only the folder).
+    public init(dataDirectory: URL, logger: Logger = Logger(label: "bots"), pathRoot: URL? = nil) {
         self.dataDirectory = dataDirectory
         self.logger = logger
         self.pathRoot = pathRoot
