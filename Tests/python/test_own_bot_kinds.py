@@ -6,7 +6,7 @@ executable; the servers it starts are on 127.0.0.1, port 0, and stopped at the e
 import json
 import re
 import shlex
-import shutil
+import signal
 import subprocess
 from pathlib import Path
 
@@ -97,17 +97,28 @@ def test_coach_run_prints_the_kinds_sample_and_the_coach_answers_it(project):
         assert any(" events --config " in line for line in printed)
         sent = subprocess.run(shlex.split(sends[0]), capture_output=True, text=True, timeout=60, cwd=project)
         assert sent.returncode == 0, sent.stdout + sent.stderr
-        message_id = re.search(r"Sent (\S+) to messaging:general as alice", sent.stdout).group(1)
+        assert re.search(r"Sent \S+ to messaging:general as alice", sent.stdout), sent.stdout
         # The official SDK sees the coach's answer in the channel.
         client = StreamChat("dev-key", "a-dev-secret-of-at-least-32-bytes", base_url=run.base_url + "/", timeout=10.0)
         channel = client.channel("messaging", "general")
 
-        def answer():
-            messages = channel.query(messages={"limit": 10})["messages"]
-            return next((m for m in messages if m["user"]["id"] == "coach-bot"), None)
-        reply = wait_for(answer, timeout=20)
-        assert reply["text"] == "Way to go, 5000 m!"
-        assert reply.get("quoted_message_id") in (None, message_id)
+        def answers():
+            messages = channel.query(messages={"limit": 100})["messages"]
+            return [m["text"] for m in messages if m["user"]["id"] == "coach-bot"]
+        assert wait_for(lambda: answers() == ["Way to go, 5000 m!"], timeout=20), answers()
+        # The kind's own option, changed while it runs (SIGHUP applies bots.yaml): the bot is
+        # rebuilt with it, without a restart. The bot answers in order, so its newest answer is
+        # to the newest workout.
+        config = project / "bots.yaml"
+        config.write_text(config.read_text().replace("cheer: Way to go", "cheer: Go go"))
+        run.process.send_signal(signal.SIGHUP)
+
+        def answered_with_the_new_cheer():
+            before = len(answers())
+            assert subprocess.run(shlex.split(sends[0]), capture_output=True, timeout=60, cwd=project).returncode == 0
+            assert wait_for(lambda: len(answers()) > before, timeout=20)
+            return answers()[-1] == "Go go, 5000 m!"
+        assert wait_for(answered_with_the_new_cheer, timeout=30, interval=0.2), answers()
         doctor = coach(project, "doctor", "--server", run.base_url)
         assert doctor.returncode == 0, doctor.stdout + doctor.stderr
         assert "ok    bots.yaml: 1 bot (coach), each with a kind this CLI knows" in doctor.stdout, doctor.stdout
