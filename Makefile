@@ -49,7 +49,7 @@ test-python:
 # ThreadSanitizer ignores one race in SwiftNIO's receive-buffer pool that is ordered by a check
 # it cannot see (scripts/tsan-suppressions.txt says why).
 TSAN_TESTS ?= ChatTransportTests|ChatClientTests|ChatBotKitTests|ScaleOutTests|ChatTelemetryTests
-ASAN_TESTS ?= ChatTransportTests|ChatClientTests|ChatModelsTests|ChatBotKitTests|ExamplesTests
+ASAN_TESTS ?= ChatTransportTests|ChatClientTests|ChatModelsTests|ChatBotKitTests|ExamplesTests|CoachBotTests
 # The link-preview tests, the webhook bots' (WebhookBotTests) and the custom commands' that go
 # through the service (ticketFlow, reconfiguredCommands, logAWorkout, refusedThroughTheService) make the in-process
 # dev server fetch pages, post events or call a command handler with URLSession, and this

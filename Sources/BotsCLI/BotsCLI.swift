@@ -10,7 +10,7 @@ import Foundation
 /// ```swift
 /// import BotsCLI
 ///
-/// await BotsCLI.main(kinds: [CoachBot.self])
+/// await BotsCLI.main(kinds: [Coach.self])
 /// ```
 public enum BotsCLI {
     /// Runs the tool with `kinds` as the `kind:` values bots.yaml may name, on `arguments`
