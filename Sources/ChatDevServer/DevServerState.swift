@@ -103,6 +103,14 @@ final class DevServerState: Sendable {
             authType: request.headers[HTTPField.Name("stream-auth-type")!])
     }
 
+    /// Authenticates a request that only a server token may make; another is refused (403)
+    /// saying what it cannot do (`"app settings can only be changed"`) and with what.
+    func requireServer(_ request: Request, _ operation: String, _ refusal: String) async throws(APIError) {
+        guard try await authenticate(request) == .server else {
+            throw APIError.forbidden(operation, "\(refusal) with a server token")
+        }
+    }
+
     /// `http://host:port` as the client reached us, for links in answers.
     func baseURL(for request: Request) -> String {
         if let host = request.head.authority { return "http://\(host)" }

@@ -5,6 +5,8 @@ import ChatDevServer
 import ChatModels
 import Crypto
 import Foundation
+import Logging
+import ServiceLifecycle
 import Testing
 
 @Suite("Custom commands: a bot answers /name before anything is posted, and the buttons of its answer", .timeLimit(.minutes(2)))
@@ -129,6 +131,41 @@ struct CustomCommandTests {
                     let dropped = await #expect(throws: ChatClientError.self) { try await ann.send(text: "/wave") }
                     #expect(dropped?.message.contains("No bot answers /wave here.") == true)
                 }
+            }
+        }
+    }
+
+    @Test("a bot restarted (stopped, then started as a new service, as a reload does for a new user) takes its commands off the intake and registers them again")
+    func restartedCommands() async throws {
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            try await server.withCustomCommands { commands in
+                var configuration = TestChatServer.testBotConfiguration
+                configuration.commands = commands
+                func greeter(_ greeting: String, user: String) -> BotService {
+                    let bot = Bot(name: "greeter", user: User(id: user))
+                    bot.customCommand("greet", description: "Say hello") { _ in .post(text: greeting) }
+                    return BotService(bot: bot, client: server.client(as: user), channels: ["messaging:general"], configuration: configuration)
+                }
+                let runner = BotRunner(services: [greeter("hello", user: "greeter-bot")])
+                let group = ServiceGroup(configuration: .init(services: [runner], logger: Logger(label: "test.runner")))
+                let running = Task { try await group.run() }
+                try await runner.waitUntilReady()
+                #expect(try await ann.send(text: "/greet").text == "hello")
+
+                #expect(await runner.stop(botNamed: "greeter"))
+                #expect(commands.commandNames == [])
+                let unanswered = await #expect(throws: ChatClientError.self) { try await ann.send(text: "/greet") }
+                #expect(unanswered?.message.contains("No bot answers /greet here.") == true)
+
+                try await runner.start(greeter("good morning", user: "greeter-bot-2"))
+                #expect(commands.commandNames == ["greet"])
+                #expect(try await ann.send(text: "/greet").text == "good morning")
+                #expect(try await server.client(as: "admin").commandNames(ofChannelType: .messaging) == ["greet"])
+
+                await group.triggerGracefulShutdown()
+                try await running.value
+                #expect(commands.commandNames == [])
             }
         }
     }

@@ -70,9 +70,7 @@ extension AppRoutes {
     /// or `{"$in": […]}`.
     func queryBannedUsers(_ request: Request) async throws -> JSONReply {
         let operation = "QueryBannedUsers"
-        guard try await state.authenticate(request) == .server else {
-            throw APIError.forbidden(operation, "banned users can only be queried with a server token")
-        }
+        try await state.requireServer(request, operation, "banned users can only be queried")
         let payload = try state.payloadQuery(request, operation: operation)
         let filter = payload["filter_conditions"]?.objectValue ?? [:]
         if let unsupported = filter.members.map(\.key).first(where: { !["channel_cid", "user_id"].contains($0) }) {

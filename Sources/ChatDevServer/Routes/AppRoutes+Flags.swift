@@ -9,9 +9,7 @@ extension AppRoutes {
     /// `user_id` (who flagged), each a value, `{"$eq": value}` or `{"$in": [values]}`.
     func queryMessageFlags(_ request: Request) async throws -> JSONReply {
         let operation = "QueryMessageFlags"
-        guard try await state.authenticate(request) == .server else {
-            throw APIError.forbidden(operation, "message flags can only be queried with a server token")
-        }
+        try await state.requireServer(request, operation, "message flags can only be queried")
         let payload = try state.payloadQuery(request, operation: operation)
         let filter = payload["filter_conditions"]?.objectValue ?? [:]
         let channels = try Self.values(filter["channel_cid"], field: "channel_cid", operation: operation)

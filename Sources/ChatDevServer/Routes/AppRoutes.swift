@@ -13,9 +13,7 @@ struct AppRoutes {
             return JSONReply(["app": .object(state.appSettings.json(name: "chatbotkit-dev"))])
         }
         router.patch("/app") { request, _ in
-            guard try await state.authenticate(request) == .server else {
-                throw APIError.forbidden("UpdateApp", "app settings can only be changed with a server token")
-            }
+            try await state.requireServer(request, "UpdateApp", "app settings can only be changed")
             _ = try await state.updateSettings(try await state.jsonBody(request, operation: "UpdateApp"))
             return JSONReply()
         }

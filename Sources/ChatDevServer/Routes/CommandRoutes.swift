@@ -160,9 +160,7 @@ struct CommandRoutes {
     }
 
     private func requireServer(_ request: Request, _ operation: String) async throws {
-        guard try await state.authenticate(request) == .server else {
-            throw APIError.forbidden(operation, "commands and channel types can only be managed with a server token")
-        }
+        try await state.requireServer(request, operation, "commands and channel types can only be managed")
     }
 
     /// The string field `key` of `body`, nil when absent; another type is refused by name.
