@@ -1,3 +1,5 @@
+import ChatModels
+
 /// Where a span sits in its trace, as W3C Trace Context carries it between processes in the
 /// `traceparent` and `tracestate` headers.
 public struct TraceContext: Sendable, Hashable {

@@ -1,3 +1,5 @@
+import ChatModels
+
 /// The 16-byte id shared by every span of one trace, written as 32 lowercase hex digits.
 public struct TraceID: Sendable, Hashable, CustomStringConvertible {
     /// The first eight bytes, big-endian.
@@ -54,36 +56,5 @@ public struct SpanID: Sendable, Hashable, CustomStringConvertible {
     public init?(hex: Substring) {
         guard hex.utf8.count == 16, let value = HexDigits.value(hex) else { return nil }
         self.init(value)
-    }
-}
-
-/// Lowercase hex as W3C Trace Context writes it: uppercase digits are not accepted.
-enum HexDigits {
-    private static let digits = Array("0123456789abcdef".utf8)
-
-    /// `value` as 16 digits, leading zeros kept.
-    static func string(_ value: UInt64) -> String {
-        String(unsafeUninitializedCapacity: 16) { buffer in
-            for index in 0..<16 {
-                buffer[index] = digits[Int((value >> UInt64(60 - index * 4)) & 0xF)]
-            }
-            return 16
-        }
-    }
-
-    /// The value of up to 16 lowercase hex digits, or nil if any is something else.
-    static func value(_ text: Substring) -> UInt64? {
-        guard !text.isEmpty, text.utf8.count <= 16 else { return nil }
-        var value: UInt64 = 0
-        for byte in text.utf8 {
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            default: return nil
-            }
-            value = value << 4 | UInt64(digit)
-        }
-        return value
     }
 }

@@ -131,35 +131,7 @@ public struct WebhookDelivery: Sendable {
 
     /// Whether `signature` (hex) is the HMAC-SHA256 of `json` with `key`, compared in constant time.
     static func isSignature(_ signature: String, of json: Data, key: SymmetricKey) -> Bool {
-        guard let code = hexBytes(signature) else { return false }
+        guard let code = HexDigits.bytes(signature) else { return false }
         return HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: json, using: key)
-    }
-
-    /// The bytes of a hex string; nil when it is not one.
-    private static func hexBytes(_ text: String) -> [UInt8]? {
-        let digits = text.utf8
-        guard digits.count % 2 == 0, !digits.isEmpty else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var high: UInt8?
-        for digit in digits {
-            guard let value = hexValue(digit) else { return nil }
-            if let first = high {
-                bytes.append(first << 4 | value)
-                high = nil
-            } else {
-                high = value
-            }
-        }
-        return bytes
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -1,3 +1,4 @@
+import ChatModels
 import Crypto
 import Foundation
 
@@ -9,6 +10,6 @@ public enum FileDigest {
         defer { try? handle.close() }
         var hasher = SHA256()
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return HexDigits.string(hasher.finalize())
     }
 }

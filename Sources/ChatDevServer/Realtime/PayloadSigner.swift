@@ -1,3 +1,4 @@
+import ChatModels
 import Crypto
 import Foundation
 
@@ -11,13 +12,6 @@ struct PayloadSigner: Sendable {
 
     /// The `X-Signature` of `body`: lower-case hex.
     func signature(of body: some DataProtocol) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var hex: [UInt8] = []
-        hex.reserveCapacity(64)
-        for byte in HMAC<SHA256>.authenticationCode(for: body, using: key) {
-            hex.append(digits[Int(byte >> 4)])
-            hex.append(digits[Int(byte & 0xF)])
-        }
-        return String(decoding: hex, as: UTF8.self)
+        HexDigits.string(HMAC<SHA256>.authenticationCode(for: body, using: key))
     }
 }
