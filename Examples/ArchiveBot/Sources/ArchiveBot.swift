@@ -13,6 +13,9 @@ public enum ArchiveBot: BotKind {
     /// `kind: archive`.
     public static let name = "archive"
 
+    /// The manifest of what it archived.
+    public static let samples = [BotKindSample("--text /archive")]
+
     /// Builds the bot from its entry (option: `folder`, a path).
     public static func makeBot(_ entry: BotsConfiguration.BotEntry, environment: BotKindEnvironment) throws -> Bot {
         try entry.node.allowOnly(BotsConfiguration.commonBotKeys + ["folder"])
