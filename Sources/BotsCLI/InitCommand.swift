@@ -88,9 +88,14 @@ struct ChatBotKitSource {
     /// path or URL.
     let identity: String
 
+    /// The checkout this tool was built from: this file is Sources/BotsCLI/InitCommand.swift in it.
+    static let builtFrom = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
     /// `location`: a git URL, a folder holding ChatBotKit's Package.swift, or nil for the
-    /// checkout this tool was built from.
-    init(_ given: String?) throws {
+    /// checkout this tool was built from (`builtFrom`), unless that is a dependency's checkout
+    /// in another package's build folder: a tool of one's own (`coach init`) depends on
+    /// ChatBotKit by URL, and a package pointing into another's `.build` would break with it.
+    init(_ given: String?, builtFrom: URL = ChatBotKitSource.builtFrom) throws {
         if let given, given.contains("://") || given.hasPrefix("git@") {
             let last = given.split(separator: "/").last.map(String.init) ?? given
             location = given
@@ -98,10 +103,11 @@ struct ChatBotKitSource {
             dependency = #".package(url: "\#(given)", branch: "main")"#
             return
         }
-        // This file is Sources/BotsCLI/InitCommand.swift in the checkout that built the tool.
-        let folder =
-            given.map { URL(fileURLWithPath: $0).standardizedFileURL }
-            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        if given == nil, builtFrom.pathComponents.contains("checkouts") {
+            throw ValidationError(
+                "this tool was built with ChatBotKit as a dependency (\(builtFrom.path)); give --chatbotkit the git URL your package depends on, or a ChatBotKit checkout")
+        }
+        let folder = given.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? builtFrom
         let manifest = (try? String(contentsOf: folder.appendingPathComponent("Package.swift"), encoding: .utf8)) ?? ""
         guard manifest.contains(#"name: "ChatBotKit""#) else {
             let reason =

@@ -1,5 +1,7 @@
-import BotsCLI
+import ArgumentParser
+@testable import BotsCLI
 import ChatBotKit
+import Foundation
 import Testing
 
 private enum Echo: BotKind {
@@ -46,5 +48,33 @@ struct BotKindsTests {
             #expect(error?.message.contains("EchoCopy") == true)
             #expect(error?.message.contains("Echo and") == true || error?.message.contains("and Echo;") == true)
         }
+    }
+}
+
+@Suite("Where a package written by init finds ChatBotKit")
+struct ChatBotKitSourceTests {
+    @Test("a checkout is a path dependency named by its folder; a git URL by its last part; a dependency's checkout is refused")
+    func sources() throws {
+        let checkout = FileManager.default.temporaryDirectory.appendingPathComponent("cbk-\(UUID().uuidString)/ChatBotKit")
+        try FileManager.default.createDirectory(at: checkout, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: checkout.deletingLastPathComponent()) }
+        try Data(#"let package = Package(name: "ChatBotKit")"#.utf8).write(to: checkout.appendingPathComponent("Package.swift"))
+
+        let built = try ChatBotKitSource(nil, builtFrom: checkout)
+        #expect(built.dependency == #".package(path: "\#(checkout.path)")"#)
+        #expect(built.identity == "ChatBotKit")
+        let given = try ChatBotKitSource(checkout.path + "/", builtFrom: URL(fileURLWithPath: "/nowhere"))
+        #expect(given.location == checkout.path)
+        let url = try ChatBotKitSource("https://example.com/team/chat-bot-kit.git")
+        #expect(url.dependency == #".package(url: "https://example.com/team/chat-bot-kit.git", branch: "main")"#)
+        #expect(url.identity == "chat-bot-kit")
+
+        // `coach init` in a tool of one's own, whose ChatBotKit is a checkout in its .build.
+        let dependency = URL(fileURLWithPath: "/home/ann/coach/.build/checkouts/ChatBotKit")
+        let refused = #expect(throws: ValidationError.self) { try ChatBotKitSource(nil, builtFrom: dependency) }
+        #expect(refused?.message.hasPrefix("this tool was built with ChatBotKit as a dependency (/home/ann/coach/.build/checkouts/ChatBotKit)") == true)
+        #expect(try ChatBotKitSource(checkout.path, builtFrom: dependency).location == checkout.path)
+        let notOne = #expect(throws: ValidationError.self) { try ChatBotKitSource(nil, builtFrom: checkout.deletingLastPathComponent()) }
+        #expect(notOne?.message.contains("no longer holds ChatBotKit's Package.swift") == true)
     }
 }
