@@ -170,6 +170,55 @@ struct CustomCommandTests {
         }
     }
 
+    @Test("a handler slower than the intake's deadline: the sender is told at the deadline, the handler is cancelled, one that ignores it is not waited for")
+    func slowHandlers() async throws {
+        let recorder = Recorder()
+        let bot = Bot(name: "slowpoke")
+        bot.customCommand("slow", description: "Sleeps") { _ in
+            do {
+                try await Task.sleep(for: .seconds(30))
+            } catch {
+                recorder.record("slow cancelled")
+                throw error
+            }
+            return .post(text: "slept")
+        }
+        bot.customCommand("stubborn", description: "Ignores cancellation") { _ in
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().asyncAfter(deadline: .now() + 1.5) { continuation.resume() }
+            }
+            recorder.record("stubborn finished")
+            return .post(text: "finished")
+        }
+        bot.customCommand("quick", description: "Answers") { _ in .post(text: "quick") }
+        try await TestChatServer.withServer { server in
+            let intake = CustomCommandIntake(apiKey: server.apiKey, apiSecret: server.apiSecret, answerDeadline: .milliseconds(300))
+            try intake.register(bot.customCommands, bot: "slowpoke", client: server.client(as: "slowpoke"))
+            func send(_ command: String) async throws -> (JSONObject, Duration) {
+                let body = Data(#"{"message":{"id":"m-\#(command)","text":"/\#(command)","command":"\#(command)","args":"","cid":"messaging:general"},"user":{"id":"ann"}}"#.utf8)
+                let signature = HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: Data(server.apiSecret.utf8)))
+                let start = ContinuousClock.now
+                let answer = await intake.receive(body: body, headers: ["X-Signature": HexDigits.string(signature)])
+                #expect(answer.status == 200)
+                return (try #require(try JSONParser().parse(answer.body)["message"]?.objectValue), ContinuousClock.now - start)
+            }
+            let (slow, slowTook) = try await send("slow")
+            #expect(slow["type"]?.stringValue == "error")
+            #expect(slow["text"]?.stringValue == "The /slow command took too long to answer; try again.")
+            #expect(slowTook >= .milliseconds(300) && slowTook < .seconds(5), "\(slowTook)")
+            try await recorder.wait { $0.contains("slow cancelled") }
+
+            let (stubborn, stubbornTook) = try await send("stubborn")
+            #expect(stubborn["text"]?.stringValue == "The /stubborn command took too long to answer; try again.")
+            #expect(stubbornTook < .milliseconds(1200), "answered at the deadline, not when the handler ended: \(stubbornTook)")
+            #expect(!recorder.all.contains("stubborn finished"))
+            try await recorder.wait { $0.contains("stubborn finished") }
+
+            let (quick, _) = try await send("quick")
+            #expect(quick["type"]?.stringValue == "regular" && quick["text"]?.stringValue == "quick")
+        }
+    }
+
     @Test("two bots cannot answer one custom command; a bot registers its own again freely")
     func oneHandlerPerCommand() async throws {
         try await TestChatServer.withServer { server in

@@ -33,20 +33,25 @@ public final class CustomCommandIntake: Sendable {
     public let apiKey: String
     /// The largest body taken.
     public let maximumBodySize: Int
+    /// How long a handler (and the uploads of its reply) may take before the sender is told the
+    /// command took too long and the handler is cancelled: under the service's own wait (6 s on
+    /// the dev server), so that the sender reads why rather than that the handler did not answer.
+    public let answerDeadline: Duration
     private let signingKey: SymmetricKey
     private let registrations = Locked<[String: Registration]>([:])
     private let logger: Logger
     private let outcomes: [String: Counter]
 
     /// What the outcomes of `chatbotkit_custom_commands_total` are: the reply's kind, or why there was none.
-    static let outcomes = ["regular", "ephemeral", "error", "remove", "unknown_command", "failed", "refused"]
+    static let outcomes = ["regular", "ephemeral", "error", "remove", "unknown_command", "failed", "timed_out", "refused"]
 
     /// An intake for the app with `apiKey` and `apiSecret`.
     public init(
-        apiKey: String, apiSecret: String, maximumBodySize: Int = 1 << 20, metricsFactory: (any MetricsFactory)? = nil,
-        logger: Logger = Logger(label: "chatbotkit.commands")
+        apiKey: String, apiSecret: String, maximumBodySize: Int = 1 << 20, answerDeadline: Duration = .seconds(5),
+        metricsFactory: (any MetricsFactory)? = nil, logger: Logger = Logger(label: "chatbotkit.commands")
     ) {
         self.apiKey = apiKey
+        self.answerDeadline = answerDeadline
         signingKey = WebhookDelivery.signingKey(apiSecret)
         self.maximumBodySize = maximumBodySize
         self.logger = logger
@@ -103,23 +108,66 @@ public final class CustomCommandIntake: Sendable {
             logger.warning("No bot answers the custom command /\(name)")
             return answer(request.messageJSON, .error("No bot answers /\(name) here."))
         }
+        let message = request.message
+        let commandRequest = CustomCommandRequest(
+            command: name, arguments: message.args ?? "", message: message, user: request.user, formData: request.formData,
+            client: registration.client)
         do {
-            let message = request.message
-            let commandRequest = CustomCommandRequest(
-                command: name, arguments: message.args ?? "", message: message, user: request.user, formData: request.formData,
-                client: registration.client)
-            let reply = try await registration.command.handler(commandRequest)
-            var attachments: [JSONObject] = []
-            if !reply.attachments.isEmpty, let cid = message.cid {
-                let outgoing = OutgoingMessage(id: message.id, text: reply.text ?? message.text, attachments: reply.attachments)
-                attachments = try await registration.client.attachmentObjects(for: outgoing, in: cid)
+            guard let (reply, attachments) = try await Self.withDeadline(answerDeadline, { try await Self.reply(to: commandRequest, registration) }) else {
+                outcomes["timed_out"]?.increment()
+                logger.warning(
+                    "Bot \(registration.bot) did not answer /\(name) within \(answerDeadline); its handler was cancelled",
+                    metadata: ["message_id": "\(message.id)"])
+                return answer(request.messageJSON, .error("The /\(name) command took too long to answer; try again."))
             }
             outcomes[reply.kind.rawValue]?.increment()
             return answer(request.messageJSON, reply, attachments: attachments)
         } catch {
             outcomes["failed"]?.increment()
-            logger.error("Bot \(registration.bot) could not answer /\(name): \(error)", metadata: ["message_id": "\(request.message.id)"])
+            logger.error("Bot \(registration.bot) could not answer /\(name): \(error)", metadata: ["message_id": "\(message.id)"])
             return answer(request.messageJSON, .error("The /\(name) command failed; the bot logged why."))
+        }
+    }
+
+    /// The handler's reply and the attachment objects of what it uploads.
+    private static func reply(to request: CustomCommandRequest, _ registration: Registration) async throws -> (CustomCommandReply, [JSONObject]) {
+        let reply = try await registration.command.handler(request)
+        var attachments: [JSONObject] = []
+        if !reply.attachments.isEmpty, let cid = request.message.cid {
+            let outgoing = OutgoingMessage(id: request.message.id, text: reply.text ?? request.message.text, attachments: reply.attachments)
+            attachments = try await registration.client.attachmentObjects(for: outgoing, in: cid)
+        }
+        return (reply, attachments)
+    }
+
+    /// What `work` returns, or nil when `deadline` passes first: `work` is then cancelled and
+    /// not waited for (a handler that does not check for cancellation would otherwise hold the
+    /// answer back until it ends).
+    private static func withDeadline<Value: Sendable>(
+        _ deadline: Duration, _ work: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value? {
+        let settled = Locked(false)
+        /// Whether the caller is the first to settle the result.
+        @Sendable func settle() -> Bool { settled.withLock { done in defer { done = true }; return !done } }
+        let handles = Locked<(work: Task<Void, Never>?, timer: Task<Void, Never>?)>((nil, nil))
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value?, any Error>) in
+                let running = Task {
+                    let result: Result<Value?, any Error>
+                    do { result = .success(try await work()) } catch { result = .failure(error) }
+                    handles.withLock { $0.timer }?.cancel()
+                    if settle() { continuation.resume(with: result) }
+                }
+                let timer = Task {
+                    try? await Task.sleep(for: deadline)
+                    guard settle() else { return }
+                    running.cancel()
+                    continuation.resume(returning: nil)
+                }
+                handles.withLock { $0 = (running, timer) }
+            }
+        } onCancel: {
+            handles.withLock { $0.work }?.cancel()
         }
     }
 
