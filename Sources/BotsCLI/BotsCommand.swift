@@ -23,6 +23,9 @@ func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
+/// `n` and `noun`, plural unless `n` is 1: `1 bot`, `3 bots`, `0 notes`.
+func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
 /// Options every subcommand shares.
 struct LoggingOptions: ParsableArguments {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")

@@ -26,8 +26,8 @@ final class Checkup {
 
     /// The last line: what passed, and what to do when something did not.
     var summary: String {
-        let noted = notes == 0 ? "" : ", \(notes) \(notes == 1 ? "note" : "notes")"
+        let noted = notes == 0 ? "" : ", \(counted(notes, "note"))"
         if failures == 0 { return "All \(passed) checks passed\(noted)." }
-        return "\(failures) \(failures == 1 ? "check" : "checks") failed (\(passed) passed\(noted)); the FAIL lines say what to change."
+        return "\(counted(failures, "check")) failed (\(passed) passed\(noted)); the FAIL lines say what to change."
     }
 }

@@ -41,7 +41,7 @@ struct DoctorCommand: AsyncParsableCommand {
             throw ExitCode(78)
         }
         let names = configuration.bots.map(\.name).joined(separator: ", ")
-        checkup.report(.ok, options.config, "\(configuration.bots.count) \(configuration.bots.count == 1 ? "bot" : "bots") (\(names)), each with a kind this CLI knows")
+        checkup.report(.ok, options.config, "\(counted(configuration.bots.count, "bot")) (\(names)), each with a kind this CLI knows")
 
         let client = options.client(as: configuration.bots.first?.user ?? "doctor", in: configuration)
         if let settings = await checkServer(client, configuration, checkup) {

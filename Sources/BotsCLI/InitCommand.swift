@@ -27,7 +27,8 @@ struct InitCommand: ParsableCommand {
     }
 
     func run() throws {
-        let folder = URL(fileURLWithPath: directory ?? name)
+        let target = directory ?? name
+        let folder = URL(fileURLWithPath: target)
         let source = try ChatBotKitSource(chatbotkit)
         if let existing = try? FileManager.default.contentsOfDirectory(atPath: folder.path), !existing.isEmpty {
             FileHandle.standardError.write(Data("error: \(folder.path) is not empty; nothing was written (give a new folder with --directory)\n".utf8))
@@ -44,12 +45,11 @@ struct InitCommand: ParsableCommand {
             FileHandle.standardError.write(Data("error: could not write the package in \(folder.path): \(FileErrorText.describe(error))\n".utf8))
             throw ExitCode(73)
         }
-        say("Wrote a package for the bot kind \(name) in \(directory ?? name), on ChatBotKit at \(source.location):")
+        say("Wrote a package for the bot kind \(name) in \(target), on ChatBotKit at \(source.location):")
         for file in files { say("  \(file.path)") }
-        let enter = directory ?? name
         say("""
             Next:
-              cd \(enter.contains(" ") ? "'\(enter)'" : enter)
+              cd \(target.contains(" ") ? "'\(target)'" : target)
               swift run \(name) simulate --attachment '{"type":"workout","distance":5000}'
               swift test
             """)

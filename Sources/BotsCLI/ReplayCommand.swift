@@ -63,7 +63,7 @@ struct ReplayCommand: AsyncParsableCommand {
         let suffix = keepIds ? "" : (idSuffix ?? String(UUID().uuidString.lowercased().prefix(6)))
         let channels = Set(plan.steps.map(\.cid.rawValue)).sorted()
         say(
-            "\(dryRun ? "Would replay" : "Replaying") \(capture): \(plan.steps.count) call\(plan.steps.count == 1 ? "" : "s") into "
+            "\(dryRun ? "Would replay" : "Replaying") \(capture): \(counted(plan.steps.count, "call")) into "
                 + (channels.isEmpty ? "no channel" : channels.joined(separator: ", "))
                 + (suffix.isEmpty ? ", with the recorded ids" : ", message ids ending in -\(suffix)"))
         for (reason, count) in plan.skipped { say("  skipped: \(reason) (\(count))") }
@@ -75,7 +75,7 @@ struct ReplayCommand: AsyncParsableCommand {
         try await options.reaching(configuration) {
             try await client.replay(plan, idSuffix: suffix, speed: speed) { step, messageId in say(Self.describe(step, messageId: messageId)) }
         }
-        say("Replayed \(plan.steps.count) call\(plan.steps.count == 1 ? "" : "s").")
+        say("Replayed \(counted(plan.steps.count, "call")).")
     }
 
     /// One line per call: `line 4: alice sent m-1-3f9a1c in messaging:general [workout]`.

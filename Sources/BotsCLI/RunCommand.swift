@@ -43,7 +43,7 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode(78)
         }
         if check {
-            say("\(config): \(bots.count) \(bots.count == 1 ? "bot" : "bots"), configuration is valid")
+            say("\(config): \(counted(bots.count, "bot")), configuration is valid")
             return
         }
         // Before any client or server exists, like the metrics: they take the process's tracer.

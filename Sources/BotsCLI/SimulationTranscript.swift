@@ -120,10 +120,9 @@ final class SimulationTranscript: Sendable {
         var messages = 0, edits = 0, deletions = 0, reactions = 0, other = 0
 
         func summary(failures: Int) -> String {
-            func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
-            let parts = [count(messages, "message"), count(edits, "edit"), count(deletions, "deletion"), count(reactions, "reaction")]
-                + (other > 0 ? [count(other, "other event")] : [])
-            return parts.joined(separator: ", ") + "; " + (failures == 0 ? "no handler failed" : "\(count(failures, "handler")) failed")
+            let parts = [counted(messages, "message"), counted(edits, "edit"), counted(deletions, "deletion"), counted(reactions, "reaction")]
+                + (other > 0 ? [counted(other, "other event")] : [])
+            return parts.joined(separator: ", ") + "; " + (failures == 0 ? "no handler failed" : "\(counted(failures, "handler")) failed")
         }
     }
 
