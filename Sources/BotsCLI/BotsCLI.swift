@@ -45,7 +45,8 @@ public enum BotsCLI {
     /// The kinds given to ``main(kinds:arguments:)``, by name.
     static var kinds: [String: any BotKind.Type] { registered.withLock { $0 } }
 
-    private static let registered = Locked<[String: any BotKind.Type]>([:])
+    /// Set by ``main(kinds:arguments:)`` (and by tests, for kinds of their own).
+    static let registered = Locked<[String: any BotKind.Type]>([:])
 
     /// The executable's own name, for help and usage texts (`coach run`).
     static var commandName: String {

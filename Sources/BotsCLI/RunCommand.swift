@@ -139,7 +139,10 @@ struct RunCommand: AsyncParsableCommand {
             throw node.error(.badValue, "unknown bot kind \"\(entry.kind)\"; \(known)")
         }
         do {
-            return try kind.makeBot(entry, environment: BotKindEnvironment(dataDirectory: dataDirectory, logger: logger, pathRoot: pathRoot))
+            let bot = try kind.makeBot(entry, environment: BotKindEnvironment(dataDirectory: dataDirectory, logger: logger, pathRoot: pathRoot))
+            // Outermost, so that a skipped message costs the kind's middleware nothing either.
+            if let rule = entry.senderLimit { bot.useOutermost(SenderLimit(rule)) }
+            return bot
         } catch let error as ConfigurationError {
             throw error
         } catch {

@@ -31,6 +31,7 @@ struct ConfigurationTests {
         #expect(configuration.bots.allSatisfy { $0.channels == ["messaging:general"] })
         #expect(try configuration.bots[1].node["policy"]?["action"]?.string() == "delete_and_notify")
         #expect(try configuration.bots[1].node["policy"]?["ban_after"]?.int() == 3)
+        #expect(configuration.bots.map(\.senderLimit?.rate.description) == ["30/min", nil, nil], "the moderator skips nothing it should judge")
         #expect(configuration.metrics == BotsConfiguration.MetricsEndpoint(host: "127.0.0.1", port: 9464))
     }
 
@@ -211,6 +212,31 @@ struct ConfigurationTests {
                 "custom commands at a path with the {type} placeholder in it",
                 "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nwebhook:\n  commands_path: \"/commands/{type}\"\nbots: []\n",
                 .badValue, 5, 18, "webhook.commands_path must be a path such as /commands"
+            ),
+            (
+                "sender_limit that is not a rate",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - name: a\n    kind: echo\n    channels: [messaging:x]\n    sender_limit: lots\n",
+                .badValue, 8, 19, "bots[0].sender_limit must be a rate such as 20/min"
+            ),
+            (
+                "sender_limit with a misspelt key",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - name: a\n    kind: echo\n    channels: [messaging:x]\n    sender_limit: {messages: 5/min, notfy: false}\n",
+                .unknownKey, 8, 37, "notfy"
+            ),
+            (
+                "sender_limit without messages",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - name: a\n    kind: echo\n    channels: [messaging:x]\n    sender_limit: {notify: false}\n",
+                .missingKey, 8, 19, "messages"
+            ),
+            (
+                "sender_limit's notify that is not a boolean",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - name: a\n    kind: echo\n    channels: [messaging:x]\n    sender_limit: {messages: 5/min, notify: sometimes}\n",
+                .wrongType, 8, 45, "notify"
+            ),
+            (
+                "sender_limit's exempt naming an impossible user id",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - name: a\n    kind: echo\n    channels: [messaging:x]\n    sender_limit: {messages: 5/min, exempt: [\"bad id\"]}\n",
+                .badValue, 8, 46, "bad id"
             ),
             ("missing bots list", "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\n", .missingKey, 1, 1, "bots"),
             ("short secret", "server:\n  api_key: k\n  api_secret: short\nbots: []\n", .badValue, 3, 15, "too short"),

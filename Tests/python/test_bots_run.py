@@ -650,3 +650,41 @@ def test_with_watch_a_saved_bots_yaml_starts_new_bots_and_stops_removed_ones(tmp
     finally:
         code = run.terminate()
     assert code == 0, "".join(run.output)
+
+
+def test_a_sender_over_the_workout_bots_sender_limit_is_told_once_and_the_rest_skipped(tmp_path):
+    config = write_config(tmp_path)
+    config.write_text(config.read_text().replace(
+        "    database: ", "    sender_limit: {messages: 2/min, exempt: [coach]}\n    database: ", 1))
+    run = BotsRun(config)
+    try:
+        client, channel = alice_in(run)
+        client.upsert_user({"id": "coach", "name": "Coach"})
+        channel.add_members(["coach"])
+        workout = {"type": "workout", "workout-type": "run", "workout-distance-meters": 1000,
+                   "workout-duration-seconds": 300, "workout-energy-cal": 80}
+        first = channel.send_message({"text": "1", "attachments": [workout]}, "alice")["message"]
+        for text in ("2", "3", "4"):
+            channel.send_message({"text": text, "attachments": [workout]}, "alice")
+        for text in ("c1", "c2", "c3"):
+            channel.send_message({"text": text, "attachments": [workout]}, "coach")
+        # alice: two summaries and one notice (for her third workout; her fourth is skipped
+        # silently); coach is exempt: three summaries.
+        answers = wait_for(lambda: (lambda found: found if len(found) >= 6 else None)(
+            bot_messages(channel, "workout-bot", first["id"])))
+        notices = [m["text"] for m in answers if m["text"].startswith("alice, ")]
+        assert len(notices) == 1, answers
+        assert re.fullmatch(r"alice, I handle at most 2 messages a minute from each sender, so I skipped this one\. "
+                            r"Try again in (29|30)s\.", notices[0]), notices
+        summaries = [m["attachments"][0] for m in answers if m["attachments"]]
+        assert [s["user_id"] for s in summaries].count("alice") == 2
+        assert [s["user_id"] for s in summaries].count("coach") == 3
+        assert max(s["count"] for s in summaries if s["user_id"] == "alice") == 2, "alice's skipped workouts were not logged"
+        samples = wait_for(lambda: (lambda s: s if sample(s, "chatbotkit_bot_sender_limited_total", bot="workout") == 2 else None)(
+            scrape(run.metrics_url)[0]))
+        assert sample(samples, "chatbotkit_bot_sender_limited_total", bot="moderator") is None
+        time.sleep(0.5)
+        assert len(bot_messages(channel, "workout-bot", first["id"])) == 6, "nothing more came"
+        assert run.terminate() == 0, "".join(run.output)
+    finally:
+        run.kill()

@@ -13,8 +13,9 @@ extension BotsConfiguration {
         /// stop and start again, so they reconnect; their users leave the channels the file no
         /// longer runs them in (all of them after a user change).
         public var restarted: [BotEntry] = []
-        /// Bots whose own options (those their kind reads, such as a moderation `policy`)
-        /// changed: rebuilt and swapped in between two handlers, without reconnecting.
+        /// Bots whose own options (those their kind reads, such as a moderation `policy`) or
+        /// `sender_limit` changed: rebuilt and swapped in between two handlers, without
+        /// reconnecting (a new sender limit starts with every sender's bucket full).
         public var reconfigured: [BotEntry] = []
         /// Bots given new channels: they join and watch them, without reconnecting.
         public var followed: [(bot: BotEntry, channels: [ChannelId])] = []
@@ -56,7 +57,7 @@ extension BotsConfiguration {
                 changes.restarted.append(entry)
                 continue
             }
-            if !entry.hasSameOptions(as: old) { changes.reconfigured.append(entry) }
+            if !entry.hasSameOptions(as: old) || entry.senderLimit != old.senderLimit { changes.reconfigured.append(entry) }
             let added = entry.channels.filter { !old.channels.contains($0) }
             if !added.isEmpty { changes.followed.append((entry, added)) }
             let taken = old.channels.filter { !entry.channels.contains($0) }

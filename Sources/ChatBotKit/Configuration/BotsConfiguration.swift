@@ -103,6 +103,9 @@ public struct BotsConfiguration: Sendable {
         /// The limit it keeps to on its own calls (`rate_budget`), below the app's quotas, which
         /// every bot and user of the app share; nil for none.
         public var rateBudget: RateBudget? = nil
+        /// How many new messages of each sender it handles (`sender_limit`); nil for no limit.
+        /// `bots run` puts a ``SenderLimit`` around the bot its kind makes.
+        public var senderLimit: SenderLimit.Rule? = nil
         /// Where its events come from (`events: webhook`, or its own WebSocket by default).
         public var events: EventTransport = .websocket
         /// The whole entry, for kind-specific options (read them with ``ConfigNode``).
@@ -128,7 +131,7 @@ public struct BotsConfiguration: Sendable {
     /// The keys a bot entry may have besides the ones its kind reads.
     public static let commonBotKeys = [
         "name", "kind", "user", "channels", "concurrency", "drain_deadline", "reuse_uploads", "catch_up", "rate_budget",
-        "events",
+        "sender_limit", "events",
     ]
 
     /// Reads and checks `bots.yaml`.
@@ -304,6 +307,7 @@ public struct BotsConfiguration: Sendable {
             }
         }
         if let budget = node["rate_budget"] { entry.rateBudget = try parseRateBudget(budget) }
+        if let limit = node["sender_limit"] { entry.senderLimit = try parseSenderLimit(limit) }
         return entry
     }
 

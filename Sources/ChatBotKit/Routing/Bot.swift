@@ -144,6 +144,12 @@ public final class Bot: Sendable {
         routes.withLock { $0.middleware.append(middleware) }
     }
 
+    /// Adds middleware that runs outside all the middleware added so far (`bots run` puts an
+    /// entry's `sender_limit` there, around whatever its kind added).
+    package func useOutermost(_ middleware: some BotMiddleware) {
+        routes.withLock { $0.middleware.insert(middleware, at: 0) }
+    }
+
     /// Registers a payload type without a route (so it decodes for other handlers).
     public func registerAttachment<P: AttachmentPayload>(_ payloadType: P.Type) {
         routes.withLock { $0.registry.registerAttachment(payloadType) }

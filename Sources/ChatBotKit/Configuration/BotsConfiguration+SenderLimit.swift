@@ -1,0 +1,27 @@
+import ChatClient
+import ChatModels
+
+extension BotsConfiguration {
+    /// `sender_limit: 20/min`, or `sender_limit: { messages: 20/min, notify: false, exempt: [workout-bot] }`.
+    static func parseSenderLimit(_ node: ConfigNode) throws(ConfigurationError) -> SenderLimit.Rule {
+        if case .scalar = node.value { return SenderLimit.Rule(rate: try senderRate(node)) }
+        try node.allowOnly(["messages", "notify", "exempt"])
+        var rule = SenderLimit.Rule(rate: try senderRate(try node.required("messages")))
+        if let notify = node["notify"] { rule.notifies = try notify.bool() }
+        if let exempt = node["exempt"] {
+            for user in try exempt.sequence() {
+                let id = try user.string()
+                guard ChannelId.isValidPart(id) else { throw user.error(.badValue, "user \"\(id)\" may only use letters, digits, '-' and '_'") }
+                rule.exempt.insert(id)
+            }
+        }
+        return rule
+    }
+
+    private static func senderRate(_ node: ConfigNode) throws(ConfigurationError) -> RateBudget.Rate {
+        guard let rate = RateBudget.Rate(try node.string()) else {
+            throw node.error(.badValue, "\(node.path) must be a rate such as 20/min, 1/s or 100/h, found \(node.describe)")
+        }
+        return rate
+    }
+}
