@@ -195,51 +195,23 @@ public final class PostgresChannelLeaseStore: ChannelLeaseStore, Service {
     }
 
     /// Runs `operation` once the tables exist, within ``timeout``; a failure says what was being
-    /// done. At the timeout the call fails at once and the operation is cancelled behind it: the
-    /// pool can take a while to give up a connection attempt, and a task group would wait for it.
+    /// done. At the timeout the call fails (once it has found out why connections fail, unless
+    /// the operation ends meanwhile) and the operation is cancelled behind it: the pool can take
+    /// a while to give up a connection attempt (see `withDeadline`).
     private func perform<Result: Sendable>(_ what: String, _ operation: @escaping @Sendable (PostgresClient) async throws -> Result)
         async throws(LeaseStoreError) -> Result
     {
         let client = self.client
-        let outcome = Locked<CheckedContinuation<Result, any Error>?>(nil)
-        let work = Locked<[Task<Void, Never>]>([])
-        let finish: @Sendable (Swift.Result<Result, any Error>) -> Void = { result in
-            guard let continuation = outcome.withLock({ pending in
-                defer { pending = nil }
-                return pending
-            }) else { return }
-            for task in work.withLock({ $0 }) { task.cancel() }
-            continuation.resume(with: result)
-        }
         do {
-            return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    outcome.withLock { $0 = continuation }
-                    let running = Task {
-                        do {
-                            try await self.prepareSchema()
-                            finish(.success(try await operation(client)))
-                        } catch {
-                            finish(.failure(error))
-                        }
-                    }
-                    let timer = Task { [timeout] in
-                        guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                        // The pool keeps retrying a connection the server refuses (a wrong
-                        // password, a missing database), so say why a connection of its own fails.
-                        let reason = await self.whyConnectionsFail().map { ": \($0)" } ?? ""
-                        finish(.failure(LeaseStoreError(
-                            code: .timedOut, message: "the lease store did not answer within \(DurationText.format(timeout)) (\(what))\(reason)")))
-                    }
-                    work.withLock { $0 = [running, timer] }
-                    // Either may have finished before it was listed.
-                    if outcome.withLock({ $0 == nil }) {
-                        running.cancel()
-                        timer.cancel()
-                    }
-                }
-            } onCancel: {
-                finish(.failure(CancellationError()))
+            return try await withDeadline(timeout) {
+                try await self.prepareSchema()
+                return try await operation(client)
+            } onTimeout: { [timeout] in
+                // The pool keeps retrying a connection the server refuses (a wrong password, a
+                // missing database), so say why a connection of its own fails.
+                let reason = await self.whyConnectionsFail().map { ": \($0)" } ?? ""
+                throw LeaseStoreError(
+                    code: .timedOut, message: "the lease store did not answer within \(DurationText.format(timeout)) (\(what))\(reason)")
             }
         } catch let error as LeaseStoreError {
             throw error

@@ -113,7 +113,7 @@ public final class CustomCommandIntake: Sendable {
             command: name, arguments: message.args ?? "", message: message, user: request.user, formData: request.formData,
             client: registration.client)
         do {
-            guard let (reply, attachments) = try await Self.withDeadline(answerDeadline, { try await Self.reply(to: commandRequest, registration) }) else {
+            guard let (reply, attachments) = try await withDeadline(answerDeadline, { try await Self.reply(to: commandRequest, registration) }, onTimeout: { nil }) else {
                 outcomes["timed_out"]?.increment()
                 logger.warning(
                     "Bot \(registration.bot) did not answer /\(name) within \(answerDeadline); its handler was cancelled",
@@ -138,37 +138,6 @@ public final class CustomCommandIntake: Sendable {
             attachments = try await registration.client.attachmentObjects(for: outgoing, in: cid)
         }
         return (reply, attachments)
-    }
-
-    /// What `work` returns, or nil when `deadline` passes first: `work` is then cancelled and
-    /// not waited for (a handler that does not check for cancellation would otherwise hold the
-    /// answer back until it ends).
-    private static func withDeadline<Value: Sendable>(
-        _ deadline: Duration, _ work: @escaping @Sendable () async throws -> Value
-    ) async throws -> Value? {
-        let settled = Locked(false)
-        /// Whether the caller is the first to settle the result.
-        @Sendable func settle() -> Bool { settled.withLock { done in defer { done = true }; return !done } }
-        let handles = Locked<(work: Task<Void, Never>?, timer: Task<Void, Never>?)>((nil, nil))
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value?, any Error>) in
-                let running = Task {
-                    let result: Result<Value?, any Error>
-                    do { result = .success(try await work()) } catch { result = .failure(error) }
-                    handles.withLock { $0.timer }?.cancel()
-                    if settle() { continuation.resume(with: result) }
-                }
-                let timer = Task {
-                    try? await Task.sleep(for: deadline)
-                    guard settle() else { return }
-                    running.cancel()
-                    continuation.resume(returning: nil)
-                }
-                handles.withLock { $0 = (running, timer) }
-            }
-        } onCancel: {
-            handles.withLock { $0.work }?.cancel()
-        }
     }
 
     /// `{"message": …}`: the request's message as `reply` leaves it (its custom fields and
