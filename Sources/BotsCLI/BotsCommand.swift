@@ -3,18 +3,22 @@ import Foundation
 import Logging
 
 /// `bots`: run chat bots, the embedded dev server, and talk to them from the terminal. Named
-/// after the executable that runs it (``BotsCLI/main(kinds:)``), so `coach --help` says `coach`.
+/// after the executable that runs it (``BotsCLI/main(kinds:commands:arguments:)``), so `coach
+/// --help` says `coach`, and with that executable's own subcommands after the built-in ones.
 struct BotsCommand: AsyncParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: BotsCLI.commandName,
             abstract: "Chat bots that live on message attachments, for services that speak the Stream Chat API.",
-            subcommands: [
-                RunCommand.self, ServeCommand.self, SendCommand.self, TokenCommand.self, EventsCommand.self, ReplayCommand.self, SimulateCommand.self,
-                DoctorCommand.self, InitCommand.self,
-            ]
+            subcommands: builtInCommands + BotsCLI.commands
         )
     }
+
+    /// The subcommands every tool has.
+    static let builtInCommands: [any ParsableCommand.Type] = [
+        RunCommand.self, ServeCommand.self, SendCommand.self, TokenCommand.self, EventsCommand.self, ReplayCommand.self, SimulateCommand.self,
+        DoctorCommand.self, InitCommand.self,
+    ]
 }
 
 /// Writes a line to standard output at once (unbuffered), so a parent process reading it, such

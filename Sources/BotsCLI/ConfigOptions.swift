@@ -4,13 +4,20 @@ import ChatClient
 import ChatModels
 import Foundation
 
-/// `--config`, shared by the commands that talk to the configured server.
-struct ConfigOptions: ParsableArguments {
+/// `--config` and `--server`, shared by the commands that talk to the configured server, and
+/// for subcommands of your own (`@OptionGroup var options: ConfigOptions`): the configuration,
+/// a client on its server, and a clear error when nothing listens there.
+public struct ConfigOptions: ParsableArguments {
+    /// The configuration file (`--config`, bots.yaml by default).
     @Option(help: "The configuration file.")
-    var config: String = "bots.yaml"
+    public var config: String = "bots.yaml"
 
+    /// The server's base URL (`--server`), in place of the configuration's.
     @Option(help: "The server's base URL (default: server.url, else the embedded server's address).", transform: ConfigOptions.serverURL)
-    var server: URL?
+    public var server: URL?
+
+    /// Options as ArgumentParser makes them.
+    public init() {}
 
     /// `--server` as an http(s) URL with a host, as `server.url` must be; anything else used to
     /// fall back to the configuration's server without a word.
@@ -22,7 +29,7 @@ struct ConfigOptions: ParsableArguments {
     }
 
     /// The configuration, or a located error printed the way editors understand.
-    func load() throws -> BotsConfiguration {
+    public func load() throws -> BotsConfiguration {
         do {
             return try BotsConfiguration.load(contentsOf: config)
         } catch {
@@ -33,7 +40,7 @@ struct ConfigOptions: ParsableArguments {
     /// Runs `body`, the first call to the server `configuration` points at: when nothing
     /// listens there, says so and how to start one, instead of curl's "Couldn't connect to server".
     @discardableResult
-    func reaching<T>(_ configuration: BotsConfiguration, _ body: () async throws -> T) async throws -> T {
+    public func reaching<T>(_ configuration: BotsConfiguration, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as ChatClientError where error.isServerUnreachable {
@@ -51,13 +58,13 @@ struct ConfigOptions: ParsableArguments {
     }
 
     /// A client acting as `userId` on the configured server, and the configuration.
-    func client(as userId: String) throws -> (ChatClient, BotsConfiguration) {
+    public func client(as userId: String) throws -> (ChatClient, BotsConfiguration) {
         let configuration = try load()
         return (client(as: userId, in: configuration), configuration)
     }
 
     /// A client acting as `userId` on the server of `configuration` (already loaded).
-    func client(as userId: String, in configuration: BotsConfiguration) -> ChatClient {
+    public func client(as userId: String, in configuration: BotsConfiguration) -> ChatClient {
         configuration.client(as: userId, at: address(configuration).url)
     }
 }

@@ -11,6 +11,7 @@ enum ProjectTemplate {
         ("Package.swift", package),
         ("Sources/{{Module}}/{{Type}}.swift", kind),
         ("Sources/{{name}}/main.swift", tool),
+        ("Sources/{{name}}/Cheer.swift", command),
         ("Tests/{{Module}}Tests/{{Type}}Tests.swift", tests),
         ("bots.yaml", configuration),
         (".gitignore", gitignore),
@@ -69,7 +70,12 @@ enum ProjectTemplate {
             /// The bot of one bots.yaml entry.
             public static func makeBot(_ entry: BotsConfiguration.BotEntry, environment: BotKindEnvironment) throws -> Bot {
                 try entry.node.allowOnly(BotsConfiguration.commonBotKeys + ["cheer"])
-                return make(name: entry.name, user: User(id: entry.user), cheer: try entry.node["cheer"]?.string() ?? "Nice")
+                return make(name: entry.name, user: User(id: entry.user), cheer: try cheer(of: entry))
+            }
+
+            /// The cheer a bots.yaml entry gives it (`Nice` when it gives none).
+            public static func cheer(of entry: BotsConfiguration.BotEntry) throws -> String {
+                try entry.node["cheer"]?.string() ?? "Nice"
             }
 
             /// The bot, with its handlers.
@@ -88,8 +94,45 @@ enum ProjectTemplate {
         import {{Module}}
 
         // The command line tool (run, serve, send, simulate, doctor, …) for bots.yaml files that
-        // name `kind: {{name}}`.
-        await BotsCLI.main(kinds: [{{Type}}.self])
+        // name `kind: {{name}}`, with a subcommand of its own: `{{name}} cheer`.
+        await BotsCLI.main(kinds: [{{Type}}.self], commands: [Cheer.self])
+        """##
+
+    static let command = ##"""
+        import BotsCLI
+        import {{Module}}
+
+        /// `{{name}} cheer alice`: a {{name}} bot of bots.yaml cheers a user on in its channel, as its
+        /// user, with the cheer bots.yaml gives it. A subcommand of the tool's own, beside the
+        /// built-in ones; `ConfigOptions` gives it `--config`, `--server` and a client.
+        struct Cheer: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Cheer a user on, as a {{name}} bot of bots.yaml.")
+
+            @OptionGroup var options: ConfigOptions
+
+            @Option(help: "The bot of bots.yaml that cheers.")
+            var bot = "{{name}}"
+
+            @Option(help: "The channel, type:id (default: the bot's first).")
+            var channel: ChannelId?
+
+            @Argument(help: "Who to cheer on.")
+            var user: String
+
+            func run() async throws {
+                let configuration = try options.load()
+                guard let entry = configuration.bots.first(where: { $0.name == bot && $0.kind == {{Type}}.name }) else {
+                    throw ValidationError("\(options.config) has no {{name}} bot named \(bot)")
+                }
+                let text = "\(try {{Type}}.cheer(of: entry)), \(user)!"
+                let channel = self.channel ?? entry.channels[0]
+                let client = options.client(as: entry.user, in: configuration)
+                try await options.reaching(configuration) {
+                    try await client.sendMessage(OutgoingMessage(text: text), to: channel, as: entry.user)
+                }
+                print("\(entry.user) in \(channel): \(text)")
+            }
+        }
         """##
 
     static let tests = ##"""
@@ -167,7 +210,8 @@ enum ProjectTemplate {
         ```
 
         - `Sources/{{Module}}/{{Type}}.swift`: the kind: its payload type, its handlers, its options in bots.yaml.
-        - `Sources/{{name}}/main.swift`: the tool, `BotsCLI.main(kinds: [{{Type}}.self])`.
+        - `Sources/{{name}}/main.swift`: the tool, `BotsCLI.main(kinds: [{{Type}}.self], commands: [Cheer.self])`.
+        - `Sources/{{name}}/Cheer.swift`: a subcommand of its own, `{{name}} cheer alice` (its bot, running, cheers alice on).
         - `Tests/{{Module}}Tests/{{Type}}Tests.swift`: the bot against an in-process dev server.
         - `bots.yaml`: the bots `{{name}} run` starts (`server.url` for the hosted service).
         """##

@@ -1,6 +1,7 @@
 import ArgumentParser
 @testable import BotsCLI
 import ChatBotKit
+import ChatLocking
 import Foundation
 import Testing
 
@@ -76,5 +77,46 @@ struct ChatBotKitSourceTests {
         #expect(try ChatBotKitSource(checkout.path, builtFrom: dependency).location == checkout.path)
         let notOne = #expect(throws: ValidationError.self) { try ChatBotKitSource(nil, builtFrom: checkout.deletingLastPathComponent()) }
         #expect(notOne?.message.contains("no longer holds ChatBotKit's Package.swift") == true)
+    }
+}
+
+/// A subcommand of a tool's own, as a user writes one.
+private struct Wave: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Wave at a user.")
+    static let waved = Locked<[String]>([])
+    @OptionGroup var options: ConfigOptions
+    @Argument(help: "Who to wave at.") var user: String
+    func run() async throws { Wave.waved.withLock { $0.append("\(user) with \(options.config)") } }
+}
+
+/// Named as a built-in command.
+private struct Doctor: ParsableCommand {}
+
+/// Named as `Wave` is.
+private struct OtherWave: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "wave")
+}
+
+@Suite("A tool's own subcommands")
+struct OwnCommandsTests {
+    @Test("they follow the built-in ones, parse with the built-ins' --config, and run")
+    func listedAndRun() async throws {
+        BotsCLI.registeredCommands.withLock { $0 = try! BotsCLI.ownCommands([Wave.self]) }
+        defer { BotsCLI.registeredCommands.withLock { $0 = [] } }
+        #expect(BotsCommand.configuration.subcommands.map { $0._commandName }.suffix(2) == ["init", "wave"])
+        var command = try #require(try BotsCommand.parseAsRoot(["wave", "alice", "--config", "team.yaml"]) as? any AsyncParsableCommand)
+        try await command.run()
+        #expect(Wave.waved.withLock { $0 } == ["alice with team.yaml"])
+        #expect(BotsCommand.helpMessage().contains("wave                    Wave at a user."))
+    }
+
+    @Test("a command named as a built-in one or as another is a configuration error naming both")
+    func clashes() throws {
+        let builtIn = #expect(throws: BotError.self) { try BotsCLI.ownCommands([Doctor.self]) }
+        #expect(builtIn?.code == .configuration)
+        #expect(builtIn?.message.contains("is named \"doctor\", as the built-in doctor is") == true, "\(builtIn?.message ?? "")")
+        let twice = #expect(throws: BotError.self) { try BotsCLI.ownCommands([Wave.self, OtherWave.self]) }
+        #expect(twice?.message.contains("OtherWave is named \"wave\", as Wave is") == true, "\(twice?.message ?? "")")
+        #expect(try BotsCLI.ownCommands([]).isEmpty)
     }
 }

@@ -11,7 +11,8 @@ import pytest
 from conftest import ROOT, bots_binary
 
 EXAMPLE = ROOT / "Examples" / "CoachBot"
-COPIED = ["Sources/CoachBot/Coach.swift", "Sources/coach/main.swift", "Tests/CoachBotTests/CoachTests.swift", "bots.yaml"]
+COPIED = ["Sources/CoachBot/Coach.swift", "Sources/coach/main.swift", "Sources/coach/Cheer.swift", "Tests/CoachBotTests/CoachTests.swift",
+          "bots.yaml"]
 
 
 def init(cwd, *args):
@@ -45,19 +46,22 @@ def test_a_hyphenated_name_and_a_git_url(tmp_path):
     package = tmp_path / "steps"
     assert files_in(package) == sorted([
         "Package.swift", ".gitignore", "README.md", "bots.yaml", "Sources/StepCounterBot/StepCounter.swift",
-        "Sources/step-counter/main.swift", "Tests/StepCounterBotTests/StepCounterTests.swift"])
+        "Sources/step-counter/main.swift", "Sources/step-counter/Cheer.swift", "Tests/StepCounterBotTests/StepCounterTests.swift"])
     manifest = (package / "Package.swift").read_text()
     assert '.package(url: "https://git.example.com/team/ChatBotKit.git", branch: "main")' in manifest
     assert '.product(name: "BotsCLI", package: "ChatBotKit")' in manifest
     kind = (package / "Sources/StepCounterBot/StepCounter.swift").read_text()
     assert "public enum StepCounter: BotKind {" in kind and 'public static let name = "step-counter"' in kind
-    assert "await BotsCLI.main(kinds: [StepCounter.self])" in (package / "Sources/step-counter/main.swift").read_text()
+    assert "await BotsCLI.main(kinds: [StepCounter.self], commands: [Cheer.self])" in (package / "Sources/step-counter/main.swift").read_text()
     configuration = (package / "bots.yaml").read_text()
     assert "    kind: step-counter\n    user: step-counter-bot\n" in configuration
     # What init writes for a name is what it writes for coach, renamed.
     renamed = (EXAMPLE / "Sources/CoachBot/Coach.swift").read_text() \
         .replace("CoachBot", "StepCounterBot").replace("Coach", "StepCounter").replace("coach", "step-counter")
     assert kind == renamed
+    command = (package / "Sources/step-counter/Cheer.swift").read_text()
+    assert command == (EXAMPLE / "Sources/coach/Cheer.swift").read_text() \
+        .replace("CoachBot", "StepCounterBot").replace("Coach", "StepCounter").replace("coach", "step-counter")
 
 
 @pytest.mark.parametrize("name", ["Coach", "1coach", "co_ach", "coach-", "-coach", "step--counter", "caf\u00e9", "a" * 65])
@@ -104,6 +108,9 @@ def test_a_written_package_builds_runs_and_passes_its_tests(tmp_path):
                                    cwd=package, capture_output=True, text=True, timeout=120)
         assert simulated.returncode == 0, simulated.stdout + simulated.stderr
         assert "  pace-keeper-bot wrote:\n    Way to go, 5000 m!" in simulated.stdout
+        helped = subprocess.run([f"{binary}/pace-keeper", "cheer", "--help"], cwd=package, capture_output=True, text=True, timeout=60)
+        assert "USAGE: pace-keeper cheer [--config <config>] [--server <server>] [--bot <bot>] [--channel <channel>] <user>" in helped.stdout, \
+            helped.stdout + helped.stderr
         tested = subprocess.run(["swift", "test", "--skip-build"], cwd=package, capture_output=True, text=True, timeout=600)
         assert tested.returncode == 0, tested.stdout[-5000:] + tested.stderr[-5000:]
         assert "Test run with 2 tests" in tested.stdout + tested.stderr

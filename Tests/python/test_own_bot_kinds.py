@@ -44,6 +44,8 @@ def test_the_tool_names_itself_after_the_executable(project):
     assert result.returncode == 0, result.stdout + result.stderr
     assert "USAGE: coach <subcommand>" in result.stdout
     assert all(name in result.stdout for name in ("run", "serve", "send", "simulate", "doctor", "replay"))
+    # Its own subcommand, after the built-in ones.
+    assert re.search(r"\n  init\s.*\n  cheer +Cheer a user on, as a coach bot of bots\.yaml\.\n", result.stdout, re.S), result.stdout
     checked = coach(project, "run", "--check")
     assert (checked.returncode, checked.stdout.strip()) == (0, "bots.yaml: 1 bot, configuration is valid")
 
@@ -122,6 +124,18 @@ def test_coach_run_prints_the_kinds_sample_and_the_coach_answers_it(project):
         doctor = coach(project, "doctor", "--server", run.base_url)
         assert doctor.returncode == 0, doctor.stdout + doctor.stderr
         assert "ok    bots.yaml: 1 bot (coach), each with a kind this CLI knows" in doctor.stdout, doctor.stdout
+        # The tool's own subcommand: the running coach cheers alice on, with bots.yaml's cheer.
+        cheered = coach(project, "cheer", "alice", "--server", run.base_url)
+        assert cheered.returncode == 0, cheered.stdout + cheered.stderr
+        assert cheered.stdout == "coach-bot in messaging:general: Go go, alice!\n"
+        assert wait_for(lambda: answers()[-1] == "Go go, alice!", timeout=20), answers()
+        nobody = coach(project, "cheer", "alice", "--bot", "nobody", "--server", run.base_url)
+        assert nobody.returncode == 64, nobody.stdout + nobody.stderr
+        assert "bots.yaml has no coach bot named nobody" in nobody.stderr
     finally:
         assert run.terminate() == 0
     assert "Bots stopped." in "".join(run.output)
+    # With no server there, the command says so, as the built-ins do.
+    unreached = coach(project, "cheer", "alice", "--server", run.base_url)
+    assert unreached.returncode == 1, unreached.stdout + unreached.stderr
+    assert f"[bots.server_unreachable] no chat server answers at {run.base_url}; check --server" in unreached.stderr

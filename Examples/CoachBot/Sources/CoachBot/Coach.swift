@@ -24,7 +24,12 @@ public enum Coach: BotKind {
     /// The bot of one bots.yaml entry.
     public static func makeBot(_ entry: BotsConfiguration.BotEntry, environment: BotKindEnvironment) throws -> Bot {
         try entry.node.allowOnly(BotsConfiguration.commonBotKeys + ["cheer"])
-        return make(name: entry.name, user: User(id: entry.user), cheer: try entry.node["cheer"]?.string() ?? "Nice")
+        return make(name: entry.name, user: User(id: entry.user), cheer: try cheer(of: entry))
+    }
+
+    /// The cheer a bots.yaml entry gives it (`Nice` when it gives none).
+    public static func cheer(of entry: BotsConfiguration.BotEntry) throws -> String {
+        try entry.node["cheer"]?.string() ?? "Nice"
     }
 
     /// The bot, with its handlers.
