@@ -10,7 +10,8 @@ extension BotsConfiguration {
     /// `webhook:` and `bots simulate` on a free port.
     func webhookServer(at endpoint: WebhookEndpoint, logger: Logger) -> WebhookServer {
         let intake = WebhookIntake(apiKey: server.apiKey, apiSecret: server.apiSecret.value, logger: logger)
-        let commands = CustomCommandIntake(apiKey: server.apiKey, apiSecret: server.apiSecret.value, logger: logger)
+        let commands = CustomCommandIntake(
+            apiKey: server.apiKey, apiSecret: server.apiSecret.value, answerDeadline: endpoint.commandsDeadline, logger: logger)
         return WebhookServer(
             intake: intake, host: endpoint.host, port: endpoint.port, path: endpoint.path, commands: commands, commandsPath: endpoint.commandsPath,
             logger: logger)

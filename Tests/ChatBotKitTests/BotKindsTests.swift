@@ -3,6 +3,7 @@ import ArgumentParser
 import ChatBotKit
 import ChatLocking
 import Foundation
+import Logging
 import Testing
 
 private enum Echo: BotKind {
@@ -118,5 +119,20 @@ struct OwnCommandsTests {
         let twice = #expect(throws: BotError.self) { try BotsCLI.ownCommands([Wave.self, OtherWave.self]) }
         #expect(twice?.message.contains("OtherWave is named \"wave\", as Wave is") == true, "\(twice?.message ?? "")")
         #expect(try BotsCLI.ownCommands([]).isEmpty)
+    }
+}
+
+@Suite("The webhook server bots run makes")
+struct RunWebhookServerTests {
+    @Test("its custom commands are answered within webhook.commands_deadline")
+    func commandsDeadline() throws {
+        let configuration = try BotsConfiguration.parse(
+            """
+            server: {api_key: key, api_secret: a-secret-of-at-least-32-bytes-long}
+            webhook: {port: 0, commands_deadline: 2s}
+            bots: []
+            """)
+        let server = configuration.webhookServer(at: try #require(configuration.webhook), logger: Logger(label: "test"))
+        #expect(server.commands?.answerDeadline == .seconds(2))
     }
 }

@@ -49,6 +49,9 @@ struct ConfigurationTests {
         #expect(configured.webhook?.commandsPath == "/commands")
         let commands = try BotsConfiguration.parse(yaml.replacingOccurrences(of: "webhook: {}", with: "webhook: {commands_path: /stream/commands}"))
         #expect(commands.webhook == .init(host: "127.0.0.1", port: 8789, path: "/webhook", commandsPath: "/stream/commands"))
+        #expect(commands.webhook?.commandsDeadline == .seconds(5), "a command handler has 5 s unless told otherwise")
+        let patient = try BotsConfiguration.parse(yaml.replacingOccurrences(of: "webhook: {}", with: "webhook: {commands_deadline: 2500ms}"))
+        #expect(patient.webhook?.commandsDeadline == .milliseconds(2_500))
         #expect(try BotsConfiguration.parse(yaml.replacingOccurrences(of: "events: webhook", with: "events: WebSocket")).bots[0].events == .websocket)
     }
 
@@ -237,6 +240,16 @@ struct ConfigurationTests {
                 "sender_limit's exempt naming an impossible user id",
                 "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - name: a\n    kind: echo\n    channels: [messaging:x]\n    sender_limit: {messages: 5/min, exempt: [\"bad id\"]}\n",
                 .badValue, 8, 46, "bad id"
+            ),
+            (
+                "commands_deadline as long as the service waits",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nwebhook: {commands_deadline: 6s}\nbots: []\n",
+                .badValue, 4, 30, "webhook.commands_deadline must be less than 6s, the time the service waits for an answer; found 6s"
+            ),
+            (
+                "commands_deadline of nothing",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nwebhook: {commands_deadline: 0s}\nbots: []\n",
+                .badValue, 4, 30, "webhook.commands_deadline must be a duration such as 30s"
             ),
             ("missing bots list", "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\n", .missingKey, 1, 1, "bots"),
             ("short secret", "server:\n  api_key: k\n  api_secret: short\nbots: []\n", .badValue, 3, 15, "too short"),

@@ -1,3 +1,5 @@
+import ChatModels
+
 extension BotsConfiguration {
     /// Where `bots run` takes the app's webhook requests (`webhook:` in bots.yaml), for the
     /// bots with `events: webhook`:
@@ -8,6 +10,7 @@ extension BotsConfiguration {
     ///   port: 8789        # 0 picks a free one
     ///   path: /webhook
     ///   commands_path: /commands   # custom commands: commands_path/{type}
+    ///   commands_deadline: 5s      # a command handler's time to answer
     /// ```
     ///
     /// The same server takes the requests of the bots' custom commands (the app's
@@ -24,13 +27,25 @@ extension BotsConfiguration {
         public var path: String
         /// The path custom command requests are posted under (`commands_path/{type}`).
         public var commandsPath: String
+        /// How long a custom command handler has to answer before its sender is told it took
+        /// too long (``CustomCommandIntake/answerDeadline``): under the 6 s the service waits.
+        public var commandsDeadline: Duration
 
-        /// An endpoint; by default 127.0.0.1:8789 at /webhook, custom commands at /commands.
-        public init(host: String = "127.0.0.1", port: Int = 8789, path: String = "/webhook", commandsPath: String = "/commands") {
+        /// How long the service waits for a custom command's answer: a `commands_deadline` must
+        /// be shorter, or the sender hears the service's timeout instead of the bot's.
+        public static let serviceCommandWait = Duration.seconds(6)
+
+        /// An endpoint; by default 127.0.0.1:8789 at /webhook, custom commands at /commands,
+        /// answered within 5 s.
+        public init(
+            host: String = "127.0.0.1", port: Int = 8789, path: String = "/webhook", commandsPath: String = "/commands",
+            commandsDeadline: Duration = .seconds(5)
+        ) {
             self.host = host
             self.port = port
             self.path = path
             self.commandsPath = commandsPath
+            self.commandsDeadline = commandsDeadline
         }
     }
 
@@ -46,7 +61,7 @@ extension BotsConfiguration {
         -> WebhookEndpoint?
     {
         guard let node else { return nil }
-        try node.allowOnly(["host", "port", "path", "commands_path"])
+        try node.allowOnly(["host", "port", "path", "commands_path", "commands_deadline"])
         var endpoint = WebhookEndpoint()
         if let host = node["host"] {
             endpoint.host = try host.string()
@@ -67,6 +82,16 @@ extension BotsConfiguration {
             }
             guard endpoint.commandsPath != endpoint.path else {
                 throw path.error(.badValue, "webhook.commands_path is webhook.path (\(endpoint.path)); give custom commands a path of their own")
+            }
+        }
+        if let deadline = node["commands_deadline"] {
+            endpoint.commandsDeadline = try deadline.duration()
+            // The duration itself is positive (`duration()` refuses 0s).
+            guard endpoint.commandsDeadline < WebhookEndpoint.serviceCommandWait else {
+                throw deadline.error(
+                    .badValue,
+                    "webhook.commands_deadline must be less than 6s, the time the service waits for an answer; "
+                        + "found \(DurationText.format(endpoint.commandsDeadline))")
             }
         }
         if let port = node["port"] {
