@@ -41,7 +41,7 @@ extension BotService {
         let name = command.definition.name
         return CustomCommand(definition: command.definition) { [bot, gate] request in
             let task = HandlerGate.currentTask()
-            if !gate.tryEnter(task: task) { await gate.enter(task: task) }
+            await gate.admit(task: task)
             defer { gate.leave(task: task) }
             guard let current = bot.customCommand(named: name) else {
                 return .error("The /\(name) command is no longer answered here.")

@@ -360,7 +360,7 @@ public final class BotService: Service, Sendable {
         let task = HandlerGate.currentTask()
         while let delivery = mailboxes.next(in: cid) {
             let span = DeliverySpan.start(delivery, bot: bot.name, cid: cid, tracer: tracer)
-            if !gate.tryEnter(task: task) { await gate.enter(task: task) }
+            await gate.admit(task: task)
             metrics.started()
             let start = ContinuousClock.now
             if span is NoOpTracer.NoOpSpan {

@@ -26,12 +26,12 @@ final class HandlerGate: Sendable {
     /// Handlers running now.
     var running: Int { state.withLock { $0.running } }
 
-    /// The current task's key, for `tryEnter`, `enter`, `leave` and `isHandler`.
+    /// The current task's key, for `admit`, `leave` and `isHandler`.
     static func currentTask() -> Int? { withUnsafeCurrentTask { $0?.hashValue } }
 
     /// Counts one more handler, running in `task`, unless the gate is closed; then `enter(task:)`
     /// waits. Synchronous, for the path every delivery takes while the gate is open.
-    func tryEnter(task: Int?) -> Bool {
+    private func tryEnter(task: Int?) -> Bool {
         state.withLock { state in
             guard !state.isClosed else { return false }
             state.enter(task)
@@ -39,8 +39,16 @@ final class HandlerGate: Sendable {
         }
     }
 
+    /// Counts one more handler, running in `task`: at once while the gate is open (the path
+    /// every delivery takes, which then does not suspend), else once it opens. Inlined, so that
+    /// the open path costs no async call.
+    @inline(__always)
+    func admit(task: Int?) async {
+        if !tryEnter(task: task) { await enter(task: task) }
+    }
+
     /// Waits while the gate is closed, then counts one more handler, running in `task`.
-    func enter(task: Int?) async {
+    private func enter(task: Int?) async {
         await withCheckedContinuation { continuation in
             let entered = state.withLock { state -> Bool in
                 guard state.isClosed else {
