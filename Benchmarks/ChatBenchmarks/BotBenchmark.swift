@@ -32,10 +32,23 @@ enum BotBenchmark {
         return bot
     }
 
+    /// Dispatch with the plain no-op bot, then with a `SenderLimit` around it that skips nothing
+    /// (what a `sender_limit` costs a bot whose senders keep to it).
     static func dispatch(count: Int) async throws {
         var random = SplitMix64(seed: 11)
         let frames = (0..<count).map { Data(CorpusWriter.event(index: $0, random: &random).utf8) }
-        let bot = noOpBot()
+        let plain = try await dispatch(frames, through: noOpBot())
+        print(String(format: "Bot dispatch (decode + routing + no-op handlers, one task): %.0f events/s (best of 3, %d events)", plain, count))
+        print(String(format: "RESULT bot dispatch_events_per_s=%.0f", plain))
+        let limitedBot = noOpBot()
+        limitedBot.use(SenderLimit(.init(rate: .init(count: 1_000_000, per: .seconds(1))!)))
+        let limited = try await dispatch(frames, through: limitedBot)
+        print(String(format: "  with a sender_limit that skips nothing: %.0f events/s (%+.1f%%)", limited, (limited / plain - 1) * 100))
+        print(String(format: "RESULT bot dispatch_sender_limited_events_per_s=%.0f", limited))
+    }
+
+    /// Events per second of `frames` decoded and handled by `bot`, best of 3.
+    static func dispatch(_ frames: [Data], through bot: Bot) async throws -> Double {
         // Never called: the no-op handlers do not talk to the server.
         let client = ChatClient(
             configuration: ChatClientConfiguration(
@@ -53,9 +66,7 @@ enum BotBenchmark {
             }
             best = min(best, clock.now - start)
         }
-        let perSecond = Double(count) / best.seconds
-        print(String(format: "Bot dispatch (decode + routing + no-op handlers, one task): %.0f events/s (best of 3, %d events)", perSecond, count))
-        print(String(format: "RESULT bot dispatch_events_per_s=%.0f", perSecond))
+        return Double(frames.count) / best.seconds
     }
 
     static func latency(seconds: Int, rate: Int) async throws {
