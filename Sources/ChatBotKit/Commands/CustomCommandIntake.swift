@@ -113,7 +113,12 @@ public final class CustomCommandIntake: Sendable {
             command: name, arguments: message.args ?? "", message: message, user: request.user, formData: request.formData,
             client: registration.client)
         do {
-            guard let (reply, attachments) = try await withDeadline(answerDeadline, { try await Self.reply(to: commandRequest, registration) }, onTimeout: { nil }) else {
+            let answered: (CustomCommandReply, [JSONObject])? = try await withDeadline(answerDeadline) {
+                try await Self.reply(to: commandRequest, registration)
+            } onTimeout: {
+                nil
+            }
+            guard let (reply, attachments) = answered else {
                 outcomes["timed_out"]?.increment()
                 logger.warning(
                     "Bot \(registration.bot) did not answer /\(name) within \(answerDeadline); its handler was cancelled",
