@@ -203,7 +203,8 @@ struct RunCommand: AsyncParsableCommand {
         }
         for bot in bots {
             let transport = bot.events == .webhook ? ", events by webhook" : ""
-            say("Bot \(bot.name) (\(bot.kind)) as \(bot.user) in \(bot.channels.map(\.rawValue).joined(separator: ", "))\(transport)")
+            let limit = bot.senderLimit.map { ", at most \($0.rate) from each sender" } ?? ""
+            say("Bot \(bot.name) (\(bot.kind)) as \(bot.user) in \(bot.channels.map(\.rawValue).joined(separator: ", "))\(transport)\(limit)")
         }
         let channel = bots.first?.channels.first?.rawValue ?? "messaging:general"
         // With `port: 0` the file does not say which port the server got; the commands must.

@@ -658,6 +658,7 @@ def test_a_sender_over_the_workout_bots_sender_limit_is_told_once_and_the_rest_s
         "    database: ", "    sender_limit: {messages: 2/min, exempt: [coach]}\n    database: ", 1))
     run = BotsRun(config)
     try:
+        assert "Bot workout (workout) as workout-bot in messaging:general, at most 2/min from each sender\n" in run.output, run.output
         client, channel = alice_in(run)
         client.upsert_user({"id": "coach", "name": "Coach"})
         channel.add_members(["coach"])
