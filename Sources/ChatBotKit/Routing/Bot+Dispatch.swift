@@ -54,6 +54,18 @@ extension Bot {
         }
     }
 
+    /// Runs the middleware chain and the handlers of `reaction`'s type for a reaction added to
+    /// `context.message` or (`isRemoved`) taken off it. A handler that throws is logged and
+    /// reported to `onError`; the others still run.
+    public func handle(_ reaction: Reaction, isRemoved: Bool, context: BotContext) async {
+        let routes = self.routes.withLock { $0 }
+        let handlers = routes.reactions.filter { $0.isRemoved == isRemoved && ($0.type == nil || $0.type == reaction.type) }
+        guard !handlers.isEmpty else { return }
+        await throughMiddleware(context.message, context, routes) { _, context in
+            for route in handlers { await self.run(context, routes) { try await route.handler(reaction, context) } }
+        }
+    }
+
     /// Runs `handlers` inside the middleware, the first added outermost; a middleware that
     /// throws is reported to `onError`. (A new message is routed directly when there is no
     /// middleware: the chain's closures showed as a few percent in the dispatch benchmark.)

@@ -31,6 +31,7 @@ public final class Bot: Sendable {
         var messages: [@Sendable (BotContext) async throws -> Void] = []
         var deletions: [@Sendable (MessageDeletion, BotContext) async throws -> Void] = []
         var updates: [@Sendable (BotContext) async throws -> Void] = []
+        var reactions: [(type: String?, isRemoved: Bool, handler: @Sendable (Reaction, BotContext) async throws -> Void)] = []
         var truncations: [@Sendable (ChannelTruncation, ChatChannel) async throws -> Void] = []
         var unknownAttachments: [@Sendable (AnyChatMessageAttachment, BotContext) async throws -> Void] = []
         var decodingFailures: [@Sendable (AttachmentDecodingFailure, BotContext) async throws -> Void] = []
@@ -111,6 +112,22 @@ public final class Bot: Sendable {
     /// messages from the bot keeps their edits away as well.
     public func onMessageUpdated(_ handler: @escaping @Sendable (BotContext) async throws -> Void) {
         routes.withLock { $0.updates.append(handler) }
+    }
+
+    /// Handles a reaction of `type` (any type when nil) added to a message in the bot's channels
+    /// by someone other than the bot, to any message, the bot's own answers included (a 👍 or a
+    /// `remove` on an answer is how people answer a bot); `context.message` is the message and
+    /// `reaction.user` who reacted. A reaction replaced by another (`enforce_unique`) counts as
+    /// added. Reactions are handled in order with the channel's messages, once each; middleware
+    /// runs around them (`context.trigger` is `.reaction`).
+    public func onReaction(_ type: String? = nil, handler: @escaping @Sendable (Reaction, BotContext) async throws -> Void) {
+        routes.withLock { $0.reactions.append((type, false, handler)) }
+    }
+
+    /// Handles a reaction of `type` (any type when nil) taken off a message in the bot's
+    /// channels by someone other than the bot; as ``onReaction(_:handler:)`` otherwise.
+    public func onReactionRemoved(_ type: String? = nil, handler: @escaping @Sendable (Reaction, BotContext) async throws -> Void) {
+        routes.withLock { $0.reactions.append((type, true, handler)) }
     }
 
     /// Handles the truncation of one of the bot's channels (its history emptied up to

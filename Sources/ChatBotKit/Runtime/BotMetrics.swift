@@ -22,7 +22,7 @@ final class BotMetrics: Sendable {
     private let leftToOtherNodes: Counter
 
     /// What metrics name a delivery's kind.
-    static let triggers = ["message", "edit", "deletion", "truncation"]
+    static let triggers = ["message", "edit", "deletion", "reaction", "truncation"]
 
     init(bot: String, factory: any MetricsFactory) {
         let dimensions = [("bot", bot)]
@@ -104,6 +104,7 @@ extension Delivery {
         case .message(.newMessage, _): "message"
         case .message(.edit, _): "edit"
         case .message(.deletion, _): "deletion"
+        case .message(.reaction, _): "reaction"
         }
     }
 }

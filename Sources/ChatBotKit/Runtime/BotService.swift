@@ -305,8 +305,8 @@ public final class BotService: Service, Sendable {
         }
     }
 
-    /// A new message from someone else, an edit or the deletion of one, not handled before;
-    /// nil for anything else.
+    /// A new message from someone else, an edit or the deletion of one, or someone else's
+    /// reaction to any message, not handled before; nil for anything else.
     private func accept(_ event: Event) -> (Delivery, ChannelId)? {
         let trigger: BotContext.Trigger
         switch event.type {
@@ -314,14 +314,23 @@ public final class BotService: Service, Sendable {
         case .messageUpdated: trigger = .edit
         case .messageDeleted: trigger = .deletion(isHardDelete: event.hardDelete ?? false)
         case .channelTruncated, .channelDeleted: return acceptTruncation(event)
+        case .reactionNew, .reactionUpdated, .reactionDeleted: return acceptReaction(event)
         default: return nil
         }
         guard let message = event.message, let cid = event.cid ?? message.cid, message.user?.id != bot.user.id else { return nil }
         switch trigger {
-        case .deletion: break
+        case .deletion, .reaction: break
         case .newMessage, .edit: guard message.type != .deleted, message.type != .ephemeral else { return nil }
         }
         return once(Delivery(trigger, message), in: cid)
+    }
+
+    /// A reaction added (or replaced) or taken off, by someone other than the bot, to any
+    /// message, the bot's own included: reacting to a bot's answer is how people answer it.
+    private func acceptReaction(_ event: Event) -> (Delivery, ChannelId)? {
+        guard let reaction = event.reaction, let message = event.message, let cid = event.cid ?? message.cid else { return nil }
+        guard (reaction.userId ?? reaction.user?.id ?? event.user?.id) != bot.user.id else { return nil }
+        return once(Delivery(.reaction(reaction, isRemoved: event.type == .reactionDeleted), message), in: cid)
     }
 
     /// A channel's truncation or deletion, for the bots that follow them (queued in order with
@@ -393,6 +402,7 @@ public final class BotService: Service, Sendable {
             case .newMessage: await bot.handle(message, context: context)
             case .edit: await bot.handleUpdate(context: context)
             case .deletion(let isHardDelete): await bot.handle(MessageDeletion(message: message, isHardDelete: isHardDelete), context: context)
+            case .reaction(let reaction, let isRemoved): await bot.handle(reaction, isRemoved: isRemoved, context: context)
             }
         }
     }

@@ -2,12 +2,12 @@ import ChatLocking
 import ChatModels
 import Tracing
 
-/// What a bot handles: a new message, an edit of one, or the deletion of one (or a channel's
-/// truncation), with the key that identifies it.
+/// What a bot handles: a new message, an edit of one, the deletion of one, a reaction to one
+/// (or a channel's truncation), with the key that identifies it.
 struct Delivery: Sendable {
     /// What is handled.
     enum Work: Sendable {
-        /// A message, new, edited or deleted.
+        /// A message, new, edited, deleted or reacted to.
         case message(BotContext.Trigger, Message)
         /// A channel's truncation or deletion, which concerns no one message.
         case truncation(ChannelTruncation)
@@ -43,6 +43,11 @@ struct Delivery: Sendable {
         case .newMessage: message.id
         case .edit: "\(message.id)\nupdated \(message.updatedAt.map { RFC3339.string(from: $0) } ?? "")"
         case .deletion: "\(message.id)\ndeleted"
+        // A reaction added again after it was taken off has a new `created_at`, and one taken
+        // off again after that a new `updated_at`: each is a delivery of its own.
+        case .reaction(let reaction, let isRemoved):
+            "\(message.id)\nreaction \(reaction.type) \(reaction.userId ?? reaction.user?.id ?? "") "
+                + "\(isRemoved ? "removed" : "added") \((reaction.updatedAt ?? reaction.createdAt).map { RFC3339.string(from: $0) } ?? "")"
         }
     }
 }

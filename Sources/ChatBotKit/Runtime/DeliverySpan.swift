@@ -43,13 +43,14 @@ enum DeliverySpan {
 }
 
 extension Delivery {
-    /// `HandleMessage`, `HandleEdit`, `HandleDeletion` or `HandleTruncation`.
+    /// `HandleMessage`, `HandleEdit`, `HandleDeletion`, `HandleReaction` or `HandleTruncation`.
     var spanName: String {
         switch work {
         case .truncation: "HandleTruncation"
         case .message(.newMessage, _): "HandleMessage"
         case .message(.edit, _): "HandleEdit"
         case .message(.deletion, _): "HandleDeletion"
+        case .message(.reaction, _): "HandleReaction"
         }
     }
 }

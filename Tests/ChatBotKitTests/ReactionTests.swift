@@ -1,0 +1,87 @@
+import ChatBotKit
+import ChatBotKitTesting
+import ChatClient
+import ChatModels
+import Foundation
+import Prometheus
+import Testing
+
+/// Records the trigger of everything that passes, as a user's middleware would see it.
+private struct TriggerLog: BotMiddleware {
+    let recorder: Recorder
+    func handle(_ message: Message, context: BotContext, next: @Sendable (Message, BotContext) async throws -> Void) async throws {
+        if case .reaction(let reaction, let isRemoved) = context.trigger {
+            recorder.record("middleware \(isRemoved ? "-" : "+")\(reaction.type)")
+        }
+        try await next(message, context)
+    }
+}
+
+@Suite("Reactions: handlers for reactions added to messages and taken off them")
+struct ReactionTests {
+    @Test("added and taken off, by type or any, on the bot's own answers too, once each, through middleware; the bot's own are not handled")
+    func reactionsReachTheirHandlers() async throws {
+        try await TestChatServer.withServer { server in
+            let registry = PrometheusCollectorRegistry()
+            let recorder = Recorder()
+            let bot = Bot(name: "greeter", user: User(id: "greeter-bot"))
+            bot.use(TriggerLog(recorder: recorder))
+            bot.onMessage { context in
+                recorder.record("message \(context.message.text)")
+                try await context.reply(text: "hello \(context.message.user?.id ?? "?")")
+                // The bot's own reaction is not handled.
+                try await context.react("wave")
+            }
+            bot.onReaction("like") { reaction, context in
+                recorder.record("like by \(reaction.user?.id ?? "?") on \(context.message.text)")
+                try await context.reply(text: "thanks, \(reaction.user?.id ?? "?")")
+            }
+            bot.onReaction { reaction, context in recorder.record("any +\(reaction.type) on \(context.message.text)") }
+            bot.onReactionRemoved("like") { reaction, context in
+                recorder.record("like taken off by \(reaction.user?.id ?? "?") from \(context.message.text)")
+            }
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            try await server.withBot(bot, channels: ["messaging:general"], metricsFactory: PrometheusMetricsFactory(registry: registry)) { _ in
+                let sent = try await ann.send(text: "hi")
+                let answer = try #require(try await ann.replies(to: sent, from: "greeter-bot").first)
+                try await recorder.wait { $0.contains("message hi") }
+                try await ann.client.sendReaction("like", to: answer.id, as: "ann")
+                try await ann.client.sendReaction("wow", to: sent.id, as: "ann")
+                try await ann.client.deleteReaction("like", from: answer.id, as: "ann")
+                try await recorder.wait { $0.contains { $0.hasPrefix("like taken off") } }
+                let thanks = try await ann.replies(to: answer, from: "greeter-bot")
+                #expect(thanks.map(\.text) == ["thanks, ann"], "a reply to a reaction is a reply in the channel")
+                let samples = MetricSamples(registry.emitToString())
+                #expect(samples["chatbotkit_bot_deliveries_total", ["bot": "greeter", "trigger": "reaction"]] == 3)
+            }
+            #expect(
+                recorder.all == [
+                    "message hi",
+                    "middleware +like", "like by ann on hello ann", "any +like on hello ann",
+                    "middleware +wow", "any +wow on hi",
+                    "middleware -like", "like taken off by ann from hello ann",
+                ])
+        }
+    }
+
+    @Test("a reaction added again after it was taken off is handled again; a reaction replaced by another counts as added")
+    func againAndReplaced() async throws {
+        try await TestChatServer.withServer { server in
+            let recorder = Recorder()
+            let bot = Bot(name: "counter", user: User(id: "counter-bot"))
+            bot.onReaction { reaction, _ in recorder.record("+\(reaction.type)") }
+            bot.onReactionRemoved { reaction, _ in recorder.record("-\(reaction.type)") }
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            try await server.withBot(bot, channels: ["messaging:general"]) { _ in
+                let sent = try await ann.send(text: "vote")
+                try await ann.client.sendReaction("up", to: sent.id, as: "ann")
+                try await ann.client.deleteReaction("up", from: sent.id, as: "ann")
+                try await ann.client.sendReaction("up", to: sent.id, as: "ann")
+                try await ann.client.sendReaction("down", to: sent.id, enforceUnique: true, as: "ann")
+                try await recorder.wait { $0.count >= 4 }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            #expect(recorder.all == ["+up", "-up", "+up", "+down"], "the up replaced by down is gone without a reaction.deleted of its own")
+        }
+    }
+}
