@@ -84,4 +84,40 @@ struct ReactionTests {
             #expect(recorder.all == ["+up", "-up", "+up", "+down"], "the up replaced by down is gone without a reaction.deleted of its own")
         }
     }
+
+    @Test("reactions added and taken off while the bot was stopped reach it when it starts again, once each")
+    func caughtUp() async throws {
+        let file = CatchUpTests.checkpointFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            func reactionBot(_ recorder: Recorder) -> Bot {
+                let bot = Bot(name: "keeper")
+                bot.onMessage { context in recorder.record("new \(context.message.text)") }
+                bot.onReaction { reaction, context in recorder.record("+\(reaction.type) on \(context.message.text)") }
+                bot.onReactionRemoved { reaction, context in recorder.record("-\(reaction.type) on \(context.message.text)") }
+                return bot
+            }
+            let first = Recorder()
+            let sent = try await server.withBot(
+                reactionBot(first), channels: ["messaging:general"], configuration: CatchUpTests.configuration(file)
+            ) { _ in
+                let sent = try await ann.send(text: "photo")
+                try await ann.client.sendReaction("like", to: sent.id, as: "ann")
+                try await first.wait { $0.count == 2 }
+                return sent
+            }
+            // While the bot is stopped.
+            try await ann.client.sendReaction("love", to: sent.id, as: "ann")
+            try await ann.client.deleteReaction("like", from: sent.id, as: "ann")
+
+            let second = Recorder()
+            try await server.withBot(reactionBot(second), channels: ["messaging:general"], configuration: CatchUpTests.configuration(file)) { _ in
+                try await second.wait { $0.count == 2 }
+                try await Task.sleep(for: .milliseconds(300))
+            }
+            #expect(first.all == ["new photo", "+like on photo"])
+            #expect(second.all == ["+love on photo", "-like on photo"], "what was handled before is not handled again")
+        }
+    }
 }
