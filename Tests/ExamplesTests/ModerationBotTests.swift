@@ -266,6 +266,42 @@ struct ModerationBotTests {
         }
     }
 
+    @Test("a moderator's removal reaction removes any message with its files, a trusted bot's too, and tells its author; other reactions do nothing")
+    func moderatorsRemoveByReaction() async throws {
+        let files = try FixtureFiles()
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let mia = try await TestUser.join(server, id: "mia", channel: "messaging:general")
+            let reporter = try await TestUser.join(server, id: "report-bot", channel: "messaging:general")
+            let entry = try botEntry(
+                """
+                name: moderator
+                kind: moderation
+                channels: [messaging:general]
+                trusted_users: [report-bot]
+                moderators: [mia]
+                """)
+            let bot = try ModerationBot.makeBot(entry, environment: try FixtureFiles().environment)
+            try await server.withBot(bot, channels: ["messaging:general"]) { _ in
+                let photo = try await ann.sendFile(try files.png(named: "cat.png"), as: .image)
+                let report = try await reporter.send(text: "weekly report")
+                // Handled in order before mia's remove: the author's own and a moderator's other reaction.
+                try await ann.client.sendReaction("remove", to: photo.id, as: "ann")
+                try await mia.client.sendReaction("like", to: photo.id, as: "mia")
+                try await mia.client.sendReaction("remove", to: photo.id, as: "mia")
+                let notice = try #require(try await ann.replies(to: report, from: "moderator").first)
+                #expect(notice.text == "@Ann: a message of yours was removed by Mia, a moderator.")
+                #expect(try await ann.current(photo) == nil, "hard-deleted")
+                await #expect(throws: ChatClientError.self) { _ = try await ann.client.download(photo.attachments[0]) }
+                #expect(try await ann.current(report) != nil)
+                try await mia.client.sendReaction("remove", to: report.id, as: "mia")
+                let both = try await ann.replies(to: report, from: "moderator", count: 2)
+                #expect(both.map(\.text).last == "@Report-Bot: a message of yours was removed by Mia, a moderator.")
+                #expect(try await ann.current(report) == nil, "trusted users' files are not judged, but moderators remove their messages")
+            }
+        }
+    }
+
     @Test("policy options in bots.yaml are checked, with line and column", arguments: [
         ("policy: { action: explode }", "action \"explode\" is not one of delete_and_notify, flag, notify", 6, 23),
         ("policy: { blocked_file_extensions: [exe] }", "extensions start with a dot", 6, 40),
@@ -278,6 +314,8 @@ struct ModerationBotTests {
         ("policy: { action: flag, ban_after: 2 }", "action: flag posts none; use notify or delete_and_notify", 6, 40),
         ("policy: { ban_for: 1h }", "needs ban_after, the number of files that earns a ban", 6, 24),
         ("policy: { ban_after: 2, ban_for: soon }", "must be a duration such as 30s", 6, 38),
+        ("removal_reaction: gone", "removal_reaction needs moderators, the users whose reaction removes a message", 6, 23),
+        ("moderators: [mia]\nremoval_reaction: \"\"", "removal_reaction must be a reaction type of 1 to 30 characters", 7, 23),
     ])
     func badPolicies(_ yaml: String, _ message: String, _ line: Int, _ column: Int) throws {
         let entry = try botEntry("name: moderator\nkind: moderation\nchannels: [messaging:general]\n\(yaml)")

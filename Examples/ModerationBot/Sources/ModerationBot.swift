@@ -13,6 +13,8 @@ import Synchronization
 /// `trusted_users` (the other bots of a bots.yaml, whose reports are JSON, CSV or SVG) and from
 /// the moderator itself are not judged. With `ban_after`, a sender whose files break the policy
 /// that many times is banned from the channel (counted from the notices, so across restarts).
+/// `moderators` may remove any message, files and all, by reacting to it with the
+/// `removal_reaction` (`remove` by default); the author is told who removed it.
 public enum ModerationBot: BotKind {
     /// `kind: moderation`.
     public static let name = "moderation"
@@ -21,11 +23,21 @@ public enum ModerationBot: BotKind {
     public static let samples = [BotKindSample("--file some.pdf")]
 
     /// Builds the bot from its entry: `policy:` for all its channels, `channel_policies:` per
-    /// channel, `trusted_users:` whose files are not judged.
+    /// channel, `trusted_users:` whose files are not judged, `moderators:` who remove messages
+    /// by reacting with `removal_reaction:`.
     public static func makeBot(_ entry: BotsConfiguration.BotEntry, environment: BotKindEnvironment) throws -> Bot {
-        try entry.node.allowOnly(BotsConfiguration.commonBotKeys + ["policy", "channel_policies", "trusted_users"])
+        try entry.node.allowOnly(
+            BotsConfiguration.commonBotKeys + ["policy", "channel_policies", "trusted_users", "moderators", "removal_reaction"])
         let policy = try entry.node["policy"].map(ModerationPolicy.init(node:)) ?? ModerationPolicy()
         let trustedUsers = try entry.node["trusted_users"].map { try Set($0.strings()) } ?? []
+        let moderators = try entry.node["moderators"].map { try Set($0.strings()) } ?? []
+        let removalReaction = try entry.node["removal_reaction"]?.string() ?? "remove"
+        if let node = entry.node["removal_reaction"] {
+            guard !removalReaction.isEmpty, removalReaction.count <= 30 else {
+                throw node.error(.badValue, "removal_reaction must be a reaction type of 1 to 30 characters, found \"\(removalReaction)\"")
+            }
+            guard !moderators.isEmpty else { throw node.error(.badValue, "removal_reaction needs moderators, the users whose reaction removes a message") }
+        }
         var overrides: [ChannelId: ModerationPolicy] = [:]
         if let perChannel = entry.node["channel_policies"] {
             for (key, node) in try perChannel.mapping() {
@@ -37,13 +49,15 @@ public enum ModerationBot: BotKind {
         }
         return try make(
             name: entry.name, user: User(id: entry.user, name: "Moderator"), policy: policy, channelPolicies: overrides,
-            trustedUsers: trustedUsers)
+            trustedUsers: trustedUsers, moderators: moderators, removalReaction: removalReaction)
     }
 
     /// The bot with its handlers; files posted by `trustedUsers` are not judged (nor the bot's
-    /// own, as no bot handles its own messages).
+    /// own, as no bot handles its own messages); a `removalReaction` of one of `moderators`
+    /// removes the message it is on.
     public static func make(
-        name: String, user: User, policy: ModerationPolicy, channelPolicies: [ChannelId: ModerationPolicy] = [:], trustedUsers: Set<String> = []
+        name: String, user: User, policy: ModerationPolicy, channelPolicies: [ChannelId: ModerationPolicy] = [:], trustedUsers: Set<String> = [],
+        moderators: Set<String> = [], removalReaction: String = "remove"
     ) throws -> Bot {
         let sniffer = try FileTypeSniffer()
         let bot = Bot(name: name, user: user)
@@ -81,7 +95,34 @@ public enum ModerationBot: BotKind {
             }
             if let firstError { throw firstError }
         }
+        if !moderators.isEmpty {
+            bot.onReaction(removalReaction) { reaction, context in
+                guard let moderator = reaction.user?.id ?? reaction.userId, moderators.contains(moderator) else { return }
+                try await removeOnRequest(of: reaction.user ?? User(id: moderator), context: context)
+            }
+        }
         return bot
+    }
+
+    /// Removes the message a moderator reacted to, with its files, and tells its author.
+    static func removeOnRequest(of moderator: User, context: BotContext) async throws {
+        let message = context.message
+        do {
+            try await context.delete(hard: true)
+        } catch let error as ChatClientError where error.httpStatus == 404 {
+            return  // already gone (the reaction was delivered again, or another moderator was quicker)
+        }
+        for attachment in message.attachments {
+            guard let link = attachment.fileLink else { continue }
+            do {
+                if attachment.type == .image { try await context.deleteImage(url: link) } else { try await context.deleteFile(url: link) }
+            } catch let error as ChatClientError where error.httpStatus == 404 {
+                // A link to a file elsewhere, or already deleted.
+            }
+        }
+        let author = message.user?.name ?? message.user?.id ?? "someone"
+        context.logger.info("Message removed at a moderator's request", metadata: ["moderator": "\(moderator.id)", "user": "\(author)"])
+        try await context.reply(text: "@\(author): a message of yours was removed by \(moderator.name ?? moderator.id), a moderator.")
     }
 
     /// What identifies a judged file: its message and its link without the signature.
