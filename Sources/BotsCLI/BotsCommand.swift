@@ -16,8 +16,8 @@ struct BotsCommand: AsyncParsableCommand {
 
     /// The subcommands every tool has.
     static let builtInCommands: [any ParsableCommand.Type] = [
-        RunCommand.self, ServeCommand.self, SendCommand.self, TokenCommand.self, EventsCommand.self, ReplayCommand.self, SimulateCommand.self,
-        DoctorCommand.self, InitCommand.self,
+        RunCommand.self, ServeCommand.self, SendCommand.self, ReactCommand.self, TokenCommand.self, EventsCommand.self, ReplayCommand.self,
+        SimulateCommand.self, DoctorCommand.self, InitCommand.self,
     ]
 }
 

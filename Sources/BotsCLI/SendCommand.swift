@@ -68,17 +68,6 @@ struct SendCommand: AsyncParsableCommand {
         } else {
             say("Sent \(sent.id) to \(channel.rawValue) as \(user)")
         }
-        guard waitForReplies > 0 else { return }
-        let deadline = Date().addingTimeInterval(waitForReplies)
-        var shown: Set<String> = []
-        while Date() < deadline {
-            let state = try await client.queryChannel(channel, messageLimit: 50)
-            for message in state.messages where message.user?.id != user && (message.createdAt ?? .distantPast) > (posted.createdAt ?? .distantPast) {
-                guard shown.insert(message.id).inserted else { continue }
-                let types = message.attachments.map(\.type.rawValue)
-                say("\(message.user?.id ?? "?"): \(message.text)" + (types.isEmpty ? "" : "  [\(types.joined(separator: ", "))]"))
-            }
-            try await Task.sleep(for: .milliseconds(200))
-        }
+        try await RepliesWatch.show(in: channel, after: posted.createdAt, from: client, notBy: user, for: waitForReplies)
     }
 }

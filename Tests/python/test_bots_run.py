@@ -689,3 +689,39 @@ def test_a_sender_over_the_workout_bots_sender_limit_is_told_once_and_the_rest_s
         assert run.terminate() == 0, "".join(run.output)
     finally:
         run.kill()
+
+
+def test_bots_react_lets_a_moderator_remove_a_message_and_shows_the_notice(tmp_path):
+    config = write_config(tmp_path)
+    config.write_text(config.read_text().replace(
+        "    trusted_users: [workout-bot, archive-bot]", "    trusted_users: [workout-bot, archive-bot]\n    moderators: [mia]", 1))
+    run = BotsRun(config)
+    try:
+        tool = [bots_binary(), "--config", str(config), "--server", run.base_url]
+        send = subprocess.run([tool[0], "send", *tool[1:], "--user", "bea", "--text", "spam spam", "--wait-for-replies", "0"],
+                              capture_output=True, text=True, timeout=60, cwd=tmp_path)
+        assert send.returncode == 0, send.stdout + send.stderr
+        sent_id = re.search(r"Sent (\S+) to messaging:general as bea", send.stdout).group(1)
+        # bea's own remove reaction, and then mia's like, do nothing; mia's remove removes it.
+        for user, reaction in (("bea", "remove"), ("mia", "like")):
+            done = subprocess.run([tool[0], "react", *tool[1:], sent_id, reaction, "--user", user, "--wait-for-replies", "1"],
+                                  capture_output=True, text=True, timeout=60, cwd=tmp_path)
+            assert done.returncode == 0, done.stdout + done.stderr
+            assert done.stdout == f"Reacted {reaction} to {sent_id} in messaging:general as {user}\n", done.stdout
+        removed = subprocess.run([tool[0], "react", *tool[1:], sent_id, "remove", "--user", "mia"],
+                                 capture_output=True, text=True, timeout=60, cwd=tmp_path)
+        assert removed.returncode == 0, removed.stdout + removed.stderr
+        assert "moderator: @Bea: a message of yours was removed by Mia, a moderator.\n" in removed.stdout, removed.stdout
+        client = StreamChat(API_KEY, API_SECRET, base_url=run.base_url + "/", timeout=10.0)
+        with pytest.raises(StreamAPIException):
+            client.get_message(sent_id)
+        # A message that is not there is said so; a reaction type of 31 characters is refused.
+        missing = subprocess.run([tool[0], "react", *tool[1:], "no-such-message", "like"],
+                                 capture_output=True, text=True, timeout=60, cwd=tmp_path)
+        assert missing.returncode == 64, missing.stdout + missing.stderr
+        assert "no message no-such-message on the server; `send` prints the id of what it posts" in missing.stderr
+        long = subprocess.run([tool[0], "react", *tool[1:], sent_id, "x" * 31], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+        assert long.returncode == 64 and "a reaction type has 1 to 30 characters" in long.stderr, long.stdout + long.stderr
+        assert run.terminate() == 0, "".join(run.output)
+    finally:
+        run.kill()
