@@ -12,7 +12,7 @@ import Logging
 /// The limit is a token bucket per sender: a burst of `rate.count` messages, then one every
 /// `period / count`. It is measured on the messages' own `created_at`, so a bot catching up on
 /// what was posted while it was stopped judges each sender by how fast they posted, not by how
-/// fast the backlog arrives. Edits and deletions are not limited. Each node of a scaled-out bot
+/// fast the backlog arrives. Edits, deletions and reactions are not limited. Each node of a scaled-out bot
 /// limits the channels it handles; a rebuilt bot (a reconfiguration) starts with full buckets.
 ///
 /// ```swift
