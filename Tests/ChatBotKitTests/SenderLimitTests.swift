@@ -73,7 +73,7 @@ struct SenderLimitTests {
         #expect(slow.notice(to: "bob", retryAfter: .seconds(15)).hasPrefix("bob, I handle at most 1 message every 15s from each sender"))
     }
 
-    @Test("through the dev server: the sender over the limit is skipped and told once; others, exempt users and edits are not limited")
+    @Test("through the dev server: the sender over the limit is skipped and told once; others, exempt users, edits and reactions are not limited")
     func throughTheServer() async throws {
         try await TestChatServer.withServer { server in
             let registry = PrometheusCollectorRegistry()
@@ -82,6 +82,7 @@ struct SenderLimitTests {
             bot.use(SenderLimit(.init(rate: try #require(.init("2/min")), exempt: ["trusted"])))
             bot.onMessage { context in recorder.record("\(context.message.user?.id ?? "?"): \(context.message.text)") }
             bot.onMessageUpdated { context in recorder.record("edit \(context.message.text)") }
+            bot.onReaction { reaction, _ in recorder.record("reaction \(reaction.type)") }
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let bob = try await TestUser.join(server, id: "bob", channel: "messaging:general")
             let trusted = try await TestUser.join(server, id: "trusted", channel: "messaging:general")
@@ -94,6 +95,8 @@ struct SenderLimitTests {
                 try await recorder.wait { $0.contains("bob: bob 1") && $0.filter { $0.hasPrefix("trusted:") }.count == 3 }
                 try await ann.client.updateMessage(sent[0].id, text: "ann 1, edited")
                 try await recorder.wait { $0.contains("edit ann 1, edited") }
+                try await ann.client.sendReaction("like", to: sent[0].id, as: "ann")
+                try await recorder.wait { $0.contains("reaction like") }
                 #expect(notices.count == 1, "told once, for the third message; the fourth is skipped silently")
                 #expect(notices.first?.text.hasPrefix("ann, I handle at most 2 messages a minute from each sender") == true)
                 #expect(recorder.all.filter { $0.hasPrefix("ann:") } == ["ann: ann 1", "ann: ann 2"])
