@@ -1,3 +1,4 @@
+import ChatClient
 import ChatLocking
 import Foundation
 import Testing
@@ -5,9 +6,8 @@ import Testing
 /// Waits without noticing cancellation, as a stubborn handler or a slow connection attempt
 /// does (suspended, not spinning, so that it holds no thread of the test's small pool).
 private func ignoringCancellation(for duration: Duration) async {
-    let milliseconds = Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
     await withCheckedContinuation { continuation in
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { continuation.resume() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + duration.timeInterval) { continuation.resume() }
     }
 }
 

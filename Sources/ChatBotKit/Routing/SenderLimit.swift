@@ -70,7 +70,7 @@ public final class SenderLimit: BotMiddleware {
     /// A limit of `rule`.
     public init(_ rule: Rule) {
         self.rule = rule
-        periodSeconds = rule.rate.period.seconds
+        periodSeconds = rule.rate.period.timeInterval
         perSecond = Double(rule.rate.count) / periodSeconds
     }
 
@@ -126,7 +126,7 @@ public final class SenderLimit: BotMiddleware {
 
     /// What the sender is told: the limit, and when to try again.
     package func notice(to sender: String, retryAfter: Duration) -> String {
-        let wait = max(1, Int(retryAfter.seconds.rounded(.up)))
+        let wait = max(1, Int(retryAfter.timeInterval.rounded(.up)))
         let messages = rule.rate.count == 1 ? "1 message" : "\(rule.rate.count) messages"
         return "\(sender), I handle at most \(messages) \(Self.per(rule.rate.period)) from each sender, so I skipped this one. "
             + "Try again in \(DurationText.format(.seconds(wait)))."
@@ -154,9 +154,4 @@ public final class SenderLimit: BotMiddleware {
             return made
         }
     }
-}
-
-extension Duration {
-    /// The duration in seconds, fractions included.
-    fileprivate var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
