@@ -219,7 +219,7 @@ struct ConfigurationTests {
             (
                 "sender_limit that is not a rate",
                 "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - name: a\n    kind: echo\n    channels: [messaging:x]\n    sender_limit: lots\n",
-                .badValue, 8, 19, "bots[0].sender_limit must be a rate such as 20/min"
+                .badValue, 8, 19, "bots[0].sender_limit must be a rate such as 30/min, 5/s or 100/h, found \"lots\""
             ),
             (
                 "sender_limit with a misspelt key",

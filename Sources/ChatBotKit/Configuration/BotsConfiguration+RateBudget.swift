@@ -5,14 +5,7 @@ extension BotsConfiguration {
     /// least one rate.
     static func parseRateBudget(_ node: ConfigNode) throws(ConfigurationError) -> RateBudget {
         try node.allowOnly(["calls", "messages", "uploads", "max_wait"])
-        func rate(_ key: String) throws(ConfigurationError) -> RateBudget.Rate? {
-            guard let value = node[key] else { return nil }
-            guard let rate = RateBudget.Rate(try value.string()) else {
-                throw value.error(.badValue, "\(value.path) must be a rate such as 30/min, 5/s or 100/h, found \(value.describe)")
-            }
-            return rate
-        }
-        var budget = RateBudget(calls: try rate("calls"), messages: try rate("messages"), uploads: try rate("uploads"))
+        var budget = RateBudget(calls: try node["calls"]?.rate(), messages: try node["messages"]?.rate(), uploads: try node["uploads"]?.rate())
         guard budget.calls != nil || budget.messages != nil || budget.uploads != nil else {
             throw node.error(.badValue, "\(node.path) needs at least one of calls, messages or uploads, such as messages: 30/min")
         }

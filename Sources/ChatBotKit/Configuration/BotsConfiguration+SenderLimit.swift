@@ -4,9 +4,9 @@ import ChatModels
 extension BotsConfiguration {
     /// `sender_limit: 20/min`, or `sender_limit: { messages: 20/min, notify: false, exempt: [workout-bot] }`.
     static func parseSenderLimit(_ node: ConfigNode) throws(ConfigurationError) -> SenderLimit.Rule {
-        if case .scalar = node.value { return SenderLimit.Rule(rate: try senderRate(node)) }
+        if case .scalar = node.value { return SenderLimit.Rule(rate: try node.rate()) }
         try node.allowOnly(["messages", "notify", "exempt"])
-        var rule = SenderLimit.Rule(rate: try senderRate(try node.required("messages")))
+        var rule = SenderLimit.Rule(rate: try node.required("messages").rate())
         if let notify = node["notify"] { rule.notifies = try notify.bool() }
         if let exempt = node["exempt"] {
             for user in try exempt.sequence() {
@@ -16,12 +16,5 @@ extension BotsConfiguration {
             }
         }
         return rule
-    }
-
-    private static func senderRate(_ node: ConfigNode) throws(ConfigurationError) -> RateBudget.Rate {
-        guard let rate = RateBudget.Rate(try node.string()) else {
-            throw node.error(.badValue, "\(node.path) must be a rate such as 20/min, 1/s or 100/h, found \(node.describe)")
-        }
-        return rate
     }
 }
