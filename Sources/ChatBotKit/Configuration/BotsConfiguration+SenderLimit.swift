@@ -1,6 +1,3 @@
-import ChatClient
-import ChatModels
-
 extension BotsConfiguration {
     /// `sender_limit: 20/min`, or `sender_limit: { messages: 20/min, notify: false, exempt: [workout-bot] }`.
     static func parseSenderLimit(_ node: ConfigNode) throws(ConfigurationError) -> SenderLimit.Rule {
@@ -9,11 +6,7 @@ extension BotsConfiguration {
         var rule = SenderLimit.Rule(rate: try node.required("messages").rate())
         if let notify = node["notify"] { rule.notifies = try notify.bool() }
         if let exempt = node["exempt"] {
-            for user in try exempt.sequence() {
-                let id = try user.string()
-                guard ChannelId.isValidPart(id) else { throw user.error(.badValue, "user \"\(id)\" may only use letters, digits, '-' and '_'") }
-                rule.exempt.insert(id)
-            }
+            for user in try exempt.sequence() { rule.exempt.insert(try user.userId()) }
         }
         return rule
     }

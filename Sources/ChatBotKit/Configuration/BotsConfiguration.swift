@@ -274,8 +274,7 @@ public struct BotsConfiguration: Sendable {
             throw nameNode.error(.badValue, "bot name \"\(name)\" may only use letters, digits, '-' and '_'")
         }
         let kind = try node.required("kind").string()
-        let user = try node["user"]?.string() ?? name
-        guard ChannelId.isValidPart(user) else { throw node["user"]!.error(.badValue, "user \"\(user)\" may only use letters, digits, '-' and '_'") }
+        let user = try node["user"]?.userId() ?? name
         var channels: [ChannelId] = []
         let channelsNode = try node.required("channels")
         for element in try channelsNode.sequence() {

@@ -100,6 +100,13 @@ public struct ConfigNode: Sendable {
         return duration
     }
 
+    /// A user id: letters, digits, `-` and `_` (`user:` of a bot, `sender_limit.exempt`).
+    public func userId() throws(ConfigurationError) -> String {
+        let id = try string()
+        guard ChannelId.isValidPart(id) else { throw error(.badValue, "user \"\(id)\" may only use letters, digits, '-' and '_'") }
+        return id
+    }
+
     /// A size like `25MB`, `512KB` or a number of bytes.
     public func byteSize() throws(ConfigurationError) -> Int64 {
         guard case .scalar(let text, _) = value, let size = ByteSizeText.parse(text) else {
