@@ -97,7 +97,7 @@ public enum ModerationBot: BotKind {
         }
         if !moderators.isEmpty {
             bot.onReaction(removalReaction) { reaction, context in
-                guard let moderator = reaction.user?.id ?? reaction.userId, moderators.contains(moderator) else { return }
+                guard let moderator = reaction.userId, moderators.contains(moderator) else { return }
                 try await removeOnRequest(of: reaction.user ?? User(id: moderator), context: context)
             }
         }

@@ -117,7 +117,7 @@ public final class Bot: Sendable {
     /// Handles a reaction of `type` (any type when nil) added to a message in the bot's channels
     /// by someone other than the bot, to any message, the bot's own answers included (a 👍 or a
     /// `remove` on an answer is how people answer a bot); `context.message` is the message and
-    /// `reaction.user` who reacted. A reaction replaced by another (`enforce_unique`) counts as
+    /// `reaction.userId` who reacted (taken from the event when the reaction itself lacks it). A reaction replaced by another (`enforce_unique`) counts as
     /// added. Reactions are handled in order with the channel's messages, once each; middleware
     /// runs around them (`context.trigger` is `.reaction`).
     public func onReaction(_ type: String? = nil, handler: @escaping @Sendable (Reaction, BotContext) async throws -> Void) {

@@ -327,9 +327,11 @@ public final class BotService: Service, Sendable {
 
     /// A reaction added (or replaced) or taken off, by someone other than the bot, to any
     /// message, the bot's own included: reacting to a bot's answer is how people answer it.
+    /// Who reacted is resolved here once: the reaction handed on carries it as `userId`.
     private func acceptReaction(_ event: Event) -> (Delivery, ChannelId)? {
-        guard let reaction = event.reaction, let message = event.message, let cid = event.cid ?? message.cid else { return nil }
-        guard (reaction.userId ?? reaction.user?.id ?? event.user?.id) != bot.user.id else { return nil }
+        guard var reaction = event.reaction, let message = event.message, let cid = event.cid ?? message.cid else { return nil }
+        reaction.userId = event.reactingUserId
+        guard reaction.userId != bot.user.id else { return nil }
         return once(Delivery(.reaction(reaction, isRemoved: event.type == .reactionDeleted), message), in: cid)
     }
 

@@ -46,7 +46,7 @@ struct Delivery: Sendable {
         // A reaction added again after it was taken off has a new `created_at`, and one taken
         // off again after that a new `updated_at`: each is a delivery of its own.
         case .reaction(let reaction, let isRemoved):
-            "\(message.id)\nreaction \(reaction.type) \(reaction.userId ?? reaction.user?.id ?? "") "
+            "\(message.id)\nreaction \(reaction.type) \(reaction.userId ?? "") "
                 + "\(isRemoved ? "removed" : "added") \((reaction.updatedAt ?? reaction.createdAt).map { RFC3339.string(from: $0) } ?? "")"
         }
     }

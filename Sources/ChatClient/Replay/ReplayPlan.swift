@@ -120,7 +120,7 @@ public struct ReplayPlan: Sendable {
                 step(nil, .delete(messageId: message.id, hard: event.hardDelete ?? false))
             case .reactionNew, .reactionUpdated, .reactionDeleted:
                 guard let reaction = event.reaction, let messageId = reaction.messageId ?? event.message?.id, sent.contains(messageId),
-                    let userId = reaction.userId ?? reaction.user?.id ?? event.user?.id
+                    let userId = event.reactingUserId
                 else {
                     skip("reactions to messages the replay does not send")
                     continue
