@@ -115,7 +115,7 @@ public enum ModerationBot: BotKind {
         for attachment in message.attachments {
             guard let link = attachment.fileLink else { continue }
             do {
-                if attachment.type == .image { try await context.deleteImage(url: link) } else { try await context.deleteFile(url: link) }
+                try await deleteUpload(attachment, at: link, context: context)
             } catch let error as ChatClientError where error.httpStatus == 404 {
                 // A link to a file elsewhere, or already deleted.
             }
@@ -123,6 +123,11 @@ public enum ModerationBot: BotKind {
         let author = message.user?.name ?? message.user?.id ?? "someone"
         context.logger.info("Message removed at a moderator's request", metadata: ["moderator": "\(moderator.id)", "user": "\(author)"])
         try await context.reply(text: "@\(author): a message of yours was removed by \(moderator.name ?? moderator.id), a moderator.")
+    }
+
+    /// Deletes an attachment's uploaded file from the CDN, through the endpoint of its kind.
+    static func deleteUpload(_ attachment: AnyChatMessageAttachment, at link: URL, context: BotContext) async throws {
+        if attachment.type == .image { try await context.deleteImage(url: link) } else { try await context.deleteFile(url: link) }
     }
 
     /// What identifies a judged file: its message and its link without the signature.
@@ -161,7 +166,7 @@ public enum ModerationBot: BotKind {
             } catch let error as ChatClientError where error.httpStatus == 404 {
                 // Another attachment of the same message already had it removed.
             }
-            if attachment.type == .image { try await context.deleteImage(url: link) } else { try await context.deleteFile(url: link) }
+            try await deleteUpload(attachment, at: link, context: context)
             let ban = try await banIfRepeated(file: name, policy: policy, context: context)
             try await context.reply(text: "@\(sender): \(name) was removed because \(reason).\(ban)", extraData: notice(name, reason, context))
         case .flag:
