@@ -120,4 +120,24 @@ struct ReactionTests {
             #expect(second.all == ["+love on photo", "-like on photo"], "what was handled before is not handled again")
         }
     }
+
+    @Test("a bot without reaction handlers takes no reaction deliveries, so reactions neither queue nor count for it")
+    func noHandlersNoDeliveries() async throws {
+        try await TestChatServer.withServer { server in
+            let registry = PrometheusCollectorRegistry()
+            let recorder = Recorder()
+            let bot = Bot(name: "plain", user: User(id: "plain-bot"))
+            bot.onMessage { context in recorder.record(context.message.text) }
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            try await server.withBot(bot, channels: ["messaging:general"], metricsFactory: PrometheusMetricsFactory(registry: registry)) { _ in
+                let first = try await ann.send(text: "one")
+                try await ann.client.sendReaction("like", to: first.id, as: "ann")
+                try await ann.send(text: "two")
+                try await recorder.wait { $0 == ["one", "two"] }
+                let samples = MetricSamples(registry.emitToString())
+                #expect(samples["chatbotkit_bot_deliveries_total", ["bot": "plain", "trigger": "message"]] == 2)
+                #expect(samples["chatbotkit_bot_deliveries_total", ["bot": "plain", "trigger": "reaction"]] == 0)
+            }
+        }
+    }
 }

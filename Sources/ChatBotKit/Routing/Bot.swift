@@ -119,7 +119,8 @@ public final class Bot: Sendable {
     /// `remove` on an answer is how people answer a bot); `context.message` is the message and
     /// `reaction.userId` who reacted (taken from the event when the reaction itself lacks it). A reaction replaced by another (`enforce_unique`) counts as
     /// added. Reactions are handled in order with the channel's messages, once each; middleware
-    /// runs around them (`context.trigger` is `.reaction`).
+    /// runs around them (`context.trigger` is `.reaction`). A bot with no reaction handler
+    /// takes no reactions at all (they do not count as its deliveries).
     public func onReaction(_ type: String? = nil, handler: @escaping @Sendable (Reaction, BotContext) async throws -> Void) {
         routes.withLock { $0.reactions.append((type, false, handler)) }
     }
@@ -174,6 +175,9 @@ public final class Bot: Sendable {
 
     /// The payload types this bot decodes.
     public var registry: AttachmentPayloadRegistry { routes.withLock { $0.registry } }
+
+    /// Whether it has reaction handlers: a bot without takes no reaction deliveries at all.
+    var handlesReactions: Bool { routes.withLock { !$0.reactions.isEmpty } }
 
     /// Takes every route, middleware and payload type of `other` in place of its own (a
     /// reconfigured bot keeps its identity, its connection and what it has handled).

@@ -327,9 +327,12 @@ public final class BotService: Service, Sendable {
 
     /// A reaction added (or replaced) or taken off, by someone other than the bot, to any
     /// message, the bot's own included: reacting to a bot's answer is how people answer it.
-    /// Who reacted is resolved here once: the reaction handed on carries it as `userId`.
+    /// Who reacted is resolved here once: the reaction handed on carries it as `userId`. Only
+    /// for a bot with reaction handlers: in a busy channel reactions outnumber messages, and
+    /// taken for nothing they would each be queued, counted and remembered as handled, crowding
+    /// messages out of the window that keeps redeliveries from being handled twice.
     private func acceptReaction(_ event: Event) -> (Delivery, ChannelId)? {
-        guard var reaction = event.reaction, let message = event.message, let cid = event.cid ?? message.cid else { return nil }
+        guard bot.handlesReactions, var reaction = event.reaction, let message = event.message, let cid = event.cid ?? message.cid else { return nil }
         reaction.userId = event.reactingUserId
         guard reaction.userId != bot.user.id else { return nil }
         return once(Delivery(.reaction(reaction, isRemoved: event.type == .reactionDeleted), message), in: cid)
