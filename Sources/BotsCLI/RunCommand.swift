@@ -142,6 +142,7 @@ struct RunCommand: AsyncParsableCommand {
             let bot = try kind.makeBot(entry, environment: BotKindEnvironment(dataDirectory: dataDirectory, logger: logger, pathRoot: pathRoot))
             // Outermost, so that a skipped message costs the kind's middleware nothing either.
             if let rule = entry.senderLimit { bot.useOutermost(SenderLimit(rule)) }
+            bot.conversationStore = FileConversationStore(file: configuration.conversationsFile(for: entry, under: pathRoot), logger: logger)
             return bot
         } catch let error as ConfigurationError {
             throw error

@@ -62,6 +62,12 @@ public struct WorkoutSummaryPayload: AttachmentPayload {
     public var energyCal: Int
     /// Number of workouts.
     public var count: Int
+    /// The user's weekly goal in meters (`/goal`), if they set one.
+    public var goalDistanceMeters: Int?
+    /// The workouts the goal counts (`run`); nil for any.
+    public var goalType: String?
+    /// The meters of the week's workouts that count toward the goal.
+    public var goalProgressMeters: Int?
 
     private enum CodingKeys: String, CodingKey {
         case userId = "user_id"
@@ -70,6 +76,9 @@ public struct WorkoutSummaryPayload: AttachmentPayload {
         case durationSeconds = "duration_seconds"
         case energyCal = "energy_cal"
         case count
+        case goalDistanceMeters = "goal_distance_meters"
+        case goalType = "goal_type"
+        case goalProgressMeters = "goal_progress_meters"
     }
 
     /// A summary.

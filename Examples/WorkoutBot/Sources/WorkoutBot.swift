@@ -18,6 +18,7 @@ public enum WorkoutBot: BotKind {
             #"--attachment '{"type":"workout","workout-type":"run","workout-distance-meters":5000,"workout-duration-seconds":1500,"workout-energy-cal":400}'"#),
         BotKindSample("--text /workouts"),
         BotKindSample("--text '/log run 5km 25m' --press log", customCommand: "log"),
+        BotKindSample("--text /goal"),
     ]
 
     /// Builds the bot from its `bots.yaml` entry (option: `database`, a path).
@@ -42,6 +43,7 @@ public enum WorkoutBot: BotKind {
             try await export(context: context, store: store)
         }
         addLogCommand(to: bot)
+        addGoalConversation(to: bot, store: store)
         // A workout fixed by an edit replaces what was stored for the message, and a deleted
         // workout leaves the totals; either way the sender gets the week's new summary.
         bot.onMessageUpdated { context in
@@ -145,9 +147,14 @@ public enum WorkoutBot: BotKind {
     static func replySummary(of userId: String, weekOf date: Date, prefix: String = "", context: BotContext, store: WorkoutStore) async throws {
         let weekStart = WorkoutReports.weekStart(of: date)
         let week = try store.workouts(of: userId, since: weekStart)
-        let summary = WorkoutSummaryPayload(
+        var summary = WorkoutSummaryPayload(
             userId: userId, weekStart: WorkoutReports.day(weekStart), distanceMeters: week.reduce(0) { $0 + $1.distanceMeters },
             durationSeconds: week.reduce(0) { $0 + $1.durationSeconds }, energyCal: week.reduce(0) { $0 + $1.energyCal }, count: week.count)
+        if let goal = try store.goal(of: userId) {
+            summary.goalDistanceMeters = goal.weeklyMeters
+            summary.goalType = goal.type
+            summary.goalProgressMeters = week.filter { goal.type == nil || $0.type == goal.type }.reduce(0) { $0 + $1.distanceMeters }
+        }
         try await context.reply(text: prefix + describe(summary), attachments: [AnyAttachmentPayload(payload: summary)])
     }
 
@@ -157,7 +164,16 @@ public enum WorkoutBot: BotKind {
         let minutes = summary.durationSeconds % 3600 / 60
         let kilometers = WorkoutReports.kilometers(summary.distanceMeters)
         let plural = summary.count == 1 ? "workout" : "workouts"
-        return "This week: \(summary.count) \(plural), \(kilometers) km, \(hours)h \(minutes < 10 ? "0" : "")\(minutes)m, \(summary.energyCal) kcal."
+        let totals = "This week: \(summary.count) \(plural), \(kilometers) km, \(hours)h \(minutes < 10 ? "0" : "")\(minutes)m, \(summary.energyCal) kcal."
+        guard let goal = summary.goalDistanceMeters, let progress = summary.goalProgressMeters else { return totals }
+        return totals + " " + describeGoal(meters: goal, type: summary.goalType, progress: progress)
+    }
+
+    /// `Goal: 10.0 of 30.0 km of run (33%).`, or `Goal reached: …` once it is.
+    static func describeGoal(meters: Int, type: String?, progress: Int) -> String {
+        let of = "\(WorkoutReports.kilometers(progress)) of \(WorkoutReports.kilometers(meters)) km\(type.map { " of \($0)" } ?? "")"
+        guard progress < meters else { return "Goal reached: \(of)!" }
+        return "Goal: \(of) (\(progress * 100 / max(meters, 1))%)."
     }
 
     static func export(context: BotContext, store: WorkoutStore) async throws {

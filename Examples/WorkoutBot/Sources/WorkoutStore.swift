@@ -33,7 +33,7 @@ public final class WorkoutStore: Sendable {
         }
     }
 
-    private let queue: DatabaseQueue
+    let queue: DatabaseQueue
 
     /// Opens (and creates) the database at `url`.
     public init(url: URL) throws {
@@ -48,6 +48,7 @@ public final class WorkoutStore: Sendable {
                         created_at REAL NOT NULL, PRIMARY KEY (message_id, position));
                     CREATE INDEX IF NOT EXISTS workouts_by_user ON workouts(user_id, created_at);
                     """)
+            try Self.createGoals(db)
         }
     }
 

@@ -323,6 +323,12 @@ public struct BotsConfiguration: Sendable {
         stateFile("uploads", for: entry, under: pathRoot)
     }
 
+    /// Where a bot of `bots run` keeps its conversations under way between runs:
+    /// `conversations/<name>.json` beside the checkpoints (`.bots/conversations/` by default).
+    public func conversationsFile(for entry: BotEntry, under pathRoot: URL? = nil) -> URL {
+        stateFile("conversations", for: entry, under: pathRoot)
+    }
+
     /// `<folder>/<bot name>.json` in the folder that holds the embedded server's `data`.
     private func stateFile(_ folder: String, for entry: BotEntry, under pathRoot: URL?) -> URL {
         BotKindEnvironment.resolve(embedded.dataDirectory, under: pathRoot).deletingLastPathComponent()

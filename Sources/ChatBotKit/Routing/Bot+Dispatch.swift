@@ -85,6 +85,7 @@ extension Bot {
     }
 
     private func route(_ message: Message, context: BotContext, routes: Routes) async {
+        if !routes.conversations.isEmpty, await converse(message, context: context, routes: routes) { return }
         for attachment in message.attachments {
             let matching = routes.attachments.filter { $0.type == attachment.type }
             let isRegistered = routes.registry.payloadType(for: attachment.type) != nil
@@ -120,7 +121,7 @@ extension Bot {
         for handler in routes.messages { await run(context, routes) { try await handler(context) } }
     }
 
-    private func run(_ context: BotContext, _ routes: Routes, _ body: () async throws -> Void) async {
+    func run(_ context: BotContext, _ routes: Routes, _ body: () async throws -> Void) async {
         do {
             try await body()
         } catch {
@@ -128,7 +129,7 @@ extension Bot {
         }
     }
 
-    private func report(_ error: any Error, context: BotContext, routes: Routes) async {
+    func report(_ error: any Error, context: BotContext, routes: Routes) async {
         let botError = BotError(
             code: .handlerFailed, message: "a handler of bot \(name) failed: \(error)", messageId: context.message.id, underlying: error)
         context.logger.error("\(botError.message)", metadata: ["cid": "\(context.channel.cid)"])

@@ -38,6 +38,7 @@ public final class Bot: Sendable {
         var errors: [@Sendable (BotError, BotContext?) async -> Void] = []
         var middleware: [any BotMiddleware] = []
         var customCommands: [String: CustomCommand] = [:]
+        var conversations: [String: ConversationRoute] = [:]
         var registry = AttachmentPayloadRegistry()
     }
 
@@ -46,6 +47,7 @@ public final class Bot: Sendable {
     /// The user the bot acts as.
     public let user: User
     let routes = Locked(Routes())
+    let conversationStoreBox = Locked<any ConversationStore>(MemoryConversationStore())
 
     /// A bot acting as `user` (by default a user named after the bot).
     public init(name: String, user: User? = nil) {

@@ -167,13 +167,20 @@ public struct BotContext: Sendable {
     }
 }
 
-/// Numbers the replies of one message, in the order they are made.
+/// What the handlers of one delivery have done so far: the replies they made, numbered in the
+/// order they are made, and whether one started or ended a conversation.
 final class ReplyCounter: Sendable {
-    private let count = Locked(0)
+    private let state = Locked((replies: 0, conversationChanged: false))
     func next() -> Int {
-        count.withLock { value in
-            defer { value += 1 }
-            return value
+        state.withLock { state in
+            defer { state.replies += 1 }
+            return state.replies
         }
+    }
+
+    /// Whether a handler started or ended a conversation (so the turn that ran it leaves it be).
+    var conversationChanged: Bool {
+        get { state.withLock { $0.conversationChanged } }
+        set { state.withLock { $0.conversationChanged = newValue } }
     }
 }

@@ -90,6 +90,15 @@ final class BotMetrics: Sendable {
             .increment()
     }
 
+    /// What became of a conversation: `started`, `answered`, `ended`, `cancelled`, `expired`,
+    /// `unknown` (no handler for its type any more) or `unreadable` (its saved state no longer fits).
+    static func conversation(_ event: String, name: String, bot: String, factory: any MetricsFactory) {
+        Counter(
+            label: "chatbotkit_bot_conversation_events_total", dimensions: [("bot", bot), ("conversation", name), ("event", event)],
+            factory: factory
+        ).increment()
+    }
+
     /// A handler or middleware that threw.
     static func handlerFailed(bot: String, factory: any MetricsFactory) {
         Counter(label: "chatbotkit_bot_handler_errors_total", dimensions: [("bot", bot)], factory: factory).increment()
