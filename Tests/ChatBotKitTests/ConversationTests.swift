@@ -127,11 +127,12 @@ struct ConversationTests {
                 try await ann.send(text: "Not an answer: outside the thread")
                 try await recorder.wait { $0.contains("message Not an answer: outside the thread") }
                 try await ann.client.sendMessage(OutgoingMessage(text: "Ann", parentId: root.id), to: ann.channel, as: "ann")
-                try await recorder.wait { $0.contains("name Ann") }
                 let key = ConversationKey(bot: "clerk", channel: "messaging:general", user: "ann", thread: root.id)
-                let saved = try #require(try await bot.conversationStore.conversation(for: key))
-                #expect(saved.name == "SignUp")
-                #expect(saved.state == .object(["age": .object(["name": "Ann"])]), "the state is saved as the type encodes it")
+                // The state is saved as the type encodes it, once the turn has returned.
+                try await eventually("the thread's conversation waits for the age") {
+                    try await bot.conversationStore.conversation(for: key)?.state == .object(["age": .object(["name": "Ann"])])
+                }
+                #expect(try await bot.conversationStore.conversation(for: key)?.name == "SignUp")
                 #expect(try await bot.conversationStore.conversation(for: ConversationKey(bot: "clerk", channel: "messaging:general", user: "ann")) == nil)
             }
             #expect(
@@ -237,6 +238,28 @@ struct ConversationTests {
             let saved = try #require(try await bot.conversationStore.conversation(for: key))
             #expect(saved.state == .object(["age": .object(["name": "Ann"])]), "still waiting for the age")
             #expect(saved.answered == [name.id])
+        }
+    }
+
+    @Test("a turn that starts another conversation leaves the new one in place, whatever the turn answers")
+    func turnStartsAnother() async throws {
+        try await TestChatServer.withServer { server in
+            let recorder = Recorder()
+            let bot = Self.signUpBot(recorder: recorder)
+            bot.command("quick") { _, context in try await context.startConversation(Quick(asked: 0)) }
+            bot.onConversation(Quick.self) { _, context in
+                try await context.startConversation(SignUp.name)
+                return .end
+            }
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let channel = server.client(as: "clerk-bot").channel("messaging:general")
+            for text in ["/quick", "sign me up"] {
+                let message = try await ann.send(text: text)
+                await bot.handle(message, context: BotContext(message: message, channel: channel, bot: bot, logger: Logger(label: "test")))
+            }
+            let saved = try await bot.conversationStore.conversation(for: ConversationKey(bot: "clerk", channel: "messaging:general", user: "ann"))
+            #expect(saved?.name == "SignUp")
+            #expect(saved?.state == .object(["name": .object([:])]))
         }
     }
 
