@@ -142,7 +142,6 @@ struct RunCommand: AsyncParsableCommand {
             let bot = try kind.makeBot(entry, environment: BotKindEnvironment(dataDirectory: dataDirectory, logger: logger, pathRoot: pathRoot))
             // Outermost, so that a skipped message costs the kind's middleware nothing either.
             if let rule = entry.senderLimit { bot.useOutermost(SenderLimit(rule)) }
-            bot.conversationStore = FileConversationStore(file: configuration.conversationsFile(for: entry, under: pathRoot), logger: logger)
             return bot
         } catch let error as ConfigurationError {
             throw error
@@ -174,6 +173,14 @@ struct RunCommand: AsyncParsableCommand {
     ) -> BotService {
         let events: BotService.EventSource =
             if entry.events == .webhook, let intake { .webhook(intake) } else { .webSocket }
+        // Scaled out, the nodes share the conversations (the PostgreSQL lease store keeps them),
+        // so one goes on whichever node its channel moves to; alone, a bot keeps its own in a file.
+        if let shared = scaleOut?.store as? any ConversationStore {
+            bot.conversationStore = shared
+        } else {
+            bot.conversationStore = FileConversationStore(
+                file: configuration.conversationsFile(for: entry, under: pathRoot), logger: Logger(label: "bots.\(entry.name)"))
+        }
         let catchUp = entry.catchUp.map {
             BotService.CatchUp(checkpointFile: configuration.checkpointFile(for: entry, under: pathRoot), maximumAge: $0)
         }

@@ -8,10 +8,10 @@ import ServiceLifecycle
 
 /// Channel leases in PostgreSQL, for a bot run on several nodes (``BotService/ScaleOut``).
 ///
-/// Two tables, made on first use: `chatbotkit_nodes` (which nodes run which bot, as which
-/// process, until when)
-/// and `chatbotkit_channel_leases` (a channel's holder, until when, and how far it was
-/// handled). Every lease is taken and renewed by one statement that checks its holder and
+/// Tables made on first use: `chatbotkit_nodes` (which nodes run which bot, as which process,
+/// until when), `chatbotkit_channel_leases` (a channel's holder, until when, and how far it was
+/// handled), and `chatbotkit_conversations` (the bots' conversations under way: it is a
+/// ``ConversationStore`` too, so a conversation goes on whichever node its channel moves to). Every lease is taken and renewed by one statement that checks its holder and
 /// expiry against the database's clock, so two nodes never both hold a channel.
 ///
 /// It is a service: run it (in the `ServiceGroup`, before the bots, so that it stops after
@@ -190,6 +190,7 @@ public final class PostgresChannelLeaseStore: ChannelLeaseStore, Service {
                     bot text NOT NULL, cid text NOT NULL, owner text, expires_at timestamptz NOT NULL,
                     handled_through timestamptz, recently_handled text[] NOT NULL DEFAULT '{}', PRIMARY KEY (bot, cid))
                 """, logger: logger)
+            try await connection.query(Self.conversationsTable, logger: logger)
         }
         schemaIsReady.withLock { $0 = true }
     }
@@ -198,7 +199,7 @@ public final class PostgresChannelLeaseStore: ChannelLeaseStore, Service {
     /// done. At the timeout the call fails (once it has found out why connections fail, unless
     /// the operation ends meanwhile) and the operation is cancelled behind it: the pool can take
     /// a while to give up a connection attempt (see `withDeadline`).
-    private func perform<Result: Sendable>(_ what: String, _ operation: @escaping @Sendable (PostgresClient) async throws -> Result)
+    func perform<Result: Sendable>(_ what: String, _ operation: @escaping @Sendable (PostgresClient) async throws -> Result)
         async throws(LeaseStoreError) -> Result
     {
         let client = self.client

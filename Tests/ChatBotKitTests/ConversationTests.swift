@@ -8,7 +8,7 @@ import Prometheus
 import Testing
 
 /// A test's own conversation: a name, then an age, then done.
-private enum SignUp: Conversation {
+enum SignUp: Conversation {
     case name
     case age(name: String)
 }

@@ -57,6 +57,22 @@ struct ReadmeTests {
         }
     }
 
+    @Test("the README's conversation is the tested sign-up bot's, line for line")
+    func readmeConversationIsTested() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "```swift\nenum SignUp: Conversation {"))
+        let block = try #require(readme[start.lowerBound...].dropFirst("```swift".count).components(separatedBy: "```").first).split(separator: "\n")
+        let source = try String(contentsOf: Self.root.appendingPathComponent("Tests/ChatBotKitTests/ConversationTests.swift"), encoding: .utf8)
+        let sourceLines = source.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        var searchFrom = 0
+        #expect(block.count > 20)
+        for line in block.map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            let found = sourceLines[searchFrom...].firstIndex(of: line)
+            #expect(found != nil, "README line not in the tested sign-up bot: \(line)")
+            searchFrom = (found ?? searchFrom) + 1
+        }
+    }
+
     @Test("the README's own bot kind is Examples/CoachBot's, and its tool that example's main.swift, whole")
     func readmeOwnKindIsTheCoachExample() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)

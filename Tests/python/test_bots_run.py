@@ -310,7 +310,7 @@ def test_the_commands_the_welcome_prints_reach_a_server_on_port_0(bots, tmp_path
     printed = [line.strip() for line in bots.output if line.strip().startswith(bots_binary() + " send")]
     assert [line.split(" --user alice ")[-1] for line in printed] == [
         """--attachment '{"type":"workout","workout-type":"run","workout-distance-meters":5000,"workout-duration-seconds":1500,"""
-        """"workout-energy-cal":400}'""", "--text /workouts", "--file some.pdf", "--text /archive"], "".join(bots.output)
+        """"workout-energy-cal":400}'""", "--text /workouts", "--text /goal", "--file some.pdf", "--text /archive"], "".join(bots.output)
     workouts = next(line for line in printed if line.endswith("--text /workouts"))
     assert f"--server {bots.base_url} " in workouts, workouts
     arguments = shlex.split(workouts)[1:]
@@ -722,6 +722,52 @@ def test_bots_react_lets_a_moderator_remove_a_message_and_shows_the_notice(tmp_p
         assert "no message no-such-message on the server; `send` prints the id of what it posts" in missing.stderr
         long = subprocess.run([tool[0], "react", *tool[1:], sent_id, "x" * 31], capture_output=True, text=True, timeout=60, cwd=tmp_path)
         assert long.returncode == 64 and "a reaction type has 1 to 30 characters" in long.stderr, long.stdout + long.stderr
+        assert run.terminate() == 0, "".join(run.output)
+    finally:
+        run.kill()
+
+
+def test_the_workout_bots_goal_conversation_goes_on_after_a_restart(tmp_path):
+    config = write_config(tmp_path)
+    run = BotsRun(config)
+    try:
+        client, channel = alice_in(run)
+
+        def answer_to(text):
+            sent = channel.send_message({"text": text}, "alice")["message"]
+            found = wait_for(lambda: bot_messages(channel, "workout-bot", sent["id"]) or None)
+            return found[-1]
+
+        assert answer_to("/goal")["text"] == "How far do you want to go each week? Say 30km. (/cancel to stop)"
+        assert answer_to("25km")["text"] == "Which workouts count toward 25.0 km a week? Say run, ride, swim, walk… or any."
+        # The turn saves the next step once it has answered.
+        def saved_steps():
+            file = tmp_path / "conversations" / "workout.json"
+            saved = json.loads(file.read_text()) if file.exists() else {"conversations": []}
+            return [(c["key"]["user"], c["name"], c["state"]) for c in saved["conversations"]]
+        assert wait_for(lambda: saved_steps() if "type" in str(saved_steps()) else None) == [
+            ("alice", "GoalSetup", {"type": {"meters": 25000}})]
+        assert run.terminate() == 0, "".join(run.output)
+    finally:
+        run.kill()
+
+    # Started again, the bot still waits for the answer to its second question.
+    run = BotsRun(config)
+    try:
+        client, channel = alice_in(run)
+        workout = {"type": "workout", "workout-type": "ride", "workout-distance-meters": 10000,
+                   "workout-duration-seconds": 1800, "workout-energy-cal": 300}
+        sent = channel.send_message({"text": "any", "attachments": []}, "alice")["message"]
+        done = wait_for(lambda: bot_messages(channel, "workout-bot", sent["id"]) or None)[-1]
+        assert done["text"] == "Goal set. This week: 0 workouts, 0.0 km, 0h 00m, 0 kcal. Goal: 0.0 of 25.0 km (0%).", done
+        ride = channel.send_message({"text": "", "attachments": [workout]}, "alice")["message"]
+        summary = wait_for(lambda: bot_messages(channel, "workout-bot", ride["id"]) or None)[-1]
+        assert summary["text"].endswith("Goal: 10.0 of 25.0 km (40%)."), summary
+        assert summary["attachments"][0]["goal_distance_meters"] == 25000
+        assert summary["attachments"][0]["goal_progress_meters"] == 10000
+        samples = scrape(run.metrics_url)[0]
+        assert sample(samples, "chatbotkit_bot_conversation_events_total", bot="workout", conversation="GoalSetup", event="ended") == 1
+        assert saved_steps() == [], "an ended conversation leaves the file"
         assert run.terminate() == 0, "".join(run.output)
     finally:
         run.kill()

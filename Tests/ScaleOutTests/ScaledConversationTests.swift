@@ -1,0 +1,99 @@
+import ChatBotKit
+import ChatBotKitPostgres
+import ChatBotKitTesting
+import ChatClient
+import ChatLocking
+import ChatModels
+import Foundation
+import Testing
+
+/// Counts the answers it is given.
+private struct Tally: Conversation {
+    var answers: [String]
+}
+
+@Suite("Scale-out: conversations in PostgreSQL, shared by the nodes")
+struct ScaledConversationTests {
+    @Test("saved, read, replaced and removed per bot, person, channel and thread; long-expired ones are forgotten")
+    func roundTrip() async throws {
+        try await withStore { store in
+            let key = ConversationKey(bot: "clerk", channel: "messaging:general", user: "ann")
+            let inThread = ConversationKey(bot: "clerk", channel: "messaging:general", user: "ann", thread: "root-1")
+            #expect(try await store.conversation(for: key) == nil)
+            let start = Date(timeIntervalSince1970: 1_790_000_000.123456)
+            let saved = SavedConversation(
+                key: key, name: "Tally", state: .object(["answers": .array(["a", "ü \"quoted\""])]), startedBy: "m1", answered: ["m2"],
+                lastTurnAt: start, expiresAt: start.addingTimeInterval(600))
+            try await store.save(saved)
+            #expect(try await store.conversation(for: key) == saved, "dates keep their microseconds, the state its text")
+            #expect(try await store.conversation(for: inThread) == nil, "a thread's conversation is another")
+            var next = saved
+            next.state = .object(["answers": .array([])])
+            next.answered = ["m2", "m3"]
+            try await store.save(next)
+            #expect(try await store.conversation(for: key) == next)
+
+            var old = saved
+            old.key = ConversationKey(bot: "clerk", channel: "messaging:general", user: "bob")
+            old.expiresAt = start.addingTimeInterval(-8 * 24 * 3600)
+            try await store.save(old)
+            var later = saved
+            later.key = inThread
+            later.lastTurnAt = start.addingTimeInterval(60)
+            try await store.save(later)
+            #expect(try await store.conversation(for: old.key) == nil, "expired more than a week before a save: forgotten")
+            #expect(try await store.conversation(for: inThread) == later)
+
+            try await store.removeConversation(for: key)
+            #expect(try await store.conversation(for: key) == nil)
+            #expect(try await store.conversation(for: inThread) == later)
+        }
+    }
+
+    @Test("a conversation started on one node goes on on the node its channel moves to")
+    func followsTheChannel() async throws {
+        try await ScaleOutTests.withCluster { store, server, ann, _ in
+            let turns = Recorded()
+            func tallyBot(node: String) -> Bot {
+                let bot = Bot(name: "relay", user: User(id: "relay-bot"))
+                bot.conversationStore = store
+                bot.command("tally") { _, context in try await context.startConversation(Tally(answers: [])) }
+                bot.onConversation(Tally.self) { tally, context in
+                    let answers = tally.answers + [context.message.text]
+                    turns.record("\(node): \(answers.joined(separator: ","))")
+                    return .next(Tally(answers: answers))
+                }
+                return bot
+            }
+            let channel = ScaleOutTests.channels[0]
+            let nodeA = try await server.startBot(
+                tallyBot(node: "node-a"), channels: [channel], configuration: ScaleOutTests.configuration(store, node: "node-a"))
+            try await eventually("node-a holds the channel") { nodeA.service.leasedChannels == [channel] }
+            let room = ann.client.channel(channel)
+            try await room.sendMessage(text: "/tally")
+            try await room.sendMessage(text: "one")
+            try await turns.wait { $0 == ["node-a: one"] }
+            try await eventually("the turn is saved") {
+                try await store.conversation(for: ConversationKey(bot: "relay", channel: channel, user: "ann"))?.answered.count == 1
+            }
+            try await nodeA.stop()
+            let nodeB = try await server.startBot(
+                tallyBot(node: "node-b"), channels: [channel], configuration: ScaleOutTests.configuration(store, node: "node-b"))
+            try await eventually("node-b holds the channel") { nodeB.service.leasedChannels == [channel] }
+            try await room.sendMessage(text: "two")
+            try await turns.wait { $0.count == 2 }
+            #expect(turns.all == ["node-a: one", "node-b: one,two"])
+            try await nodeB.stop()
+        }
+    }
+}
+
+/// What the nodes' turns recorded, in order.
+private final class Recorded: Sendable {
+    private let entries = Locked<[String]>([])
+    func record(_ entry: String) { entries.withLock { $0.append(entry) } }
+    var all: [String] { entries.withLock { $0 } }
+    func wait(until condition: ([String]) -> Bool) async throws {
+        try await eventually("the turns are done (so far: \(all))") { condition(all) }
+    }
+}
