@@ -110,6 +110,13 @@ def test_two_nodes_answer_each_workout_once_and_the_survivor_of_a_crash_takes_th
             assert len(answers(channel, message["id"])) == 1, f"{channel.id} is answered once"
 
         held_by_a = [cid for cid, owner in owners(postgres).items() if owner == "node-a"]
+        # A conversation node-a starts is in PostgreSQL, for whichever node holds its channel next.
+        goal_channel = next(channel for channel in channels if f"messaging:{channel.id}" in held_by_a)
+        asked = goal_channel.send_message({"text": "/goal"}, "alice")["message"]
+        question = wait_for(lambda: answers(goal_channel, asked["id"]))[0]["text"]
+        assert question.startswith("How far do you want to go each week?"), question
+        assert wait_for(lambda: postgres.sql("SELECT user_id, name, state FROM chatbotkit_conversations")) == [
+            ["alice", "GoalSetup", '{"distance":{}}']]
         first.kill()
         # Posted while node-a's leases still run: answered once node-b takes them over.
         missed = post_everywhere(channels, "tuesday")
@@ -120,6 +127,10 @@ def test_two_nodes_answer_each_workout_once_and_the_survivor_of_a_crash_takes_th
         for channel, message in zip(channels, missed):
             assert len(answers(channel, message["id"])) == 1, f"{channel.id} is answered once"
         assert held_by_a, "node-a held channels before the crash"
+        # node-b takes the answer to node-a's question, and asks the next one.
+        answer = goal_channel.send_message({"text": "40km"}, "alice")["message"]
+        assert wait_for(lambda: answers(goal_channel, answer["id"]))[0]["text"] == (
+            "Which workouts count toward 40.0 km a week? Say run, ride, swim, walk… or any.")
     finally:
         first.kill()
         code = second.terminate()

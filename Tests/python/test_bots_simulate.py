@@ -104,6 +104,22 @@ def test_a_data_folder_carries_the_bots_state_to_the_next_simulation(project):
     assert not (project / ".bots").exists()
 
 
+def test_a_conversation_goes_on_from_one_simulation_to_the_next_with_a_data_folder(project):
+    said = []
+    for text in ("/goal", "25km", "any"):
+        done = simulate(project, "--data", "sim", "--text", text, "--bot", "workout")
+        assert done.returncode == 0, done.stdout + done.stderr
+        said.append(done.stdout.split("workout-bot wrote:\n", 1)[1].splitlines()[0].strip())
+    assert said == [
+        "How far do you want to go each week? Say 30km. (/cancel to stop)",
+        "Which workouts count toward 25.0 km a week? Say run, ride, swim, walk… or any.",
+        "Goal set. This week: 0 workouts, 0.0 km, 0h 00m, 0 kcal. Goal: 0.0 of 25.0 km (0%).",
+    ]
+    # Without the folder, each simulation starts afresh: 25km is no answer to anything.
+    alone = simulate(project, "--text", "25km", "--bot", "workout")
+    assert alone.returncode == 0 and "workout-bot wrote" not in alone.stdout, alone.stdout
+
+
 def test_a_failing_handler_is_reported_and_exits_1(project):
     # A file behind a link nothing answers at (a loopback port that refuses): the archive and
     # moderation bots cannot download it, and their handlers throw.
