@@ -33,7 +33,8 @@ enum BotBenchmark {
     }
 
     /// Dispatch with the plain no-op bot, then with a `SenderLimit` around it that skips nothing
-    /// (what a `sender_limit` costs a bot whose senders keep to it).
+    /// (what a `sender_limit` costs a bot whose senders keep to it), then with a conversation
+    /// handler while no sender is in a conversation (the look-up every message of such a bot costs).
     static func dispatch(count: Int) async throws {
         var random = SplitMix64(seed: 11)
         let frames = (0..<count).map { Data(CorpusWriter.event(index: $0, random: &random).utf8) }
@@ -45,6 +46,16 @@ enum BotBenchmark {
         let limited = try await dispatch(frames, through: limitedBot)
         print(String(format: "  with a sender_limit that skips nothing: %.0f events/s (%+.1f%%)", limited, (limited / plain - 1) * 100))
         print(String(format: "RESULT bot dispatch_sender_limited_events_per_s=%.0f", limited))
+        let conversingBot = noOpBot()
+        conversingBot.onConversation(BenchConversation.self) { _, _ in .end }
+        let conversing = try await dispatch(frames, through: conversingBot)
+        print(String(format: "  with conversations, none under way: %.0f events/s (%+.1f%%)", conversing, (conversing / plain - 1) * 100))
+        print(String(format: "RESULT bot dispatch_conversing_events_per_s=%.0f", conversing))
+    }
+
+    /// What a bot with conversations looks each sender up for.
+    struct BenchConversation: Conversation {
+        var step: Int
     }
 
     /// Events per second of `frames` decoded and handled by `bot`, best of 3.

@@ -16,6 +16,7 @@ extension PostgresChannelLeaseStore: ConversationStore {
         """
     }
 
+    /// The conversation saved under `key`, or nil.
     public func conversation(for key: ConversationKey) async throws -> SavedConversation? {
         try await perform("read the conversation \(key)") { client in
             let rows = try await client.query(
@@ -32,6 +33,8 @@ extension PostgresChannelLeaseStore: ConversationStore {
         }
     }
 
+    /// Saves `conversation`, replacing the one under its key, and forgets the bot's conversations
+    /// that expired more than a week before it.
     public func save(_ conversation: SavedConversation) async throws {
         let key = conversation.key
         let state = String(decoding: try RawJSONEncoder().encodeData(conversation.state), as: UTF8.self)
@@ -56,6 +59,7 @@ extension PostgresChannelLeaseStore: ConversationStore {
         }
     }
 
+    /// Forgets the conversation under `key`.
     public func removeConversation(for key: ConversationKey) async throws {
         try await perform("remove the conversation \(key)") { client in
             try await client.query(

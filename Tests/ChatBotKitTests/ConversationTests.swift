@@ -13,8 +13,10 @@ enum SignUp: Conversation {
     case age(name: String)
 }
 
+extension SignUp: Equatable {}
+
 /// One that waits a second at most, and has no cancel command.
-private struct Quick: Conversation {
+private struct Quick: Conversation, Equatable {
     var asked: Int
     static let timeout: Duration = .seconds(1)
     static let cancelCommand: String? = nil
@@ -238,6 +240,18 @@ struct ConversationTests {
             let saved = try #require(try await bot.conversationStore.conversation(for: key))
             #expect(saved.state == .object(["age": .object(["name": "Ann"])]), "still waiting for the age")
             #expect(saved.answered == [name.id])
+
+            // What a handler reads of it, and ends.
+            let context = BotContext(message: name, channel: channel, bot: bot, logger: logger)
+            #expect(try await context.conversation(SignUp.self) == .age(name: "Ann"))
+            #expect(try await context.conversation(Quick.self) == nil, "a conversation of another type")
+            var corrupt = saved
+            corrupt.state = .object(["age": .object(["name": 7])])
+            try await bot.conversationStore.save(corrupt)
+            let error = await #expect(throws: BotError.self) { try await context.conversation(SignUp.self) }
+            #expect(error?.message.hasPrefix("the saved state of conversation SignUp (clerk with ann in messaging:general) does not decode as SignUp: ") == true)
+            try await context.endConversation()
+            #expect(try await bot.conversationStore.conversation(for: key) == nil)
         }
     }
 

@@ -42,7 +42,13 @@ extension BotContext {
     public func conversation<State: Conversation>(_ type: State.Type, with user: String? = nil) async throws -> State? {
         let key = try requireConversationKey(with: user)
         guard let saved = try await bot.conversationStore.conversation(for: key), saved.name == State.name else { return nil }
-        return try RawJSONDecoder().decode(State.self, from: saved.state)
+        do {
+            return try RawJSONDecoder().decode(State.self, from: saved.state)
+        } catch {
+            throw BotError(
+                code: .handlerFailed, message: "the saved state of conversation \(State.name) (\(key)) does not decode as \(State.self): \(error)",
+                messageId: message.id, underlying: error)
+        }
     }
 
     /// Whose conversation this message continues: the sender's (who reacted, for a reaction)
