@@ -228,7 +228,8 @@ struct RunCommand: AsyncParsableCommand {
         let sends = samples.map { "  \(tool) send --config \(target) --channel \(channel) --user alice \($0.arguments)\n" }.joined()
         say("""
             Talk to them from another terminal:
-            \(sends)  \(tool) events --config \(target) --channel \(channel) --user alice
+            \(sends)  \(tool) chat --config \(target) --channel \(channel) --user alice     # a line per message, the answers as they come
+              \(tool) events --config \(target) --channel \(channel) --user alice
             Edit \(config) and `kill -HUP \(ProcessInfo.processInfo.processIdentifier)` applies it without a restart\(watch ? " (or just save it: --watch is on)" : "").
             Ctrl-C stops everything.
             """)

@@ -491,6 +491,7 @@ def test_bots_send_and_events_without_a_server_say_how_to_start_one(tmp_path):
         (["send", "--config", str(config), "--text", "hi"],
          f"no chat server answers at http://127.0.0.1:{port}; start it with `bots run`"),
         (["events", "--config", str(config)], f"no chat server answers at http://127.0.0.1:{port}; start it with `bots run`"),
+        (["chat", "--config", str(config)], f"no chat server answers at http://127.0.0.1:{port}; start it with `bots run`"),
         (["send", "--config", str(config), "--server", f"http://127.0.0.1:{port}", "--text", "hi"],
          f"no chat server answers at http://127.0.0.1:{port}; check --server"),
     ]
@@ -500,7 +501,7 @@ def test_bots_send_and_events_without_a_server_say_how_to_start_one(tmp_path):
         assert f"[bots.server_unreachable] {expected}" in result.stderr, result.stderr
 
 
-@pytest.mark.parametrize("command", ["send", "events"])
+@pytest.mark.parametrize("command", ["send", "events", "chat"])
 @pytest.mark.parametrize("server", ["localhost:8787", "127.0.0.1:8787", "ftp://example.com", "http://"])
 def test_a_server_option_that_is_not_an_http_url_is_refused_not_ignored(tmp_path, command, server):
     # It used to fall back to the configuration's server without a word.
@@ -771,3 +772,35 @@ def test_the_workout_bots_goal_conversation_goes_on_after_a_restart(tmp_path):
         assert run.terminate() == 0, "".join(run.output)
     finally:
         run.kill()
+
+
+def test_bots_chat_holds_a_conversation_line_by_line_and_says_what_each_bad_line_gets(bots, tmp_path):
+    client, channel = alice_in(bots)
+    lines = ["/goal", "lots", ":attach {bad", ":file nothere.png", ":bogus", ":press log", ":file", "30km",
+             "::run", "run", ":quit", "after the end"]
+    done = subprocess.run(
+        [bots_binary(), "chat", "--config", str(tmp_path / "bots.yaml"), "--server", bots.base_url, "--user", "dora", "--linger", "3"],
+        input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("Talking in messaging:general as dora. A line is a message; :help lists the rest.\n")
+    said = [line for line in done.stdout.splitlines() if line.startswith("workout-bot: ")]
+    assert said == [
+        "workout-bot: How far do you want to go each week? Say 30km. (/cancel to stop)",
+        "workout-bot: \"lots\" is not a distance. How far each week? Say 30km.",
+        "workout-bot: Which workouts count toward 30.0 km a week? Say run, ride, swim, walk… or any.",
+        "workout-bot: \":run\" is not a kind of workout. Say run, ride, swim, walk… or any.",
+        "workout-bot: Goal set. This week: 0 workouts, 0.0 km, 0h 00m, 0 kcal. Goal: 0.0 of 30.0 km of run (0%).  [workout-summary]",
+    ], done.stdout
+    # Each bad line gets its error, and nothing is sent for it; the session goes on.
+    assert done.stderr.splitlines() == [
+        "error: :attach is not valid JSON: expected a string key, found 'b' at byte 1 (nothing was sent)",
+        f"error: [attachment.file_not_found] no file at {tmp_path}/nothere.png (nothing was sent)",
+        "error: :bogus is not a command here; :help lists them (start with :: to post a text that begins with a colon)",
+        "error: :press: no answer only you see has buttons yet",
+        "error: :file needs a path, such as :file holiday.png",
+    ], done.stderr
+    posted = [m["text"] for m in channel.query(messages={"limit": 100})["messages"] if m["user"]["id"] == "dora"]
+    assert posted == ["/goal", "lots", "30km", ":run", "run"], "what came after :quit was not sent"
+    refused = subprocess.run([bots_binary(), "chat", "--config", str(tmp_path / "bots.yaml"), "--server", bots.base_url, "--linger=-1"],
+                             input="", capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert refused.returncode == 64 and "--linger must be 0 to 600 seconds, found -1.0" in refused.stderr, refused.stderr

@@ -1,0 +1,137 @@
+import ChatClient
+import ChatLocking
+import ChatModels
+import Foundation
+
+/// What `bots chat` does with each line typed, and how it shows the channel's events.
+final class ChatSession: Sendable {
+    let client: ChatClient
+    let channel: ChannelId
+    let user: String
+    /// The last answer shown to this user alone (a custom command's), for `:press`.
+    private let lastEphemeral = Locked<Message?>(nil)
+
+    init(client: ChatClient, channel: ChannelId, user: String) {
+        self.client = client
+        self.channel = channel
+        self.user = user
+    }
+
+    static let help = """
+        A line is a message (a /command too). Lines that start with a colon:
+          :file PATH [TYPE]  upload a file and post it (TYPE: file, image, video, audio, voiceRecording)
+          :attach JSON       post a custom attachment, such as :attach {"type":"workout","workout-distance-meters":5000}
+          :press VALUE       press a button of the last answer only you see (a custom command's)
+          :help              this list
+          :quit              end (so does Ctrl-D)
+        Start a message with two colons to post one that starts with a colon.
+        """
+
+    /// Does what `line` says; false once it says to stop.
+    func take(_ line: String) async throws -> Bool {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return true }
+        guard trimmed.hasPrefix(":"), !trimmed.hasPrefix("::") else {
+            try await post(text: trimmed.hasPrefix("::") ? String(trimmed.dropFirst()) : trimmed)
+            return true
+        }
+        let word = trimmed.dropFirst().prefix { !$0.isWhitespace }
+        let rest = trimmed.dropFirst(1 + word.count).trimmingCharacters(in: .whitespaces)
+        switch word {
+        case "quit", "q":
+            return false
+        case "help":
+            say(Self.help)
+        case "file":
+            let parts = rest.split(separator: " ", maxSplits: 1).map(String.init)
+            guard let path = parts.first else { throw ChatLineError(":file needs a path, such as :file holiday.png") }
+            let type = parts.count > 1 ? AttachmentType(rawValue: parts[1]) : nil
+            let file: AnyAttachmentPayload
+            do {
+                file = try AttachmentArguments.upload(path, type: type)
+            } catch {
+                throw ChatLineError("\(error.message) (nothing was sent)")
+            }
+            try await post(attachments: [file])
+        case "attach":
+            guard !rest.isEmpty else { throw ChatLineError(":attach needs JSON, such as :attach {\"type\":\"workout\"}") }
+            let payload: AnyAttachmentPayload
+            do {
+                payload = try AttachmentArguments.customPayload(rest, from: ":attach")
+            } catch {
+                throw ChatLineError("\(error.message) (nothing was sent)")
+            }
+            try await post(attachments: [payload])
+        case "press":
+            guard let answer = lastEphemeral.withLock({ $0 }) else { throw ChatLineError(":press: no answer only you see has buttons yet") }
+            let (button, result): (AttachmentAction, Message?)
+            do {
+                (button, result) = try await client.press(rest, on: answer, as: user)
+            } catch let missing as ButtonNotFound {
+                throw ChatLineError(missing.message.replacingOccurrences(of: "--press", with: ":press"))
+            }
+            lastEphemeral.withLock { $0 = nil }
+            guard let result else {
+                say("(pressed \(button.text ?? rest): the answer was removed, nothing posted)")
+                return true
+            }
+            show(result, pressed: button.text ?? rest)
+        default:
+            throw ChatLineError(":\(word) is not a command here; :help lists them (start with :: to post a text that begins with a colon)")
+        }
+        return true
+    }
+
+    private func post(text: String = "", attachments: [AnyAttachmentPayload] = []) async throws {
+        let sent = try await client.channel(channel).sendMessage(text: text, attachments: attachments)
+        if sent.type == .ephemeral || sent.type == .error { show(sent, pressed: nil) }
+    }
+
+    /// An answer to this user alone: a custom command's preview (kept for `:press`) or a refusal.
+    private func show(_ message: Message, pressed: String?) {
+        let prefix = pressed.map { "(pressed \($0)) " } ?? ""
+        switch message.type {
+        case .ephemeral:
+            lastEphemeral.withLock { $0 = message }
+            say("\(prefix)only you see: \(Message.describeWithButtons(message))")
+        case .error:
+            say("\(prefix)refused: \(message.text)")
+        default:
+            say("\(prefix)posted: \(Message.describeWithButtons(message))")
+        }
+    }
+
+    /// How an event shows: others' messages, edits, deletions and reactions; nil for the rest
+    /// (the user's own messages, which they typed, typing indicators, reads).
+    static func line(for event: Event, me: String) -> String? {
+        guard let message = event.message else { return nil }
+        let author = message.user?.id ?? "?"
+        let inThread = message.parentId != nil ? " (in a thread)" : ""
+        switch event.type {
+        case .messageNew where author != me:
+            return "\(author)\(inThread): \(describe(message))"
+        case .messageUpdated where author != me:
+            return "\(author) edited\(inThread): \(describe(message))"
+        case .messageDeleted:
+            let whose = author == me ? "your" : "\(author)'s"
+            return "(\(whose) message \"\(message.text)\" was deleted)"
+        case .reactionNew:
+            guard let reactor = event.reactingUserId, reactor != me else { return nil }
+            return "(\(reactor) reacted \(event.reaction?.type ?? "?") to \(author == me ? "your" : "\(author)'s") \"\(message.text)\")"
+        default:
+            return nil
+        }
+    }
+
+    private static func describe(_ message: Message) -> String {
+        let types = message.attachments.map(\.type.rawValue)
+        return message.text + (types.isEmpty ? "" : "  [\(types.joined(separator: ", "))]")
+    }
+}
+
+/// A line `bots chat` cannot do: what is wrong with it; nothing was sent.
+struct ChatLineError: Error {
+    /// What is wrong, naming the command.
+    let message: String
+    init(_ message: String) { self.message = message }
+}
