@@ -39,6 +39,7 @@ public final class Bot: Sendable {
         var middleware: [any BotMiddleware] = []
         var customCommands: [String: CustomCommand] = [:]
         var conversations: [String: ConversationRoute] = [:]
+        var schedules: [String: ScheduleRoute] = [:]
         var registry = AttachmentPayloadRegistry()
     }
 

@@ -22,7 +22,7 @@ final class BotMetrics: Sendable {
     private let leftToOtherNodes: Counter
 
     /// What metrics name a delivery's kind.
-    static let triggers = ["message", "edit", "deletion", "reaction", "truncation"]
+    static let triggers = ["message", "edit", "deletion", "reaction", "truncation", "schedule"]
 
     init(bot: String, factory: any MetricsFactory) {
         let dimensions = [("bot", bot)]
@@ -110,6 +110,7 @@ extension Delivery {
     var metricsTrigger: String {
         switch work {
         case .truncation: "truncation"
+        case .schedule: "schedule"
         case .message(.newMessage, _): "message"
         case .message(.edit, _): "edit"
         case .message(.deletion, _): "deletion"

@@ -95,6 +95,8 @@ public final class BotService: Service, Sendable {
     /// The channels a bot taking its events by webhook follows: the webhook brings every
     /// channel's events, and it keeps those of its channels and memberships.
     let webhookChannels = Locked<Set<ChannelId>>([])
+    /// Set once the bot drains: no scheduled run is queued any more.
+    let schedulesStopped = Locked(false)
 
     /// A service for `bot`, talking through `client`.
     public init(bot: Bot, client: ChatClient, channels: [ChannelId], configuration: Configuration = Configuration(), logger: Logger? = nil) {
@@ -201,6 +203,7 @@ public final class BotService: Service, Sendable {
             group.addTask { [self] in
                 try await withThrowingDiscardingTaskGroup { workers in
                     if let catchUp { workers.addTask { [self] in await saveCheckpoints(catchUp) } }
+                    workers.addTask { [self] in await runSchedules(slots: slots) }
                     if let scaleOut {
                         workers.addTask { [self] in await keepLeases(scaleOut) }
                         for await event in connection.events {
@@ -358,7 +361,7 @@ public final class BotService: Service, Sendable {
     }
 
     /// The delivery, unless it was handled before (a redelivery after a reconnect or `/sync`).
-    private func once(_ delivery: Delivery, in cid: ChannelId) -> (Delivery, ChannelId)? {
+    func once(_ delivery: Delivery, in cid: ChannelId) -> (Delivery, ChannelId)? {
         guard handled.withLock({ $0.insert(delivery.key) }) else {
             logger.debug("Delivered again; not handled twice", metadata: ["key": "\(delivery.key)"])
             metrics.redelivered()
@@ -369,7 +372,7 @@ public final class BotService: Service, Sendable {
         return (delivery, cid)
     }
 
-    private func drainMailbox(_ cid: ChannelId) async {
+    func drainMailbox(_ cid: ChannelId) async {
         let tracer = client.tracer
         let task = HandlerGate.currentTask()
         while let delivery = mailboxes.next(in: cid) {
@@ -400,6 +403,8 @@ public final class BotService: Service, Sendable {
         switch delivery.work {
         case .truncation(let truncation):
             await bot.handle(truncation, channel: client.channel(cid), logger: logger)
+        case .schedule(let name, let scheduledAt):
+            await bot.runSchedule(name, at: scheduledAt, channel: client.channel(cid), logger: logger, postKey: delivery.key)
         case .message(let trigger, let message):
             let context = BotContext(
                 message: message, trigger: trigger, channel: client.channel(cid), bot: bot, logger: logger, replyKey: delivery.key)
@@ -417,6 +422,7 @@ public final class BotService: Service, Sendable {
     /// (it used to be waited out in full whenever no handler was running).
     func drain(_ workers: inout ThrowingDiscardingTaskGroup<any Error>) async {
         let deadline = ContinuousClock.now + configuration.drainDeadline
+        schedulesStopped.withLock { $0 = true }
         // A channel leaves the mailboxes when its worker finds its queue empty, so none left
         // means no handler running and nothing queued.
         while hasPendingWork, !Task.isCancelled {

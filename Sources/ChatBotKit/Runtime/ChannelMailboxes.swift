@@ -1,5 +1,6 @@
 import ChatLocking
 import ChatModels
+import Foundation
 import Tracing
 
 /// What a bot handles: a new message, an edit of one, the deletion of one, a reaction to one
@@ -11,6 +12,8 @@ struct Delivery: Sendable {
         case message(BotContext.Trigger, Message)
         /// A channel's truncation or deletion, which concerns no one message.
         case truncation(ChannelTruncation)
+        /// A scheduled handler's run in the channel.
+        case schedule(name: String, at: Date)
     }
 
     let work: Work
@@ -30,6 +33,12 @@ struct Delivery: Sendable {
     init(_ truncation: ChannelTruncation) {
         work = .truncation(truncation)
         key = "\(truncation.cid.rawValue)\n\(truncation.isChannelDeleted ? "deleted" : "truncated") \(RFC3339.string(from: truncation.truncatedAt))"
+    }
+
+    /// The run of schedule `name` due at `date` in `cid`, keyed by all three.
+    init(schedule name: String, at date: Date, in cid: ChannelId) {
+        work = .schedule(name: name, at: date)
+        key = "\(cid.rawValue)\nschedule \(name) \(RFC3339.string(from: date))"
     }
 
     /// The message, for a message's delivery.

@@ -43,10 +43,11 @@ enum DeliverySpan {
 }
 
 extension Delivery {
-    /// `HandleMessage`, `HandleEdit`, `HandleDeletion`, `HandleReaction` or `HandleTruncation`.
+    /// `HandleMessage`, `HandleEdit`, `HandleDeletion`, `HandleReaction`, `HandleTruncation` or `HandleSchedule`.
     var spanName: String {
         switch work {
         case .truncation: "HandleTruncation"
+        case .schedule: "HandleSchedule"
         case .message(.newMessage, _): "HandleMessage"
         case .message(.edit, _): "HandleEdit"
         case .message(.deletion, _): "HandleDeletion"

@@ -1,0 +1,45 @@
+import ChatClient
+import ChatLocking
+import ChatModels
+import Foundation
+import Logging
+
+extension Bot {
+    /// A scheduled handler: its schedule and what it does.
+    struct ScheduleRoute: Sendable {
+        let schedule: Schedule
+        let handler: @Sendable (ScheduledRun) async throws -> Void
+    }
+
+    /// Runs `handler` on `schedule`, once in each of the bot's channels (on each node, in the
+    /// channels it holds): `bot.onSchedule(.weekly(on: .monday, at: 9), name: "report") { run in
+    /// try await run.post(text: "…") }`. A run is handled in order with the channel's messages;
+    /// one that falls while the bot is stopped is not made up. A second schedule with the same
+    /// name replaces the first. A handler that throws is logged and reported to `onError`
+    /// (without a context); middleware does not run around it, as it concerns no message.
+    public func onSchedule(_ schedule: Schedule, name: String, handler: @escaping @Sendable (ScheduledRun) async throws -> Void) {
+        routes.withLock { $0.schedules[name] = ScheduleRoute(schedule: schedule, handler: handler) }
+    }
+
+    /// The bot's schedules by name.
+    public var schedules: [String: Schedule] { routes.withLock { $0.schedules.mapValues(\.schedule) } }
+
+    /// Runs the scheduled handler `name` for its run at `scheduledAt` in `channel`.
+    func runSchedule(_ name: String, at scheduledAt: Date, channel: ChatChannel, logger: Logger, postKey: String) async {
+        let routes = self.routes.withLock { $0 }
+        // Its schedule was removed (a reconfiguration) after the run was queued.
+        guard let route = routes.schedules[name] else { return }
+        let run = ScheduledRun(name: name, scheduledAt: scheduledAt, channel: channel, bot: self, logger: logger, postKey: postKey)
+        do {
+            try await route.handler(run)
+        } catch {
+            let botError = BotError(
+                code: .handlerFailed, message: "the scheduled handler \(name) of bot \(self.name) failed in \(channel.cid): \(error)",
+                underlying: error)
+            run.logger.error("\(botError.message)", metadata: ["cid": "\(channel.cid)"])
+            BotMetrics.handlerFailed(bot: self.name, factory: channel.client.metricsFactory)
+            DeliverySpan.handlerFailed(botError)
+            for handler in routes.errors { await handler(botError, nil) }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import ChatClient
+import ChatModels
+import Foundation
+import Logging
+
+/// One run of a scheduled handler in one of the bot's channels, and the way to post there.
+///
+/// A run is handled like a message of its channel: in order with the channel's other
+/// deliveries, once (a scaled-out bot runs it on the node that holds the channel), and what it
+/// posts gets ids derived from the bot, the schedule, the channel and the run's time, so a
+/// run that is repeated posts nothing twice.
+public struct ScheduledRun: Sendable {
+    /// The schedule's name.
+    public let name: String
+    /// When the run was due.
+    public let scheduledAt: Date
+    /// The channel it runs for.
+    public let channel: ChatChannel
+    /// The bot.
+    public let bot: Bot
+    /// The bot's logger, with the schedule's name.
+    public let logger: Logger
+    let replyCounter = ReplyCounter()
+    /// What the ids of its posts are derived from (its delivery's key).
+    let postKey: String
+
+    /// The client.
+    public var client: ChatClient { channel.client }
+
+    init(name: String, scheduledAt: Date, channel: ChatChannel, bot: Bot, logger: Logger, postKey: String) {
+        self.name = name
+        self.scheduledAt = scheduledAt
+        self.channel = channel
+        self.bot = bot
+        var logger = logger
+        logger[metadataKey: "schedule"] = .string(name)
+        self.logger = logger
+        self.postKey = postKey
+    }
+
+    /// Posts in the channel, as the bot, with text, custom payloads and local files (uploaded
+    /// first, with `progress`).
+    @discardableResult
+    public func post(
+        text: String = "", attachments: [AnyAttachmentPayload] = [], extraData: [String: RawJSON] = [:], skipEnrichURL: Bool = false,
+        progress: (@Sendable (Double) -> Void)? = nil
+    ) async throws -> Message {
+        let id = BotContext.replyId(bot: bot.name, messageId: postKey, index: replyCounter.next())
+        let message = OutgoingMessage(id: id, text: text, attachments: attachments, skipEnrichURL: skipEnrichURL, extraData: extraData)
+        return try await client.sendMessage(message, to: channel.cid, as: bot.user.id, progress: progress)
+    }
+}
