@@ -21,15 +21,18 @@ public enum WorkoutBot: BotKind {
         BotKindSample("--text /goal"),
     ]
 
-    /// Builds the bot from its `bots.yaml` entry (option: `database`, a path).
+    /// Builds the bot from its `bots.yaml` entry (options: `database`, a path; `report`, a
+    /// schedule such as `mon 09:00`).
     public static func makeBot(_ entry: BotsConfiguration.BotEntry, environment: BotKindEnvironment) throws -> Bot {
-        try entry.node.allowOnly(BotsConfiguration.commonBotKeys + ["database"])
+        try entry.node.allowOnly(BotsConfiguration.commonBotKeys + ["database", "report"])
+        let report = try entry.node["report"]?.schedule()
         let store = try WorkoutStore(url: try environment.path(entry.node["database"], default: "\(entry.name)/workouts.sqlite"))
-        return make(name: entry.name, user: User(id: entry.user, name: "Workout bot"), store: store)
+        return make(name: entry.name, user: User(id: entry.user, name: "Workout bot"), store: store, report: report)
     }
 
-    /// The bot, with its handlers, storing into `store`.
-    public static func make(name: String, user: User, store: WorkoutStore) -> Bot {
+    /// The bot, with its handlers, storing into `store`, and posting the last seven days'
+    /// totals in its channels on `report`, if given.
+    public static func make(name: String, user: User, store: WorkoutStore, report: Schedule? = nil) -> Bot {
         let bot = Bot(name: name, user: user)
         bot.on(WorkoutAttachmentPayload.self) { workout, context in
             try await record(workout, context: context, store: store)
@@ -44,6 +47,7 @@ public enum WorkoutBot: BotKind {
         }
         addLogCommand(to: bot)
         addGoalConversation(to: bot, store: store)
+        if let report { addReport(to: bot, on: report, store: store) }
         // A workout fixed by an edit replaces what was stored for the message, and a deleted
         // workout leaves the totals; either way the sender gets the week's new summary.
         bot.onMessageUpdated { context in
