@@ -103,7 +103,8 @@ struct RunCommand: AsyncParsableCommand {
             },
             onReady: { url, metricsURL, webhookURL, commandsURL in
                 RunCommand.printWelcome(
-                    configuration, bots: bots.map { $0.0 }, baseURL: url, metricsURL: metricsURL, webhookURL: webhookURL, devServer: devServer != nil,
+                    configuration, bots: bots.map { $0.0 }, schedules: Dictionary(uniqueKeysWithValues: bots.map { ($0.0.name, $0.1.schedules) }),
+                    baseURL: url, metricsURL: metricsURL, webhookURL: webhookURL, devServer: devServer != nil,
                     customCommands: commands?.commandNames ?? [], commandsURL: commandsURL, config: config, watch: watch)
             })
         // Services stop in reverse order: the bots drain their handlers while the server still
@@ -195,7 +196,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     static func printWelcome(
-        _ configuration: BotsConfiguration, bots: [BotsConfiguration.BotEntry], baseURL: URL, metricsURL: URL?, webhookURL: URL?, devServer: Bool,
+        _ configuration: BotsConfiguration, bots: [BotsConfiguration.BotEntry], schedules: [String: [String: Schedule]] = [:], baseURL: URL, metricsURL: URL?, webhookURL: URL?, devServer: Bool,
         customCommands: [String] = [], commandsURL: String? = nil, config: String, watch: Bool
     ) {
         say(devServer ? "Dev server: \(baseURL.absoluteString)  (API key \(configuration.server.apiKey))" : "Server: \(baseURL.absoluteString)")
@@ -212,7 +213,8 @@ struct RunCommand: AsyncParsableCommand {
         for bot in bots {
             let transport = bot.events == .webhook ? ", events by webhook" : ""
             let limit = bot.senderLimit.map { ", at most \($0.rate) from each sender" } ?? ""
-            say("Bot \(bot.name) (\(bot.kind)) as \(bot.user) in \(bot.channels.map(\.rawValue).joined(separator: ", "))\(transport)\(limit)")
+            let scheduled = (schedules[bot.name] ?? [:]).sorted { $0.key < $1.key }.map { ", \($0.key) \($0.value)" }.joined()
+            say("Bot \(bot.name) (\(bot.kind)) as \(bot.user) in \(bot.channels.map(\.rawValue).joined(separator: ", "))\(transport)\(limit)\(scheduled)")
         }
         let channel = bots.first?.channels.first?.rawValue ?? "messaging:general"
         // With `port: 0` the file does not say which port the server got; the commands must.
