@@ -804,3 +804,36 @@ def test_bots_chat_holds_a_conversation_line_by_line_and_says_what_each_bad_line
     refused = subprocess.run([bots_binary(), "chat", "--config", str(tmp_path / "bots.yaml"), "--server", bots.base_url, "--linger=-1"],
                              input="", capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert refused.returncode == 64 and "--linger must be 0 to 600 seconds, found -1.0" in refused.stderr, refused.stderr
+
+
+def test_the_workout_bots_scheduled_report_reaches_the_official_sdk(tmp_path):
+    config = write_config(tmp_path)
+    config.write_text(config.read_text().replace("    database: ", "    report: every 2s\n    database: ", 1))
+    run = BotsRun(config)
+    try:
+        assert "Bot workout (workout) as workout-bot in messaging:general, report every 2s\n" in run.output, run.output
+        client, channel = alice_in(run)
+        workout = {"type": "workout", "workout-type": "run", "workout-distance-meters": 8000,
+                   "workout-duration-seconds": 2400, "workout-energy-cal": 500}
+        sent = channel.send_message({"text": "", "attachments": [workout]}, "alice")["message"]
+
+        def report():
+            found = [m for m in bot_messages(channel, "workout-bot", sent["id"]) if m["text"].startswith("The last 7 days")]
+            return found[-1] if found else None
+        posted = wait_for(report, timeout=15)
+        assert posted["text"] == "The last 7 days: alice 8.0 km (1 workout).", posted
+        attachment = posted["attachments"][0]
+        assert attachment["type"] == "workout-report"
+        assert attachment["entries"] == [{"user_id": "alice", "distance_meters": 8000, "count": 1}]
+        samples = scrape(run.metrics_url)[0]
+        assert sample(samples, "chatbotkit_bot_deliveries_total", bot="workout", trigger="schedule") >= 1
+        assert run.terminate() == 0, "".join(run.output)
+    finally:
+        run.kill()
+    # A schedule that cannot be read stops the run before anything starts, where it is written.
+    config.write_text(config.read_text().replace("report: every 2s", "report: every fortnight"))
+    refused = subprocess.run([bots_binary(), "run", "--config", str(config), "--check"], capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 78, refused.stdout + refused.stderr
+    assert re.search(r"bots\.yaml:\d+:\d+: error: bots\[0\]\.report must be a schedule such as mon 09:00, daily 18:30 or every 1h; "
+                     r"\"every fortnight\" is not a schedule: after every comes a duration of at least a second, such as every 30m",
+                     refused.stderr), refused.stderr
