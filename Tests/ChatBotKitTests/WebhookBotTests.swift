@@ -47,6 +47,22 @@ struct WebhookBotTests {
         }
     }
 
+    @Test("a bot on the webhook runs its schedules in its channels, those it was added to too")
+    func schedulesOnTheWebhook() async throws {
+        try await TestChatServer.withServer { server in
+            _ = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            try await TestUser.join(server, id: "bob", channel: "messaging:elsewhere").client.addMembers(["listener"], to: "messaging:elsewhere")
+            let recorder = Recorder()
+            let bot = Self.recordingBot(recorder)
+            bot.onSchedule(.every(.seconds(1)), name: "tick") { run in recorder.record("tick \(run.channel.cid.id)") }
+            try await server.withWebhook { intake in
+                try await server.withBot(bot, channels: ["messaging:general"], configuration: Self.webhookConfiguration(intake)) { _ in
+                    try await recorder.wait { $0.contains("tick general") && $0.contains("tick elsewhere") }
+                }
+            }
+        }
+    }
+
     @Test("the dev server gives up on a webhook that answers 503 after its attempts, and on one that refuses (401) at once")
     func devServerRetries() async throws {
         try await TestChatServer.withServer { server in
