@@ -34,6 +34,9 @@ struct ScheduleTests {
         #expect(hourly.lastRun(after: Self.wednesday, upTo: Self.date("2026-11-25T11:00:00Z")) == Self.date("2026-11-25T11:00:00Z"))
         #expect(hourly.lastRun(after: Self.wednesday, upTo: Self.date("2026-11-25T15:30:00Z")) == Self.date("2026-11-25T15:00:00Z"))
         #expect(hourly.lastRun(after: Self.date("2026-11-25T11:00:00Z"), upTo: Self.date("2026-11-25T11:00:00Z")) == nil, "a run is due once")
+        let daily = Schedule.daily(at: 9)
+        #expect(daily.lastRun(after: Self.wednesday, upTo: Self.date("2026-11-28T12:00:00Z")) == Self.date("2026-11-28T09:00:00Z"))
+        #expect(daily.lastRun(after: Self.wednesday, upTo: Self.date("2026-11-26T08:59:59Z")) == nil)
     }
 
     @Test("as bots.yaml writes them", arguments: [
@@ -50,6 +53,7 @@ struct ScheduleTests {
         ("every 500ms", "after every comes a duration of at least a second, such as every 30m"),
         ("every day", "after every comes a duration of at least a second, such as every 30m"),
         ("hourly", "it starts with every, daily or a day of the week (mon, tue, …)"),
+        ("weekly daily 09:00", "it starts with every, daily or a day of the week (mon, tue, …)"),
         ("mon", "a time of day comes next, 00:00 to 23:59, such as 09:00"),
         ("daily 9am", "a time of day comes next, 00:00 to 23:59, such as 09:00"),
         ("daily 24:00", "a time of day comes next, 00:00 to 23:59, such as 09:00"),

@@ -17,10 +17,10 @@ extension Schedule {
             return
         }
         var rest = words[...]
-        var zoneIndex = 0
-        if rest.first == "weekly" { rest = rest.dropFirst() }
+        let isWeekly = rest.first == "weekly"
+        if isWeekly { rest = rest.dropFirst() }
         let weekday: Weekday?
-        if rest.first == "daily" {
+        if rest.first == "daily", !isWeekly {
             weekday = nil
         } else if let name = rest.first, let day = Weekday.allCases.first(where: { name == $0.name || name == String($0.name.prefix(3)) }) {
             weekday = day
@@ -32,7 +32,7 @@ extension Schedule {
             throw ScheduleError(text, "a time of day comes next, 00:00 to 23:59, such as 09:00")
         }
         rest = rest.dropFirst()
-        zoneIndex = rest.startIndex
+        let zoneIndex = rest.startIndex
         var timeZone = TimeZone(identifier: "UTC")!
         if !rest.isEmpty {
             guard rest.count == 1, let zone = TimeZone(identifier: original[zoneIndex]) else {

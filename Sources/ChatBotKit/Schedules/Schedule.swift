@@ -74,6 +74,11 @@ public struct Schedule: Sendable, Hashable, CustomStringConvertible {
     /// The last run in `(start, end]`, if any: what is due when the clock has moved from
     /// `start` to `end` (one run, however many were passed over).
     public func lastRun(after start: Date, upTo end: Date) -> Date? {
+        if case .every(let interval) = kind {
+            let seconds = interval.timeInterval
+            let run = Date(timeIntervalSince1970: floor(end.timeIntervalSince1970 / seconds) * seconds)
+            return run > start ? run : nil
+        }
         var run = nextRun(after: start)
         guard run <= end else { return nil }
         while case let later = nextRun(after: run), later <= end { run = later }
