@@ -196,8 +196,9 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     static func printWelcome(
-        _ configuration: BotsConfiguration, bots: [BotsConfiguration.BotEntry], schedules: [String: [String: Schedule]] = [:], baseURL: URL, metricsURL: URL?, webhookURL: URL?, devServer: Bool,
-        customCommands: [String] = [], commandsURL: String? = nil, config: String, watch: Bool
+        _ configuration: BotsConfiguration, bots: [BotsConfiguration.BotEntry], schedules: [String: [String: Schedule]] = [:], baseURL: URL,
+        metricsURL: URL?, webhookURL: URL?, devServer: Bool, customCommands: [String] = [], commandsURL: String? = nil, config: String,
+        watch: Bool
     ) {
         say(devServer ? "Dev server: \(baseURL.absoluteString)  (API key \(configuration.server.apiKey))" : "Server: \(baseURL.absoluteString)")
         if let metricsURL { say("Metrics: \(metricsURL.absoluteString)") }
