@@ -97,3 +97,48 @@ struct ScheduleTests {
         }
     }
 }
+
+@Suite("Schedules across a restart")
+struct ScheduleRestartTests {
+    @Test("started again with a checkpoint, a bot makes up the last run of each schedule it missed while stopped, once; without one, none")
+    func makesUpMissedRuns() async throws {
+        let file = CatchUpTests.checkpointFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let runs = Recorder()
+            func crier() -> Bot {
+                let bot = Bot(name: "keeper")
+                bot.onSchedule(.every(.seconds(1)), name: "tick") { run in
+                    runs.record((run.isMadeUp ? "made up " : "") + RFC3339.string(from: run.scheduledAt))
+                }
+                return bot
+            }
+            try await server.withBot(crier(), channels: ["messaging:general"], configuration: CatchUpTests.configuration(file)) { _ in
+                // A checkpoint is written once the bot has seen an event of its channels.
+                try await ann.send(text: "hello")
+                try await runs.wait { !$0.isEmpty }
+            }
+            let stopped = Date()
+            try await Task.sleep(for: .milliseconds(2_500))
+            let restarted = Date()
+            try await server.withBot(crier(), channels: ["messaging:general"], configuration: CatchUpTests.configuration(file)) { _ in
+                try await runs.wait { entries in entries.contains { !$0.hasPrefix("made up") && RFC3339.date(from: $0)! > restarted } }
+            }
+            let madeUp = runs.all.filter { $0.hasPrefix("made up ") }.compactMap { RFC3339.date(from: String($0.dropFirst("made up ".count))) }
+            #expect(madeUp.count == 1, "the last run missed while stopped is made up, once: \(runs.all)")
+            if let made = madeUp.first {
+                // The last one missed: the one before it fell while the bot was stopped too.
+                #expect(made > stopped.addingTimeInterval(1), "\(made) after \(stopped)")
+                #expect(made < restarted.addingTimeInterval(1.5))
+            }
+
+            // Without a checkpoint, nothing is made up.
+            let fresh = Recorder()
+            let plain = Bot(name: "plain")
+            plain.onSchedule(.every(.seconds(1)), name: "tick") { run in fresh.record("\(run.isMadeUp)") }
+            try await server.withBot(plain, channels: ["messaging:general"]) { _ in try await fresh.wait { !$0.isEmpty } }
+            #expect(fresh.all.allSatisfy { $0 == "false" })
+        }
+    }
+}

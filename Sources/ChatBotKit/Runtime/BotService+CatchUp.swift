@@ -64,6 +64,8 @@ extension BotService {
             since = reachable
         }
         progress.withLock { $0 = HandledProgress(resumingFrom: checkpoint, since: since) }
+        // The checkpoint was saved at least every minute while the bot ran (this machine's clock).
+        schedulesResumeFrom.withLock { $0 = max(checkpoint.savedAt, reachable) }
         handled.withLock { handled in
             for key in checkpoint.recentlyHandled { handled.insert(key) }
         }

@@ -97,6 +97,9 @@ public final class BotService: Service, Sendable {
     let webhookChannels = Locked<Set<ChannelId>>([])
     /// Set once the bot drains: no scheduled run is queued any more.
     let schedulesStopped = Locked(false)
+    /// When the bot was last known running, from its checkpoint: the runs its schedules missed
+    /// since are made up once it is ready (the last of each).
+    let schedulesResumeFrom = Locked<Date?>(nil)
 
     /// A service for `bot`, talking through `client`.
     public init(bot: Bot, client: ChatClient, channels: [ChannelId], configuration: Configuration = Configuration(), logger: Logger? = nil) {
@@ -403,8 +406,8 @@ public final class BotService: Service, Sendable {
         switch delivery.work {
         case .truncation(let truncation):
             await bot.handle(truncation, channel: client.channel(cid), logger: logger)
-        case .schedule(let name, let scheduledAt):
-            await bot.runSchedule(name, at: scheduledAt, channel: client.channel(cid), logger: logger, postKey: delivery.key)
+        case .schedule(let name, let scheduledAt, let isMadeUp):
+            await bot.runSchedule(name, at: scheduledAt, isMadeUp: isMadeUp, channel: client.channel(cid), logger: logger, postKey: delivery.key)
         case .message(let trigger, let message):
             let context = BotContext(
                 message: message, trigger: trigger, channel: client.channel(cid), bot: bot, logger: logger, replyKey: delivery.key)

@@ -12,8 +12,8 @@ struct Delivery: Sendable {
         case message(BotContext.Trigger, Message)
         /// A channel's truncation or deletion, which concerns no one message.
         case truncation(ChannelTruncation)
-        /// A scheduled handler's run in the channel.
-        case schedule(name: String, at: Date)
+        /// A scheduled handler's run in the channel; `isMadeUp` when it fell while the bot was stopped.
+        case schedule(name: String, at: Date, isMadeUp: Bool)
     }
 
     let work: Work
@@ -36,8 +36,8 @@ struct Delivery: Sendable {
     }
 
     /// The run of schedule `name` due at `date` in `cid`, keyed by all three.
-    init(schedule name: String, at date: Date, in cid: ChannelId) {
-        work = .schedule(name: name, at: date)
+    init(schedule name: String, at date: Date, in cid: ChannelId, isMadeUp: Bool = false) {
+        work = .schedule(name: name, at: date, isMadeUp: isMadeUp)
         key = "\(cid.rawValue)\nschedule \(name) \(RFC3339.string(from: date))"
     }
 

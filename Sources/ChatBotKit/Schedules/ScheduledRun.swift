@@ -14,6 +14,8 @@ public struct ScheduledRun: Sendable {
     public let name: String
     /// When the run was due.
     public let scheduledAt: Date
+    /// Whether it fell while the bot was stopped and is made up now that it runs again.
+    public let isMadeUp: Bool
     /// The channel it runs for.
     public let channel: ChatChannel
     /// The bot.
@@ -27,9 +29,10 @@ public struct ScheduledRun: Sendable {
     /// The client.
     public var client: ChatClient { channel.client }
 
-    init(name: String, scheduledAt: Date, channel: ChatChannel, bot: Bot, logger: Logger, postKey: String) {
+    init(name: String, scheduledAt: Date, isMadeUp: Bool, channel: ChatChannel, bot: Bot, logger: Logger, postKey: String) {
         self.name = name
         self.scheduledAt = scheduledAt
+        self.isMadeUp = isMadeUp
         self.channel = channel
         self.bot = bot
         var logger = logger
