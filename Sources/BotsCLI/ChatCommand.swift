@@ -33,9 +33,7 @@ struct ChatCommand: AsyncParsableCommand {
             await connection.waitUntilConnected()
             try await connection.watch(channel)
             group.addTask {
-                for await event in connection.events {
-                    if let line = ChatSession.line(for: event, me: user) { say(line) }
-                }
+                for await event in connection.events { session.show(event) }
             }
             say("Talking in \(channel.rawValue) as \(user). A line is a message; :help lists the rest.")
             for await line in StandardInputLines.lines() {

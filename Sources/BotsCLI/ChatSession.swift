@@ -10,6 +10,8 @@ final class ChatSession: Sendable {
     let user: String
     /// The last answer shown to this user alone (a custom command's), for `:press`.
     private let lastEphemeral = Locked<Message?>(nil)
+    /// The last message by someone else shown, for `:react`.
+    private let lastShown = Locked<Message?>(nil)
 
     init(client: ChatClient, channel: ChannelId, user: String) {
         self.client = client
@@ -22,6 +24,7 @@ final class ChatSession: Sendable {
           :file PATH [TYPE]  upload a file and post it (TYPE: file, image, video, audio, voiceRecording)
           :attach JSON       post a custom attachment, such as :attach {"type":"workout","workout-distance-meters":5000}
           :press VALUE       press a button of the last answer only you see (a custom command's)
+          :react TYPE        react to the last message shown (like, remove, …)
           :help              this list
           :quit              end (so does Ctrl-D)
         Start a message with two colons to post one that starts with a colon.
@@ -62,6 +65,13 @@ final class ChatSession: Sendable {
                 throw ChatLineError("\(error.message) (nothing was sent)")
             }
             try await post(attachments: [payload])
+        case "react":
+            guard let message = lastShown.withLock({ $0 }) else { throw ChatLineError(":react: no message by anyone else is shown yet") }
+            guard !rest.isEmpty, !rest.contains(" "), rest.count <= 30 else {
+                throw ChatLineError(":react needs one reaction type of at most 30 characters, such as :react like")
+            }
+            try await client.sendReaction(rest, to: message.id, as: user)
+            say("(you reacted \(rest) to \(message.user?.id ?? "?")'s \"\(message.text)\")")
         case "press":
             guard let answer = lastEphemeral.withLock({ $0 }) else { throw ChatLineError(":press: no answer only you see has buttons yet") }
             let (button, result): (AttachmentAction, Message?)
@@ -99,6 +109,13 @@ final class ChatSession: Sendable {
         default:
             say("\(prefix)posted: \(Message.describeWithButtons(message))")
         }
+    }
+
+    /// Shows an event (``line(for:me:)``), keeping the last message by someone else for `:react`.
+    func show(_ event: Event) {
+        guard let line = Self.line(for: event, me: user) else { return }
+        if event.type == .messageNew, let message = event.message { lastShown.withLock { $0 = message } }
+        say(line)
     }
 
     /// How an event shows: others' messages, edits, deletions and reactions; nil for the rest

@@ -837,3 +837,33 @@ def test_the_workout_bots_scheduled_report_reaches_the_official_sdk(tmp_path):
     assert re.search(r"bots\.yaml:\d+:\d+: error: bots\[0\]\.report must be a schedule such as mon 09:00, daily 18:30 or every 1h; "
                      r"\"every fortnight\" is not a schedule: after every comes a duration of at least a second, such as every 30m",
                      refused.stderr), refused.stderr
+
+
+def test_bots_chat_reacts_to_the_last_message_shown(bots, tmp_path):
+    client, channel = alice_in(bots)
+    chat = subprocess.Popen(
+        [bots_binary(), "chat", "--config", str(tmp_path / "bots.yaml"), "--server", bots.base_url, "--user", "dora", "--linger", "1"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        chat.stdin.write(":react like\n/workouts\n")
+        chat.stdin.flush()
+        lines = []
+        while not any(line.startswith("workout-bot: ") for line in lines):
+            line = chat.stdout.readline()
+            assert line, "".join(lines)
+            lines.append(line)
+        chat.stdin.write(":react\n:react like\n:quit\n")
+        chat.stdin.flush()
+        out, err = chat.communicate(timeout=30)
+    finally:
+        if chat.poll() is None:
+            chat.kill()
+    assert chat.returncode == 0, out + err
+    assert err.splitlines() == [
+        "error: :react: no message by anyone else is shown yet",
+        "error: :react needs one reaction type of at most 30 characters, such as :react like",
+    ], err
+    answer = "No workouts recorded for you yet. Post a workout attachment first."
+    assert f"(you reacted like to workout-bot's \"{answer}\")" in out, out
+    reacted = [m for m in channel.query(messages={"limit": 100})["messages"] if m["text"] == answer][-1]
+    assert reacted["reaction_counts"] == {"like": 1}, reacted
