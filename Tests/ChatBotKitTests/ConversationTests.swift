@@ -20,6 +20,7 @@ private struct Quick: Conversation, Equatable {
     var asked: Int
     static let timeout: Duration = .seconds(1)
     static let cancelCommand: String? = nil
+    static let expiredText: String? = "Too late for that one."
 }
 
 /// Lets nobody's messages through but those of `allowed`.
@@ -145,7 +146,7 @@ struct ConversationTests {
         }
     }
 
-    @Test("/cancel ends it with the type's answer; a type without a cancel command gets /cancel as a turn; a late answer is routed as usual")
+    @Test("/cancel ends it with the type's answer; a type without a cancel command gets /cancel as a turn; a late answer gets the type's expiredText and is routed as usual")
     func cancelAndTimeout() async throws {
         try await TestChatServer.withServer { server in
             let registry = PrometheusCollectorRegistry()
@@ -169,8 +170,9 @@ struct ConversationTests {
                 try await ann.send(text: "/cancel")
                 try await recorder.wait { $0.contains("quick turn 0: /cancel") }
                 try await Task.sleep(for: .milliseconds(1_300))
-                try await ann.send(text: "too late")
+                let late = try await ann.send(text: "too late")
                 try await recorder.wait { $0.contains("message too late") }
+                #expect(try await ann.replies(to: late, from: "clerk-bot").map(\.text) == ["Too late for that one."], "the type's expiredText")
                 let samples = MetricSamples(registry.emitToString())
                 #expect(samples["chatbotkit_bot_conversation_events_total", ["bot": "clerk", "conversation": "SignUp", "event": "cancelled"]] == 1)
                 #expect(samples["chatbotkit_bot_conversation_events_total", ["bot": "clerk", "conversation": "Quick", "event": "expired"]] == 1)

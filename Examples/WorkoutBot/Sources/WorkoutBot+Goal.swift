@@ -11,6 +11,8 @@ enum GoalSetup: Conversation {
 
     /// The goal in place stays as it was.
     static let cancelledText: String? = "OK, your goal stays as it was."
+    /// Said to an answer after the ten minutes the bot waits.
+    static let expiredText: String? = "I stopped waiting for your goal after 10 minutes; send /goal to start again."
 }
 
 extension WorkoutBot {

@@ -50,6 +50,9 @@ extension Bot {
                 "Conversation \(saved.name) (\(key)) is over: \(expired ? "no answer came in time" : "the bot has no onConversation handler for it any more")")
             BotMetrics.conversation(expired ? "expired" : "unknown", name: saved.name, bot: name, factory: context.client.metricsFactory)
             await forget(key, in: store, context: context, routes: routes)
+            if expired, let text = routes.conversations[saved.name]?.expiredText {
+                await run(context, routes) { try await context.reply(text: text) }
+            }
             return false
         }
         if let cancel = route.cancelCommand, CommandInvocation(text: message.text)?.name == cancel {

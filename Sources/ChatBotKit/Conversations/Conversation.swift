@@ -35,6 +35,9 @@ public protocol Conversation: Codable, Sendable {
     static var cancelCommand: String? { get }
     /// What the bot answers to ``cancelCommand``; nil to end it without a word.
     static var cancelledText: String? { get }
+    /// What the bot tells the person whose message comes after ``timeout`` (the message is then
+    /// routed as usual); nil (the default) to say nothing.
+    static var expiredText: String? { get }
 }
 
 extension Conversation {
@@ -46,6 +49,8 @@ extension Conversation {
     public static var cancelCommand: String? { "cancel" }
     /// "Cancelled."
     public static var cancelledText: String? { "Cancelled." }
+    /// None.
+    public static var expiredText: String? { nil }
 }
 
 /// What a conversation's handler makes of one message.

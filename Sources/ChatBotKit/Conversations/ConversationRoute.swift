@@ -12,6 +12,7 @@ struct ConversationRoute: Sendable {
     let timeout: Duration
     let cancelCommand: String?
     let cancelledText: String?
+    let expiredText: String?
     /// Decodes the saved state (throwing ``ConversationStateUnreadable`` when it does not fit),
     /// runs the handler, and encodes what it answered.
     let turn: @Sendable (RawJSON, BotContext) async throws -> Outcome
@@ -20,6 +21,7 @@ struct ConversationRoute: Sendable {
         timeout = State.timeout
         cancelCommand = State.cancelCommand?.lowercased()
         cancelledText = State.cancelledText
+        expiredText = State.expiredText
         turn = { json, context in
             let state: State
             do {
