@@ -35,10 +35,7 @@ extension Bot {
             } catch {
                 let botError = BotError(
                     code: .handlerFailed, message: "a channel truncation handler of bot \(name) failed: \(error)", underlying: error)
-                logger.error("\(botError.message)", metadata: ["cid": "\(channel.cid)"])
-                BotMetrics.handlerFailed(bot: name, factory: channel.client.metricsFactory)
-                DeliverySpan.handlerFailed(botError)
-                for handler in routes.errors { await handler(botError, nil) }
+                await report(botError, in: channel, logger: logger, context: nil, routes: routes)
             }
         }
     }
@@ -132,8 +129,14 @@ extension Bot {
     func report(_ error: any Error, context: BotContext, routes: Routes) async {
         let botError = BotError(
             code: .handlerFailed, message: "a handler of bot \(name) failed: \(error)", messageId: context.message.id, underlying: error)
-        context.logger.error("\(botError.message)", metadata: ["cid": "\(context.channel.cid)"])
-        BotMetrics.handlerFailed(bot: name, factory: context.client.metricsFactory)
+        await report(botError, in: context.channel, logger: context.logger, context: context, routes: routes)
+    }
+
+    /// Logs a failure in `channel`, counts it, marks the delivery's span, and hands it to the
+    /// `onError` handlers, with `context` when it concerns a message.
+    func report(_ botError: BotError, in channel: ChatChannel, logger: Logger, context: BotContext?, routes: Routes) async {
+        logger.error("\(botError.message)", metadata: ["cid": "\(channel.cid)"])
+        BotMetrics.handlerFailed(bot: name, factory: channel.client.metricsFactory)
         DeliverySpan.handlerFailed(botError)
         for handler in routes.errors { await handler(botError, context) }
     }

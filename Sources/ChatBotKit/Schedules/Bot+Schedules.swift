@@ -39,10 +39,7 @@ extension Bot {
             let botError = BotError(
                 code: .handlerFailed, message: "the scheduled handler \(name) of bot \(self.name) failed in \(channel.cid): \(error)",
                 underlying: error)
-            run.logger.error("\(botError.message)", metadata: ["cid": "\(channel.cid)"])
-            BotMetrics.handlerFailed(bot: self.name, factory: channel.client.metricsFactory)
-            DeliverySpan.handlerFailed(botError)
-            for handler in routes.errors { await handler(botError, nil) }
+            await report(botError, in: channel, logger: run.logger, context: nil, routes: routes)
         }
     }
 }
