@@ -78,7 +78,7 @@ final class ChatSession: Sendable {
             do {
                 (button, result) = try await client.press(rest, on: answer, as: user)
             } catch let missing as ButtonNotFound {
-                throw ChatLineError(missing.message.replacingOccurrences(of: "--press", with: ":press"))
+                throw ChatLineError(missing.message(pressedWith: ":press"))
             }
             lastEphemeral.withLock { $0 = nil }
             guard let result else {

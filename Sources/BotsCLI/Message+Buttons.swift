@@ -29,15 +29,22 @@ extension ChatClient {
     /// (nil: removed). Throws ``ButtonNotFound`` when the message has no such button.
     func press(_ value: String, on message: Message, as user: String? = nil) async throws -> (button: AttachmentAction, result: Message?) {
         guard let button = message.buttons.first(where: { $0.value == value }) else {
-            throw ButtonNotFound(
-                message: "--press \(value): the answer has no button of that value; its buttons: \(message.buttons.compactMap(\.value).joined(separator: ", "))")
+            throw ButtonNotFound(value: value, buttons: message.buttons.compactMap(\.value))
         }
         return (button, try await runMessageAction(message.id, formData: [button.name: value], as: user))
     }
 }
 
-/// `--press` named a value no button of the answer has.
+/// A press named a value no button of the answer has.
 struct ButtonNotFound: Error {
-    /// `--press X: the answer has no button of that value; its buttons: …`.
-    let message: String
+    /// The value pressed.
+    let value: String
+    /// The values of the answer's buttons.
+    let buttons: [String]
+
+    /// `--press X: the answer has no button of that value; its buttons: …`, naming the way it
+    /// was pressed (`--press`, `bots chat`'s `:press`).
+    func message(pressedWith option: String = "--press") -> String {
+        "\(option) \(value): the answer has no button of that value; its buttons: \(buttons.joined(separator: ", "))"
+    }
 }

@@ -56,7 +56,7 @@ struct SendCommand: AsyncParsableCommand {
             do {
                 (button, pressed) = try await client.press(press, on: sent, as: user)
             } catch let missing as ButtonNotFound {
-                throw ValidationError(missing.message)
+                throw ValidationError(missing.message())
             }
             guard let result = pressed else {
                 say("Pressed \(button.text ?? press): the message was removed, nothing posted")

@@ -107,7 +107,7 @@ struct Simulation: Service {
                     transcript.pressed(button.text ?? press, result: result)
                     if let result, result.type != .ephemeral { transcript.sent(result, readBy: readers) }
                 } catch let missing as ButtonNotFound {
-                    return .failed(missing.message)
+                    return .failed(missing.message())
                 }
             }
             return try await settle(runner.services)
