@@ -126,9 +126,9 @@ final class ChatSession: Sendable {
         let inThread = message.parentId != nil ? " (in a thread)" : ""
         switch event.type {
         case .messageNew where author != me:
-            return "\(author)\(inThread): \(describe(message))"
+            return "\(author)\(inThread): \(message.textAndAttachmentTypes)"
         case .messageUpdated where author != me:
-            return "\(author) edited\(inThread): \(describe(message))"
+            return "\(author) edited\(inThread): \(message.textAndAttachmentTypes)"
         case .messageDeleted:
             let whose = author == me ? "your" : "\(author)'s"
             return "(\(whose) message \"\(message.text)\" was deleted)"
@@ -138,11 +138,6 @@ final class ChatSession: Sendable {
         default:
             return nil
         }
-    }
-
-    private static func describe(_ message: Message) -> String {
-        let types = message.attachments.map(\.type.rawValue)
-        return message.text + (types.isEmpty ? "" : "  [\(types.joined(separator: ", "))]")
     }
 }
 

@@ -11,6 +11,12 @@ extension Message {
             + (buttons.isEmpty ? "" : "  buttons: \(buttons.joined(separator: ", "))")
     }
 
+    /// `text  [workout-summary]`: a message as `send`, `react` and `chat` show the bots' answers.
+    var textAndAttachmentTypes: String {
+        let types = attachments.map(\.type.rawValue)
+        return text + (types.isEmpty ? "" : "  [\(types.joined(separator: ", "))]")
+    }
+
     /// The buttons on the message's attachments.
     var buttons: [AttachmentAction] {
         attachments.flatMap { attachment in

@@ -15,8 +15,7 @@ enum RepliesWatch {
             let state = try await client.queryChannel(channel, messageLimit: 50)
             for message in state.messages where message.user?.id != user && (message.createdAt ?? .distantPast) > after {
                 guard shown.insert(message.id).inserted else { continue }
-                let types = message.attachments.map(\.type.rawValue)
-                say("\(message.user?.id ?? "?"): \(message.text)" + (types.isEmpty ? "" : "  [\(types.joined(separator: ", "))]"))
+                say("\(message.user?.id ?? "?"): \(message.textAndAttachmentTypes)")
             }
             try await Task.sleep(for: .milliseconds(200))
         }
