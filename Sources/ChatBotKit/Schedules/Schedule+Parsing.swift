@@ -33,7 +33,7 @@ extension Schedule {
         }
         rest = rest.dropFirst()
         let zoneIndex = rest.startIndex
-        var timeZone = TimeZone(identifier: "UTC")!
+        var timeZone = TimeZone.utc
         if !rest.isEmpty {
             guard rest.count == 1, let zone = TimeZone(identifier: original[zoneIndex]) else {
                 throw ScheduleError(text, "\(original[zoneIndex...].joined(separator: " ")) is not a time zone, such as UTC or Europe/Berlin")
@@ -46,9 +46,9 @@ extension Schedule {
     /// `09:00` as hour and minute.
     private static func clockTime(_ text: String) -> (Int, Int)? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[1].count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]),
-            (0..<24).contains(hour), (0..<60).contains(minute)
-        else { return nil }
+        guard parts.count == 2, parts[1].count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]), isTimeOfDay(hour, minute) else {
+            return nil
+        }
         return (hour, minute)
     }
 }

@@ -41,21 +41,26 @@ public struct Schedule: Sendable, Hashable, CustomStringConvertible {
     /// Every `interval` (at least a second), on its multiples since the Unix epoch.
     public static func every(_ interval: Duration) -> Schedule {
         precondition(interval >= .seconds(1), "a schedule's interval must be at least a second, found \(interval)")
-        return Schedule(kind: .every(interval), timeZone: TimeZone(identifier: "UTC")!)
+        return Schedule(kind: .every(interval), timeZone: .utc)
     }
 
     /// Every day at `hour`:`minute` in `timeZone`.
-    public static func daily(at hour: Int, _ minute: Int = 0, in timeZone: TimeZone = TimeZone(identifier: "UTC")!) -> Schedule {
-        precondition((0..<24).contains(hour) && (0..<60).contains(minute), "a schedule's time must be 00:00 to 23:59, found \(hour):\(minute)")
+    public static func daily(at hour: Int, _ minute: Int = 0, in timeZone: TimeZone = .utc) -> Schedule {
+        precondition(isTimeOfDay(hour, minute), "a schedule's time must be 00:00 to 23:59, found \(hour):\(minute)")
         return Schedule(kind: .daily(hour: hour, minute: minute), timeZone: timeZone)
     }
 
     /// Every week on `weekday` at `hour`:`minute` in `timeZone`.
     public static func weekly(
-        on weekday: Weekday, at hour: Int, _ minute: Int = 0, in timeZone: TimeZone = TimeZone(identifier: "UTC")!
+        on weekday: Weekday, at hour: Int, _ minute: Int = 0, in timeZone: TimeZone = .utc
     ) -> Schedule {
-        precondition((0..<24).contains(hour) && (0..<60).contains(minute), "a schedule's time must be 00:00 to 23:59, found \(hour):\(minute)")
+        precondition(isTimeOfDay(hour, minute), "a schedule's time must be 00:00 to 23:59, found \(hour):\(minute)")
         return Schedule(kind: .weekly(weekday, hour: hour, minute: minute), timeZone: timeZone)
+    }
+
+    /// Whether `hour`:`minute` is a time of day, 00:00 to 23:59.
+    static func isTimeOfDay(_ hour: Int, _ minute: Int) -> Bool {
+        (0..<24).contains(hour) && (0..<60).contains(minute)
     }
 
     /// The first run after `date`.
@@ -105,4 +110,10 @@ public struct Schedule: Sendable, Hashable, CustomStringConvertible {
     private static func clock(_ hour: Int, _ minute: Int) -> String {
         (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
     }
+}
+
+extension TimeZone {
+    /// UTC, a schedule's time zone unless it names another (usable from the public
+    /// constructors' default arguments).
+    @usableFromInline static let utc = TimeZone(identifier: "UTC")!
 }
