@@ -42,13 +42,15 @@ extension Bot {
         }
         // Delivered again: it was taken as an answer the first time.
         if saved.answered.contains(message.id) { return true }
+        let factory = context.client.metricsFactory
+        let count = { (event: String) in BotMetrics.conversation(event, name: saved.name, bot: self.name, factory: factory) }
         let time = context.turnTime
         guard saved.startedBy != message.id, time >= saved.lastTurnAt else { return false }
         guard let route = routes.conversations[saved.name], time <= saved.expiresAt else {
             let expired = time > saved.expiresAt
             context.logger.notice(
                 "Conversation \(saved.name) (\(key)) is over: \(expired ? "no answer came in time" : "the bot has no onConversation handler for it any more")")
-            BotMetrics.conversation(expired ? "expired" : "unknown", name: saved.name, bot: name, factory: context.client.metricsFactory)
+            count(expired ? "expired" : "unknown")
             await forget(key, in: store, context: context, routes: routes)
             if expired, let text = routes.conversations[saved.name]?.expiredText {
                 await run(context, routes) { try await context.reply(text: text) }
@@ -56,7 +58,7 @@ extension Bot {
             return false
         }
         if let cancel = route.cancelCommand, CommandInvocation(text: message.text)?.name == cancel {
-            BotMetrics.conversation("cancelled", name: saved.name, bot: name, factory: context.client.metricsFactory)
+            count("cancelled")
             await forget(key, in: store, context: context, routes: routes)
             if let text = route.cancelledText { await run(context, routes) { try await context.reply(text: text) } }
             return true
@@ -67,7 +69,7 @@ extension Bot {
         } catch let unreadable as ConversationStateUnreadable {
             context.logger.warning(
                 "Conversation \(saved.name) (\(key)) is forgotten: its saved state no longer fits the type (\(unreadable.reason))")
-            BotMetrics.conversation("unreadable", name: saved.name, bot: name, factory: context.client.metricsFactory)
+            count("unreadable")
             await forget(key, in: store, context: context, routes: routes)
             return false
         } catch {
@@ -83,10 +85,10 @@ extension Bot {
             next.answered = Array((saved.answered + [message.id]).suffix(SavedConversation.answeredKept))
             next.lastTurnAt = time
             next.expiresAt = time.addingTimeInterval(route.timeout.timeInterval)
-            BotMetrics.conversation("answered", name: saved.name, bot: name, factory: context.client.metricsFactory)
+            count("answered")
             await run(context, routes) { try await store.save(next) }
         case .end, .pass:
-            BotMetrics.conversation("ended", name: saved.name, bot: name, factory: context.client.metricsFactory)
+            count("ended")
             await forget(key, in: store, context: context, routes: routes)
         }
         return true
