@@ -155,6 +155,30 @@ struct CatchUpTests {
         #expect(saved.handledThrough >= handledThrough, "only what the bot saw since moves it")
     }
 
+    @Test("a new bot in a quiet channel keeps a checkpoint from when it was ready, so what is posted while it is stopped reaches it at the next start")
+    func quietBotCatchesUp() async throws {
+        let file = Self.checkpointFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:quiet")
+            let started = Date()
+            try await server.withBot(Self.recordingBot(Recorder()), channels: ["messaging:quiet"], configuration: Self.configuration(file)) { _ in
+                // Saved while it runs (a crash would not lose it), not only when it stops.
+                try await eventually("the checkpoint is saved") { (try? BotCheckpoint.load(from: file)) != nil }
+            }
+            let saved = try #require(try BotCheckpoint.load(from: file))
+            #expect(saved.handledThrough >= started && saved.handledThrough <= Date())
+            #expect(saved.recentlyHandled.isEmpty)
+
+            try await ann.send(text: "while stopped")
+            let second = Recorder()
+            try await server.withBot(Self.recordingBot(second), channels: ["messaging:quiet"], configuration: Self.configuration(file)) { _ in
+                try await second.wait { $0.count == 1 }
+            }
+            #expect(second.all == ["quiet new while stopped"])
+        }
+    }
+
     @Test("a channel with more events than /sync returns is skipped, counted and logged; the other channels catch up and live messages flow")
     func tooManyEventsToSync() async throws {
         let file = Self.checkpointFile()

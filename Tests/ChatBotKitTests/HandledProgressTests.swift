@@ -26,6 +26,26 @@ struct HandledProgressTests {
         #expect(checkpoint == BotCheckpoint(bot: "b", watchingSince: at(1), handledThrough: at(4), recentlyHandled: ["m3", "m2"], savedAt: at(10)))
     }
 
+    @Test("following from a time gives a bot that saw nothing a checkpoint there; it leaves progress already made alone")
+    func following() {
+        var quiet = HandledProgress()
+        quiet.following(since: at(1))
+        #expect(quiet.hasChanges)
+        #expect(quiet.checkpoint(bot: "b", now: at(5)) == BotCheckpoint(bot: "b", watchingSince: at(1), handledThrough: at(1), recentlyHandled: [], savedAt: at(5)))
+        quiet.saw(eventAt: at(2))
+        #expect(quiet.handledThrough == at(2), "events move it on as usual")
+
+        var busy = HandledProgress()
+        busy.accepted("m1", eventAt: at(0.5))
+        busy.following(since: at(1))
+        #expect(busy.handledThrough == at(0.5), "a delivery still queued holds it back")
+
+        let checkpoint = BotCheckpoint(bot: "b", watchingSince: at(-10), handledThrough: at(-2), recentlyHandled: ["m0"], savedAt: at(-1))
+        var resumed = HandledProgress(resumingFrom: checkpoint)
+        resumed.following(since: at(1))
+        #expect(resumed.handledThrough == at(-2), "what the checkpoint said stands until the synced events are handled")
+    }
+
     @Test("finishing what was never accepted changes nothing; a checkpoint is due only after a change")
     func changes() {
         var progress = HandledProgress()

@@ -100,12 +100,12 @@ struct ScheduleTests {
 
 @Suite("Schedules across a restart")
 struct ScheduleRestartTests {
-    @Test("started again with a checkpoint, a bot makes up the last run of each schedule it missed while stopped, once; without one, none")
+    @Test("started again with a checkpoint, a bot in a quiet channel makes up the last run of each schedule it missed while stopped, once; without one, none")
     func makesUpMissedRuns() async throws {
         let file = CatchUpTests.checkpointFile()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         try await TestChatServer.withServer { server in
-            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            _ = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let runs = Recorder()
             func crier() -> Bot {
                 let bot = Bot(name: "keeper")
@@ -114,9 +114,8 @@ struct ScheduleRestartTests {
                 }
                 return bot
             }
+            // The channel stays quiet: the checkpoint is kept all the same, from when the bot was ready.
             try await server.withBot(crier(), channels: ["messaging:general"], configuration: CatchUpTests.configuration(file)) { _ in
-                // A checkpoint is written once the bot has seen an event of its channels.
-                try await ann.send(text: "hello")
                 try await runs.wait { !$0.isEmpty }
             }
             let stopped = Date()

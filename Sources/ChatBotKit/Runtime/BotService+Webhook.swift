@@ -34,6 +34,8 @@ extension BotService {
                     + "so the nodes cannot share channels out that way; scale it out with WebSocket events instead")
         }
         try await prepare()
+        // Before subscribing: what is posted from here on is caught up on after a restart.
+        let followingSince = Date()
         let (subscription, events) = intake.subscribe(name: bot.name)
         defer { intake.unsubscribe(subscription) }
         let members: [ChannelId]
@@ -62,6 +64,7 @@ extension BotService {
                         logger.error("Bot \(bot.name) could not catch up on what it missed: \(error)")
                     }
                 }
+                if catchUp != nil { progress.withLock { $0.following(since: followingSince) } }
                 settle(.success(()))
                 logger.info(
                     "Bot \(bot.name) is ready; it takes its events by webhook",

@@ -175,6 +175,8 @@ public final class BotService: Service, Sendable {
         try await prepare()
         let catchUp = configuration.catchUp
         if let catchUp, let since = resumeFromCheckpoint(catchUp) { connection.catchUp(since: since) }
+        // Before connecting: what is posted from here on is caught up on after a restart.
+        let followingSince = Date()
         let scaleOut = configuration.scaleOut
         let slots = AsyncSlots(limit: configuration.maximumConcurrentChannels)
         let connection = self.connection
@@ -196,6 +198,7 @@ public final class BotService: Service, Sendable {
                             underlying: error)
                     }
                 }
+                if catchUp != nil { progress.withLock { $0.following(since: followingSince) } }
                 settle(.success(()))
                 logger.info("Bot \(bot.name) is ready", metadata: ["channels": "\(connection.watchedChannels.map(\.rawValue))"])
             }

@@ -51,6 +51,17 @@ struct HandledProgress: Sendable {
         }
     }
 
+    /// The bot follows its channels from `date` on (it became ready then; this machine's clock,
+    /// as the connection's own gap healing uses). A bot that has seen no event yet counts as
+    /// having handled everything up to then, so that it has a checkpoint to catch up from and
+    /// make up schedules with, even in quiet channels. Progress already made is left alone.
+    mutating func following(since date: Date) {
+        guard latestEventAt == nil, pending.isEmpty else { return }
+        watchingSince = watchingSince ?? date
+        latestEventAt = date
+        hasChanges = true
+    }
+
     /// A delivery was queued.
     mutating func accepted(_ key: String, eventAt: Date) {
         saw(eventAt: eventAt)
