@@ -21,16 +21,41 @@ extension PostgresChannelLeaseStore: ConversationStore {
         try await perform("read the conversation \(key)") { client in
             let rows = try await client.query(
                 """
-                SELECT name, state, started_by, answered, last_turn_at, expires_at FROM chatbotkit_conversations
+                SELECT \(unescaped: Self.conversationColumns) FROM chatbotkit_conversations
                 WHERE bot = \(key.bot) AND cid = \(key.channel.rawValue) AND user_id = \(key.user) AND thread = \(key.thread ?? "")
                 """)
-            for try await (name, state, startedBy, answered, lastTurnAt, expiresAt) in rows.decode((String, String, String, [String], Date, Date).self) {
-                return SavedConversation(
-                    key: key, name: name, state: try RawJSONDecoder().decode(RawJSON.self, from: Data(state.utf8)), startedBy: startedBy,
-                    answered: answered, lastTurnAt: lastTurnAt, expiresAt: expiresAt)
-            }
-            return nil
+            return try await Self.conversations(in: rows).first
         }
+    }
+
+    /// The conversations of `bot` whose time for an answer runs out within `expiring`, soonest first.
+    public func conversations(of bot: String, expiring: Range<Date>) async throws -> [SavedConversation] {
+        try await perform("read the conversations of bot \(bot) that time out") { client in
+            let rows = try await client.query(
+                """
+                SELECT \(unescaped: Self.conversationColumns) FROM chatbotkit_conversations
+                WHERE bot = \(bot) AND expires_at >= \(expiring.lowerBound) AND expires_at < \(expiring.upperBound)
+                ORDER BY expires_at, cid, user_id, thread
+                """)
+            return try await Self.conversations(in: rows)
+        }
+    }
+
+    private static let conversationColumns = "bot, cid, user_id, thread, name, state, started_by, answered, last_turn_at, expires_at"
+
+    /// The conversations of rows of ``conversationColumns``.
+    private static func conversations(in rows: PostgresRowSequence) async throws -> [SavedConversation] {
+        var found: [SavedConversation] = []
+        for try await (bot, cid, user, thread, name, state, startedBy, answered, lastTurnAt, expiresAt) in rows.decode(
+            (String, String, String, String, String, String, String, [String], Date, Date).self)
+        {
+            let key = ConversationKey(bot: bot, channel: try ChannelId(cid: cid), user: user, thread: thread.isEmpty ? nil : thread)
+            found.append(
+                SavedConversation(
+                    key: key, name: name, state: try RawJSONDecoder().decode(RawJSON.self, from: Data(state.utf8)), startedBy: startedBy,
+                    answered: answered, lastTurnAt: lastTurnAt, expiresAt: expiresAt))
+        }
+        return found
     }
 
     /// Saves `conversation`, replacing the one under its key, and forgets the bot's conversations

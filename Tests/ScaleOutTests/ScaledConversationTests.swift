@@ -14,7 +14,7 @@ private struct Tally: Conversation {
 
 @Suite("Scale-out: conversations in PostgreSQL, shared by the nodes")
 struct ScaledConversationTests {
-    @Test("saved, read, replaced and removed per bot, person, channel and thread; long-expired ones are forgotten")
+    @Test("saved, read, replaced, listed by timeout and removed per bot, person, channel and thread; long-expired ones are forgotten")
     func roundTrip() async throws {
         try await withStore { store in
             let key = ConversationKey(bot: "clerk", channel: "messaging:general", user: "ann")
@@ -43,6 +43,17 @@ struct ScaledConversationTests {
             try await store.save(later)
             #expect(try await store.conversation(for: old.key) == nil, "expired more than a week before a save: forgotten")
             #expect(try await store.conversation(for: inThread) == later)
+
+            var otherBot = saved
+            otherBot.key = ConversationKey(bot: "greeter", channel: "messaging:general", user: "ann")
+            try await store.save(otherBot)
+            let timeout = start.addingTimeInterval(600)
+            let expiring = try await store.conversations(of: "clerk", expiring: timeout..<timeout.addingTimeInterval(1))
+            #expect(expiring == [next, later], "the bot's own, soonest first, then by channel, person and thread")
+            #expect(try await store.conversations(of: "clerk", expiring: start..<timeout).isEmpty, "a range leaves its end out")
+            let memory = MemoryConversationStore()
+            for conversation in [later, otherBot, next] { memory.save(conversation) }
+            #expect(memory.conversations(of: "clerk", expiring: timeout..<timeout.addingTimeInterval(1)) == expiring, "as the memory store lists them")
 
             try await store.removeConversation(for: key)
             #expect(try await store.conversation(for: key) == nil)

@@ -35,8 +35,11 @@ public protocol Conversation: Codable, Sendable {
     static var cancelCommand: String? { get }
     /// What the bot answers to ``cancelCommand``; nil to end it without a word.
     static var cancelledText: String? { get }
-    /// What the bot tells the person whose message comes after ``timeout`` (the message is then
-    /// routed as usual); nil (the default) to say nothing.
+    /// What the bot tells the person when ``timeout`` passes without an answer: as soon as it
+    /// passes while the bot runs (a second later, in the conversation's thread, mentioning
+    /// them), or, when it passed while the bot was stopped, in answer to their next message
+    /// (which is then routed as usual). Nil (the default) to say nothing; the conversation is
+    /// then forgotten at the person's next message.
     static var expiredText: String? { get }
 }
 

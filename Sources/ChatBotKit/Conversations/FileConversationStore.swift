@@ -53,6 +53,11 @@ public final class FileConversationStore: ConversationStore {
         }
     }
 
+    /// The conversations of `bot` whose time for an answer runs out within `expiring`, soonest first.
+    public func conversations(of bot: String, expiring: Range<Date>) -> [SavedConversation] {
+        table.withLock { $0.conversations(of: bot, expiring: expiring) }
+    }
+
     /// Written under the lock, so two channels' changes reach the file in the order they were made.
     private func write(_ table: ConversationTable) throws {
         let conversations = table.entries.values.sorted { ($0.lastTurnAt, $0.key.description) < ($1.lastTurnAt, $1.key.description) }

@@ -24,6 +24,11 @@ public final class MemoryConversationStore: ConversationStore {
         conversations.withLock { _ = $0.entries.removeValue(forKey: key) }
     }
 
+    /// The conversations of `bot` whose time for an answer runs out within `expiring`, soonest first.
+    public func conversations(of bot: String, expiring: Range<Date>) -> [SavedConversation] {
+        conversations.withLock { $0.conversations(of: bot, expiring: expiring) }
+    }
+
     /// How many it holds.
     public var count: Int { conversations.withLock { $0.entries.count } }
 }
@@ -35,6 +40,11 @@ struct ConversationTable: Sendable {
     /// How long after its timeout a conversation is forgotten. Not at once: a bot catching up
     /// after a stop, on the messages' own times, can still be given an answer sent in time.
     static let forgottenAfter: TimeInterval = 7 * 24 * 3600
+
+    func conversations(of bot: String, expiring: Range<Date>) -> [SavedConversation] {
+        entries.values.filter { $0.key.bot == bot && expiring.contains($0.expiresAt) }
+            .sorted { ($0.expiresAt, $0.key.description) < ($1.expiresAt, $1.key.description) }
+    }
 
     mutating func save(_ conversation: SavedConversation) {
         entries[conversation.key] = conversation

@@ -22,7 +22,7 @@ final class BotMetrics: Sendable {
     private let leftToOtherNodes: Counter
 
     /// What metrics name a delivery's kind.
-    static let triggers = ["message", "edit", "deletion", "reaction", "truncation", "schedule"]
+    static let triggers = ["message", "edit", "deletion", "reaction", "truncation", "schedule", "conversation_timeout"]
 
     init(bot: String, factory: any MetricsFactory) {
         let dimensions = [("bot", bot)]
@@ -111,6 +111,7 @@ extension Delivery {
         switch work {
         case .truncation: "truncation"
         case .schedule: "schedule"
+        case .conversationTimeout: "conversation_timeout"
         case .message(.newMessage, _): "message"
         case .message(.edit, _): "edit"
         case .message(.deletion, _): "deletion"

@@ -51,7 +51,7 @@ extension BotService {
         try await withGracefulShutdownHandler {
             try await withThrowingDiscardingTaskGroup { workers in
                 if let catchUp { workers.addTask { [self] in await saveCheckpoints(catchUp) } }
-                workers.addTask { [self] in await runSchedules(slots: slots) }
+                workers.addTask { [self] in await runTimedWork(slots: slots) }
                 if let since {
                     // What was posted while it was stopped, before what the webhook brings now
                     // (which waits in the subscription); what both bring is handled once.

@@ -95,8 +95,8 @@ public final class BotService: Service, Sendable {
     /// The channels a bot taking its events by webhook follows: the webhook brings every
     /// channel's events, and it keeps those of its channels and memberships.
     let webhookChannels = Locked<Set<ChannelId>>([])
-    /// Set once the bot drains: no scheduled run is queued any more.
-    let schedulesStopped = Locked(false)
+    /// Set once the bot drains: no scheduled run or conversation timeout is queued any more.
+    let timedWorkStopped = Locked(false)
     /// When the bot was last known running, from its checkpoint: the runs its schedules missed
     /// since are made up once it is ready (the last of each).
     let schedulesResumeFrom = Locked<Date?>(nil)
@@ -209,7 +209,7 @@ public final class BotService: Service, Sendable {
             group.addTask { [self] in
                 try await withThrowingDiscardingTaskGroup { workers in
                     if let catchUp { workers.addTask { [self] in await saveCheckpoints(catchUp) } }
-                    workers.addTask { [self] in await runSchedules(slots: slots) }
+                    workers.addTask { [self] in await runTimedWork(slots: slots) }
                     if let scaleOut {
                         workers.addTask { [self] in await keepLeases(scaleOut) }
                         for await event in connection.events {
@@ -411,6 +411,8 @@ public final class BotService: Service, Sendable {
             await bot.handle(truncation, channel: client.channel(cid), logger: logger)
         case .schedule(let name, let scheduledAt, let isMadeUp):
             await bot.runSchedule(name, at: scheduledAt, isMadeUp: isMadeUp, channel: client.channel(cid), logger: logger, postKey: delivery.key)
+        case .conversationTimeout(let key, let expiresAt):
+            await bot.sayTimedOut(key, expiresAt: expiresAt, channel: client.channel(cid), logger: logger, postKey: delivery.key)
         case .message(let trigger, let message):
             let context = BotContext(
                 message: message, trigger: trigger, channel: client.channel(cid), bot: bot, logger: logger, replyKey: delivery.key)
@@ -428,7 +430,7 @@ public final class BotService: Service, Sendable {
     /// (it used to be waited out in full whenever no handler was running).
     func drain(_ workers: inout ThrowingDiscardingTaskGroup<any Error>) async {
         let deadline = ContinuousClock.now + configuration.drainDeadline
-        schedulesStopped.withLock { $0 = true }
+        timedWorkStopped.withLock { $0 = true }
         // A channel leaves the mailboxes when its worker finds its queue empty, so none left
         // means no handler running and nothing queued.
         while hasPendingWork, !Task.isCancelled {

@@ -14,6 +14,8 @@ struct Delivery: Sendable {
         case truncation(ChannelTruncation)
         /// A scheduled handler's run in the channel; `isMadeUp` when it fell while the bot was stopped.
         case schedule(name: String, at: Date, isMadeUp: Bool)
+        /// A conversation in the channel whose time for an answer ran out at `expiresAt`.
+        case conversationTimeout(ConversationKey, expiresAt: Date)
     }
 
     let work: Work
@@ -39,6 +41,12 @@ struct Delivery: Sendable {
     init(schedule name: String, at date: Date, in cid: ChannelId, isMadeUp: Bool = false) {
         work = .schedule(name: name, at: date, isMadeUp: isMadeUp)
         key = "\(cid.rawValue)\nschedule \(name) \(RFC3339.string(from: date))"
+    }
+
+    /// The timeout of the conversation under `conversation`, keyed by it and the moment it ran out.
+    init(timeoutOf conversation: ConversationKey, at expiresAt: Date) {
+        work = .conversationTimeout(conversation, expiresAt: expiresAt)
+        key = "\(conversation.channel.rawValue)\nconversation timeout \(conversation.user) \(conversation.thread ?? "") \(RFC3339.string(from: expiresAt))"
     }
 
     /// The message, for a message's delivery.

@@ -43,11 +43,13 @@ enum DeliverySpan {
 }
 
 extension Delivery {
-    /// `HandleMessage`, `HandleEdit`, `HandleDeletion`, `HandleReaction`, `HandleTruncation` or `HandleSchedule`.
+    /// `HandleMessage`, `HandleEdit`, `HandleDeletion`, `HandleReaction`, `HandleTruncation`, `HandleSchedule` or
+    /// `HandleConversationTimeout`.
     var spanName: String {
         switch work {
         case .truncation: "HandleTruncation"
         case .schedule: "HandleSchedule"
+        case .conversationTimeout: "HandleConversationTimeout"
         case .message(.newMessage, _): "HandleMessage"
         case .message(.edit, _): "HandleEdit"
         case .message(.deletion, _): "HandleDeletion"

@@ -1,0 +1,37 @@
+import ChatLocking
+import ChatModels
+import Foundation
+
+extension BotService {
+    /// What the bot does of its own accord once it is ready, until cancelled (the workers are
+    /// cancelled once the bot has drained): its schedules' runs, and telling people whose
+    /// conversation timed out. Each is queued in its channel, in order with the channel's messages.
+    func runTimedWork(slots: AsyncSlots) async {
+        // Polled: waiting on readiness itself would not end when the bot stops before it is ready.
+        while !becameReady {
+            guard !Task.isCancelled else { return }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        async let schedules: Void = runSchedules(slots: slots)
+        async let timeouts: Void = sayConversationTimeouts(slots: slots)
+        _ = await (schedules, timeouts)
+    }
+
+    /// The channels timed work is queued in: those this node handles.
+    func handledChannels() -> [ChannelId] {
+        if configuration.scaleOut != nil { return leasedChannels.sorted { $0.rawValue < $1.rawValue } }
+        if configuration.events.isWebhook { return webhookChannels.withLock { $0 }.sorted { $0.rawValue < $1.rawValue } }
+        return connection.watchedChannels
+    }
+
+    /// Queues `delivery` in `cid` unless it was queued before, and starts the channel's worker
+    /// when it has none.
+    func queueTimed(_ delivery: Delivery, in cid: ChannelId, slots: AsyncSlots, group: inout DiscardingTaskGroup) async {
+        guard let (delivery, cid) = once(delivery, in: cid), mailboxes.enqueue(delivery, in: cid) else { return }
+        await slots.acquire()
+        group.addTask { [self] in
+            defer { slots.release() }
+            await drainMailbox(cid)
+        }
+    }
+}
