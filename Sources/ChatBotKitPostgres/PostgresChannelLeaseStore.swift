@@ -139,8 +139,9 @@ public final class PostgresChannelLeaseStore: ChannelLeaseStore, Service {
 
     /// Records how far each of `node`'s channels was handled, in one transaction, and keeps its
     /// lease for `duration` more, or gives it up (nil: no holder, run out now). A hand-off
-    /// without progress (nothing handled yet) keeps the last holder's. Returns the channels
-    /// whose lease was `node`'s.
+    /// without progress (nothing handled yet) keeps the last holder's; one of a channel without
+    /// events that lists the bot's own deliveries (scheduled runs) replaces its list, which it
+    /// carries on. Returns the channels whose lease was `node`'s.
     private static func record(
         _ progress: [ChannelId: ChannelHandOff], bot: String, node: String, keepingFor duration: Duration?, _ client: PostgresClient,
         logger: Logger
@@ -155,7 +156,8 @@ public final class PostgresChannelLeaseStore: ChannelLeaseStore, Service {
                     UPDATE chatbotkit_channel_leases SET
                         owner = CASE WHEN \(releases) THEN NULL ELSE owner END,
                         expires_at = now() + \(milliseconds) * interval '1 millisecond',
-                        recently_handled = CASE WHEN \(handOff.handledThrough)::timestamptz IS NULL THEN recently_handled ELSE \(handOff.recentlyHandled)::text[] END,
+                        recently_handled = CASE WHEN \(handOff.handledThrough)::timestamptz IS NULL AND cardinality(\(handOff.recentlyHandled)::text[]) = 0
+                            THEN recently_handled ELSE \(handOff.recentlyHandled)::text[] END,
                         handled_through = coalesce(\(handOff.handledThrough)::timestamptz, handled_through)
                     WHERE bot = \(bot) AND cid = \(cid.rawValue) AND owner = \(node)
                     RETURNING cid

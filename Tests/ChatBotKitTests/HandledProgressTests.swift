@@ -46,6 +46,33 @@ struct HandledProgressTests {
         #expect(resumed.handledThrough == at(-2), "what the checkpoint said stands until the synced events are handled")
     }
 
+    @Test("the bot's own deliveries (scheduled runs) are listed once finished, without moving how far events were handled; a channel without events hands them off too")
+    func ownDeliveries() {
+        var quiet = HandledProgress()
+        quiet.acceptedOwn("run-1")
+        #expect(quiet.handOff() == ChannelHandOff(handledThrough: nil, recentlyHandled: []), "listed once finished")
+        quiet.finished("run-1")
+        #expect(quiet.handOff() == ChannelHandOff(handledThrough: nil, recentlyHandled: ["run-1"]))
+        var next = HandledProgress(handOff: quiet.handOff())
+        #expect(next.handOff() == ChannelHandOff(handledThrough: nil, recentlyHandled: ["run-1"]), "the next holder lists it on")
+
+        var busy = HandledProgress()
+        busy.accepted("m1", eventAt: at(1))
+        busy.acceptedOwn("run-2")
+        busy.finished("m1")
+        #expect(busy.handledThrough == at(1), "a run under way holds nothing back")
+        busy.finished("run-2")
+        #expect(busy.handledThrough == at(1), "nor does it move anything on")
+        #expect(busy.checkpoint(bot: "b", now: at(2))?.recentlyHandled == ["m1", "run-2"])
+        busy.saw(eventAt: at(10))
+        #expect(busy.checkpoint(bot: "b", now: at(11))?.recentlyHandled == ["run-2"], "not forgotten with the events around it")
+        for run in 3...40 {
+            busy.acceptedOwn("run-\(run)")
+            busy.finished("run-\(run)")
+        }
+        #expect(busy.checkpoint(bot: "b", now: at(12))?.recentlyHandled == (9...40).map { "run-\($0)" }, "the last 32 only")
+    }
+
     @Test("finishing what was never accepted changes nothing; a checkpoint is due only after a change")
     func changes() {
         var progress = HandledProgress()

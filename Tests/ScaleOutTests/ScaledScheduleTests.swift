@@ -9,7 +9,7 @@ import Testing
 
 @Suite("Scale-out: a schedule runs once per channel, on the node that holds it")
 struct ScaledScheduleTests {
-    @Test("two nodes: every run of every channel is made once, by the channel's holder")
+    @Test("two nodes: every run of every channel is made once, by the channel's holder, and handed on with the channel")
     func oncePerChannel() async throws {
         try await ScaleOutTests.withCluster { store, server, _, _ in
             let runs = Locked<[(node: String, cid: ChannelId, at: Date)]>([])
@@ -45,6 +45,13 @@ struct ScaledScheduleTests {
                 for run in atTime {
                     #expect((run.node == "node-a" ? heldByA : heldByB).contains(run.cid), "\(run.cid) ran on its holder")
                 }
+            }
+            // Each channel was handed on with the last run made there, which its next holder
+            // (here a probe) does not make again.
+            for cid in ScaleOutTests.channels {
+                let lastRun = try #require(runs.withLock { $0 }.filter { $0.cid == cid }.map(\.at).max())
+                let handOff = try await store.acquire(cid, bot: "relay", node: "probe", for: .seconds(5), expiredFor: .zero)
+                #expect(handOff?.recentlyHandled.contains("\(cid.rawValue)\nschedule tick \(RFC3339.string(from: lastRun))") == true, "\(cid): \(String(describing: handOff))")
             }
         }
     }

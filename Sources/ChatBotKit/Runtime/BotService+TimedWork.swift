@@ -24,10 +24,15 @@ extension BotService {
         return connection.watchedChannels
     }
 
-    /// Queues `delivery` in `cid` unless it was queued before, and starts the channel's worker
-    /// when it has none.
+    /// Queues `delivery` in `cid` unless it was handled before (here, or by the channel's last
+    /// holder), and starts the channel's worker when it has none.
     func queueTimed(_ delivery: Delivery, in cid: ChannelId, slots: AsyncSlots, group: inout DiscardingTaskGroup) async {
-        guard let (delivery, cid) = once(delivery, in: cid), mailboxes.enqueue(delivery, in: cid) else { return }
+        guard let (delivery, cid) = once(delivery, in: cid) else { return }
+        // Listed as handled once finished: in the channel's hand-off, so that the node taking
+        // the channel over does not run it again, and in the checkpoint.
+        if configuration.scaleOut != nil { ownership.withLock { $0.acceptedOwn(delivery.key, in: cid) } }
+        if configuration.catchUp != nil { progress.withLock { $0.acceptedOwn(delivery.key) } }
+        guard mailboxes.enqueue(delivery, in: cid) else { return }
         await slots.acquire()
         group.addTask { [self] in
             defer { slots.release() }

@@ -23,6 +23,14 @@ struct HandledProgress: Sendable {
     private var pending: [String: Date] = [:]
     /// Deliveries finished, oldest first (by when they finished).
     private var finished: [(key: String, at: Date)] = []
+    /// The bot's own deliveries (scheduled runs, conversation timeouts) accepted and not finished.
+    private var ownPending: Set<String> = []
+    /// The bot's own deliveries finished lately, oldest first. Having no event time to be
+    /// forgotten by, only the last ``ownKept`` are kept: enough for a hand-off or a restart
+    /// right after them, which is when they could be made again.
+    private var ownFinished: [String] = []
+    /// How many of the bot's own finished deliveries are listed.
+    static let ownKept = 32
     /// Whether anything changed since the last checkpoint was taken.
     private(set) var hasChanges = false
 
@@ -69,8 +77,27 @@ struct HandledProgress: Sendable {
         hasChanges = true
     }
 
+    /// A delivery of the bot's own (a scheduled run, a conversation's timeout) was queued. It
+    /// has no event time, so it does not hold back or move on how far events were handled;
+    /// once finished it is listed with them, so that the next holder of the channel, or the
+    /// next start, does not handle it again.
+    mutating func acceptedOwn(_ key: String) {
+        ownPending.insert(key)
+    }
+
+    /// Lists `keys`, handed over with a channel that had no event, as the bot's own.
+    mutating func keepListing(_ keys: [String]) {
+        ownFinished = Array(keys.suffix(Self.ownKept))
+    }
+
     /// A delivery's handlers ran to the end (not cut off by a shutdown).
     mutating func finished(_ key: String) {
+        if ownPending.remove(key) != nil {
+            ownFinished.append(key)
+            if ownFinished.count > Self.ownKept { ownFinished.removeFirst(ownFinished.count - Self.ownKept) }
+            hasChanges = true
+            return
+        }
         guard let eventAt = pending.removeValue(forKey: key) else { return }
         finished.append((key, eventAt))
         if finished.count > capacity { finished.removeFirst(finished.count - capacity) }
@@ -86,6 +113,13 @@ struct HandledProgress: Sendable {
     /// Every event up to this time was handled; nil before any event.
     var handledThrough: Date? { pending.values.min() ?? latestEventAt }
 
+    /// What the next holder of a channel takes over: how far its events were handled (nil
+    /// before any event) and the deliveries handled since, those of the bot's own too.
+    mutating func handOff() -> ChannelHandOff {
+        guard let checkpoint = checkpoint(bot: "") else { return ChannelHandOff(handledThrough: nil, recentlyHandled: ownFinished) }
+        return ChannelHandOff(handledThrough: checkpoint.handledThrough, recentlyHandled: checkpoint.recentlyHandled)
+    }
+
     /// The checkpoint for `bot` now; nil before any event. Forgets the deliveries too old to be
     /// synced again.
     mutating func checkpoint(bot: String, now: Date = Date()) -> BotCheckpoint? {
@@ -94,6 +128,7 @@ struct HandledProgress: Sendable {
         let syncedFrom = handledThrough.addingTimeInterval(-reorderingMargin)
         finished.removeAll { $0.at < syncedFrom }
         return BotCheckpoint(
-            bot: bot, watchingSince: watchingSince, handledThrough: handledThrough, recentlyHandled: finished.map(\.key), savedAt: now)
+            bot: bot, watchingSince: watchingSince, handledThrough: handledThrough, recentlyHandled: finished.map(\.key) + ownFinished,
+            savedAt: now)
     }
 }

@@ -132,9 +132,13 @@ struct ChannelOwnership: Sendable {
 
     /// How far `cid` was handled, for its lease; nil when this node does not hold it.
     mutating func handOff(_ cid: ChannelId) -> ChannelHandOff? {
-        guard progress[cid] != nil else { return nil }
-        let checkpoint = progress[cid]?.checkpoint(bot: "")
-        return ChannelHandOff(handledThrough: checkpoint?.handledThrough, recentlyHandled: checkpoint?.recentlyHandled ?? [])
+        progress[cid]?.handOff()
+    }
+
+    /// A delivery of the bot's own (a scheduled run, a conversation's timeout) was queued in a
+    /// held channel: its hand-off lists it once it is finished.
+    mutating func acceptedOwn(_ key: String, in cid: ChannelId) {
+        progress[cid]?.acceptedOwn(key)
     }
 
     /// Channels whose lease this node holds, is taking or is giving up.
@@ -161,7 +165,8 @@ struct ChannelOwnership: Sendable {
 }
 
 extension HandledProgress {
-    /// Progress on one channel from where its last holder left it.
+    /// Progress on one channel from where its last holder left it (a channel without events
+    /// may still list the bot's own deliveries).
     init(handOff: ChannelHandOff) {
         self.init(
             resumingFrom: handOff.handledThrough.map { handledThrough in
@@ -169,5 +174,6 @@ extension HandledProgress {
                     bot: "", watchingSince: handledThrough, handledThrough: handledThrough, recentlyHandled: handOff.recentlyHandled,
                     savedAt: handledThrough)
             })
+        if handOff.handledThrough == nil { keepListing(handOff.recentlyHandled) }
     }
 }
