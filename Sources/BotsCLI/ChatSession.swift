@@ -21,7 +21,7 @@ final class ChatSession: Sendable {
 
     static let help = """
         A line is a message (a /command too). Lines that start with a colon:
-          :file PATH [TYPE]  upload a file and post it (TYPE: file, image, video, audio, voiceRecording)
+          :file PATH [TYPE]  upload a file, with a progress bar, and post it (TYPE: file, image, video, audio, voiceRecording)
           :attach JSON       post a custom attachment, such as :attach {"type":"workout","workout-distance-meters":5000}
           :press VALUE       press a button of the last answer only you see (a custom command's)
           :react TYPE        react to the last message shown (like, remove, …)
@@ -55,7 +55,9 @@ final class ChatSession: Sendable {
             } catch {
                 throw ChatLineError("\(error.message) (nothing was sent)")
             }
-            try await post(attachments: [file])
+            let progressBar = ProgressBar(enabled: true)
+            try await post(attachments: [file]) { progressBar.show($0) }
+            progressBar.finish()
         case "attach":
             guard !rest.isEmpty else { throw ChatLineError(":attach needs JSON, such as :attach {\"type\":\"workout\"}") }
             let payload: AnyAttachmentPayload
@@ -92,8 +94,8 @@ final class ChatSession: Sendable {
         return true
     }
 
-    private func post(text: String = "", attachments: [AnyAttachmentPayload] = []) async throws {
-        let sent = try await client.channel(channel).sendMessage(text: text, attachments: attachments)
+    private func post(text: String = "", attachments: [AnyAttachmentPayload] = [], progress: (@Sendable (Double) -> Void)? = nil) async throws {
+        let sent = try await client.channel(channel).sendMessage(text: text, attachments: attachments, progress: progress)
         if sent.type == .ephemeral || sent.type == .error { show(sent, pressed: nil) }
     }
 

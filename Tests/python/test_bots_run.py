@@ -852,17 +852,26 @@ def test_bots_chat_reacts_to_the_last_message_shown(bots, tmp_path):
             line = chat.stdout.readline()
             assert line, "".join(lines)
             lines.append(line)
-        chat.stdin.write(":react\n:react like\n:quit\n")
+        rows = "distance_meters,duration_seconds\n" + "5000,1800\n" * 5000
+        (tmp_path / "runs.csv").write_text(rows)
+        chat.stdin.write(":react\n:react like\n:file runs.csv\n:quit\n")
         chat.stdin.flush()
         out, err = chat.communicate(timeout=30)
     finally:
         if chat.poll() is None:
             chat.kill()
     assert chat.returncode == 0, out + err
-    assert err.splitlines() == [
+    errors = [line for line in err.splitlines() if not line.startswith("Uploading: ")]
+    assert errors == [
         "error: :react: no message by anyone else is shown yet",
         "error: :react needs one reaction type of at most 30 characters, such as :react like",
     ], err
+    # Not a terminal: the upload's progress as a line per quarter, ending at 100%.
+    uploading = [line for line in err.splitlines() if line.startswith("Uploading: ")]
+    assert uploading and uploading[-1] == "Uploading: 100%" and "\r" not in err, err
+    assert uploading == [f"Uploading: {q}%" for q in (0, 25, 50, 75, 100) if f"Uploading: {q}%" in uploading], err
+    posted = [m for m in channel.query(messages={"limit": 100})["messages"] if m["user"]["id"] == "dora" and m["attachments"]][-1]
+    assert posted["attachments"][0]["title"] == "runs.csv" and posted["attachments"][0]["file_size"] == len(rows), posted
     answer = "No workouts recorded for you yet. Post a workout attachment first."
     assert f"(you reacted like to workout-bot's \"{answer}\")" in out, out
     reacted = [m for m in channel.query(messages={"limit": 100})["messages"] if m["text"] == answer][-1]
