@@ -5,11 +5,18 @@ import ChatClient
 import ChatLocking
 import ChatModels
 import Foundation
+import Prometheus
 import Testing
 
 /// Counts the answers it is given.
 private struct Tally: Conversation {
     var answers: [String]
+}
+
+/// Waits a second for an answer, and says so when none comes.
+private struct Brief: Conversation {
+    static let timeout: Duration = .seconds(1)
+    static let expiredText: String? = "Time's up."
 }
 
 @Suite("Scale-out: conversations in PostgreSQL, shared by the nodes")
@@ -95,6 +102,47 @@ struct ScaledConversationTests {
             try await turns.wait { $0.count == 2 }
             #expect(turns.all == ["node-a: one", "node-b: one,two"])
             try await nodeB.stop()
+        }
+    }
+
+    @Test("a conversation's timeout is told once, by the node that holds its channel")
+    func timeoutToldByTheHolder() async throws {
+        try await ScaleOutTests.withCluster { store, server, ann, _ in
+            func briefBot() -> Bot {
+                let bot = Bot(name: "relay", user: User(id: "relay-bot"))
+                bot.conversationStore = store
+                bot.command("brief") { _, context in try await context.startConversation(Brief()) }
+                bot.onConversation(Brief.self) { _, _ in .end }
+                return bot
+            }
+            let (registryA, registryB) = (PrometheusCollectorRegistry(), PrometheusCollectorRegistry())
+            let nodeA = try await server.startBot(
+                briefBot(), channels: ScaleOutTests.channels, configuration: ScaleOutTests.configuration(store, node: "node-a"),
+                metricsFactory: PrometheusMetricsFactory(registry: registryA))
+            let nodeB = try await server.startBot(
+                briefBot(), channels: ScaleOutTests.channels, configuration: ScaleOutTests.configuration(store, node: "node-b"),
+                metricsFactory: PrometheusMetricsFactory(registry: registryB))
+            try await eventually("the channels are shared out") {
+                let (a, b) = (nodeA.service.leasedChannels, nodeB.service.leasedChannels)
+                return a.isDisjoint(with: b) && a.union(b) == Set(ScaleOutTests.channels) && !a.isEmpty && !b.isEmpty
+            }
+            let channel = ScaleOutTests.channels[0]
+            let (holder, other) = nodeA.service.leasedChannels.contains(channel) ? (registryA, registryB) : (registryB, registryA)
+            try await ann.client.channel(channel).sendMessage(text: "/brief")
+            func told() async throws -> [String] {
+                try await ann.client.queryChannel(channel, messageLimit: 50).messages.filter { $0.user?.id == "relay-bot" }.map(\.text)
+            }
+            try await eventually("the timeout is told") { try await !told().isEmpty }
+            try await Task.sleep(for: .milliseconds(600))
+            #expect(try await told() == ["Time's up."])
+            func expired(_ registry: PrometheusCollectorRegistry) -> Double {
+                MetricSamples(registry.emitToString())[
+                    "chatbotkit_bot_conversation_events_total", ["bot": "relay", "conversation": "Brief", "event": "expired"]] ?? 0
+            }
+            #expect(expired(holder) == 1, "the channel's holder told it")
+            #expect(expired(other) == 0, "the other node left it alone")
+            try await nodeB.stop()
+            try await nodeA.stop()
         }
     }
 }
