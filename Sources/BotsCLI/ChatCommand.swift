@@ -35,6 +35,7 @@ struct ChatCommand: AsyncParsableCommand {
             group.addTask {
                 for await event in connection.events { session.show(event) }
             }
+            group.addTask { await ChatConnectionNotices(connection: connection, say: say).run() }
             say("Talking in \(channel.rawValue) as \(user). A line is a message; :help lists the rest.")
             for await line in StandardInputLines.lines() {
                 do {
