@@ -92,15 +92,17 @@ struct HandledProgress: Sendable {
 
     /// A delivery's handlers ran to the end (not cut off by a shutdown).
     mutating func finished(_ key: String) {
-        if ownPending.remove(key) != nil {
+        // Events first: every message finishes here, and looking the bot's own up first cost
+        // each of them a hash of its key in a set that is nearly always empty.
+        if let eventAt = pending.removeValue(forKey: key) {
+            finished.append((key, eventAt))
+            if finished.count > capacity { finished.removeFirst(finished.count - capacity) }
+        } else if ownPending.remove(key) != nil {
             ownFinished.append(key)
             if ownFinished.count > Self.ownKept { ownFinished.removeFirst(ownFinished.count - Self.ownKept) }
-            hasChanges = true
+        } else {
             return
         }
-        guard let eventAt = pending.removeValue(forKey: key) else { return }
-        finished.append((key, eventAt))
-        if finished.count > capacity { finished.removeFirst(finished.count - capacity) }
         hasChanges = true
     }
 
