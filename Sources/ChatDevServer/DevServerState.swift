@@ -119,7 +119,7 @@ final class DevServerState: Sendable {
 
     func renderer(baseURL: String) async -> Renderer {
         Renderer(
-            signer: signer, baseURL: baseURL, onlineUsers: await hub.onlineUserIds, enrichesURLs: configuration.enrichesURLs,
+            signer: signer, baseURL: baseURL, onlineUsers: await hub.onlineUserIds, now: clock.now(), enrichesURLs: configuration.enrichesURLs,
             commands: commands.snapshot)
     }
 

@@ -69,6 +69,49 @@ struct ReplyTests {
         }
     }
 
+    @Test("a bot pins the message it handles for good and its own reply for a while, as itself, and unpins on request; a pin of no time is refused")
+    func pins() async throws {
+        try await TestChatServer.withServer { server in
+            let bot = Bot(name: "keeper")
+            let refusal = Locked<String?>(nil)
+            bot.onMessage { context in
+                if context.message.text.hasPrefix("unpin ") {
+                    let target = try await context.client.getMessage(String(context.message.text.dropFirst(6)))
+                    try await context.unpin(target)
+                    return
+                }
+                try await context.pin()
+                let reply = try await context.reply(text: "pinned for an hour")
+                try await context.pin(reply, for: .seconds(3600))
+                do {
+                    try await context.pin(reply, for: .zero)
+                } catch let error as BotError {
+                    refusal.withLock { $0 = error.message }
+                }
+            }
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            try await server.withBot(bot, channels: ["messaging:general"]) { _ in
+                let sent = try await ann.send(text: "the plan")
+                let reply = try #require(try await ann.replies(to: sent, from: "keeper").first)
+                var pins: [Message] = []
+                try await eventually("both are pinned") {
+                    pins = try await ann.client.queryChannel(ann.channel).pinnedMessages
+                    return pins.count == 2
+                }
+                #expect(Set(pins.map(\.id)) == [sent.id, reply.id])
+                #expect(pins.allSatisfy { $0.pinnedBy?.id == "keeper" })
+                let expiry = try #require(pins.first { $0.id == reply.id }?.pinExpires)
+                #expect(abs(expiry.timeIntervalSinceNow - 3600) < 60)
+                #expect(pins.first { $0.id == sent.id }?.pinExpires == nil)
+                #expect(refusal.withLock { $0 } == "a pin must last longer than zero; leave the duration out to pin for good")
+                _ = try await ann.send(text: "unpin \(sent.id)")
+                try await eventually("the message is unpinned") {
+                    try await ann.client.queryChannel(ann.channel).pinnedMessages.map(\.id) == [reply.id]
+                }
+            }
+        }
+    }
+
     @Test("a bot downloads a posted file, replies with an uploaded file and a custom payload (with progress), and reacts")
     func replyWithFilesAndPayloads() async throws {
         try await TestChatServer.withServer { server in

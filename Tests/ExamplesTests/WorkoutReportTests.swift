@@ -8,7 +8,7 @@ import WorkoutBot
 
 @Suite("Example: the workout bot's scheduled report")
 struct WorkoutReportTests {
-    @Test("on its schedule, each channel gets its members' totals of the last seven days, the farthest first; a quiet channel gets nothing")
+    @Test("on its schedule, each channel gets its members' totals of the last seven days, the farthest first, pinned until the next; a quiet channel gets nothing")
     func reportPerChannel() async throws {
         let data = try FixtureFiles()
         let store = try WorkoutStore(url: data.folder.appendingPathComponent("workouts.sqlite"))
@@ -37,6 +37,14 @@ struct WorkoutReportTests {
                 let since = try #require(RFC3339.date(from: payload.since))
                 let until = try #require(RFC3339.date(from: payload.until))
                 #expect(until.timeIntervalSince(since) == 7 * 86_400)
+                try await eventually("the latest report is pinned by the bot until the next one is due") {
+                    let pins = try await ann.client.queryChannel(ann.channel, messageLimit: 1).pinnedMessages
+                    guard pins.count == 1, let pin = pins.first, pin.text.hasPrefix("The last 7 days"),
+                        let report = pin.attachments(payloadType: WorkoutReportPayload.self).first?.payload,
+                        let until = RFC3339.date(from: report.until), let expires = pin.pinExpires
+                    else { return false }
+                    return pin.pinnedBy?.id == "workout-bot" && abs(expires.timeIntervalSince(until) - 1) < 0.001
+                }
                 try await eventually("the club's report names its own member alone") {
                     try await latestReport(in: cy)?.text == "The last 7 days: cy 5.2 km (1 workout)."
                 }

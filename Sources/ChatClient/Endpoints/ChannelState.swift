@@ -7,6 +7,8 @@ public struct ChannelState: Sendable {
     public var channel: Channel
     /// The latest messages, oldest first.
     public var messages: [Message]
+    /// The messages pinned now, the most recently pinned first (at most 10).
+    public var pinnedMessages: [Message]
     /// The members.
     public var members: [Member]
     /// How many connections watch it.
@@ -19,6 +21,7 @@ public struct ChannelState: Sendable {
         do {
             channel = try Channel(json: channelJSON)
             messages = try (json["messages"]?.arrayValue ?? []).map { try Message(json: $0) }
+            pinnedMessages = try (json["pinned_messages"]?.arrayValue ?? []).map { try Message(json: $0) }
             members = try (json["members"]?.arrayValue ?? []).map { try Member(json: $0) }
         } catch {
             throw ChatClientError(code: .invalidResponse, message: "\(operation) answered a channel that cannot be read: \(error)")
@@ -49,6 +52,10 @@ public struct OutgoingMessage: Sendable {
     public var skipPush: Bool
     /// Sent without the preview the service adds for the first link of the text.
     public var skipEnrichURL: Bool
+    /// Sent pinned in its channel, with the sender as who pinned it.
+    public var isPinned: Bool
+    /// When a pin sent with the message ends; nil pins it for good.
+    public var pinExpires: Date?
     /// Custom fields, flat on the wire.
     public var extraData: [String: RawJSON]
 
@@ -56,7 +63,7 @@ public struct OutgoingMessage: Sendable {
     public init(
         id: String = UUID().uuidString.lowercased(), text: String = "", attachments: [AnyAttachmentPayload] = [], parentId: String? = nil,
         quotedMessageId: String? = nil, showInChannel: Bool? = nil, mentionedUserIds: [String] = [], isSilent: Bool = false,
-        skipPush: Bool = false, skipEnrichURL: Bool = false, extraData: [String: RawJSON] = [:]
+        skipPush: Bool = false, skipEnrichURL: Bool = false, isPinned: Bool = false, pinExpires: Date? = nil, extraData: [String: RawJSON] = [:]
     ) {
         self.id = id
         self.text = text
@@ -68,6 +75,8 @@ public struct OutgoingMessage: Sendable {
         self.isSilent = isSilent
         self.skipPush = skipPush
         self.skipEnrichURL = skipEnrichURL
+        self.isPinned = isPinned
+        self.pinExpires = pinExpires
         self.extraData = extraData
     }
 }

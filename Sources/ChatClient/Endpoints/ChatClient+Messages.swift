@@ -22,6 +22,10 @@ extension ChatClient {
         if let showInChannel = message.showInChannel { object["show_in_channel"] = .bool(showInChannel) }
         if !message.mentionedUserIds.isEmpty { object["mentioned_users"] = .array(message.mentionedUserIds.map(RawJSON.string)) }
         if message.isSilent { object["silent"] = true }
+        if message.isPinned {
+            object["pinned"] = true
+            if let expiry = message.pinExpires { object["pin_expires"] = .string(RFC3339.string(from: expiry)) }
+        }
         if let author { object["user_id"] = .string(author) }
         var body: JSONObject = ["message": .object(object)]
         if message.skipPush { body["skip_push"] = true }
@@ -59,6 +63,27 @@ extension ChatClient {
     public func getMessage(_ id: String) async throws -> Message {
         let response = try await perform(.get("/messages/\(Endpoint.escape(id))", operation: "GetMessage"))
         return try ChatClient.message(in: response, operation: "GetMessage")
+    }
+
+    /// Several messages of a channel at once, with freshly signed attachment links
+    /// (`GET /channels/{type}/{id}/messages?ids=`), in the order asked; ids of no message in the
+    /// channel are left out. At most 100 ids per call.
+    public func getMessages(_ ids: [String], in cid: ChannelId) async throws -> [Message] {
+        let operation = "GetManyMessages"
+        guard !ids.isEmpty else { return [] }
+        guard ids.count <= 100 else {
+            throw ChatClientError(code: .invalidRequest, message: "\(operation): \(ids.count) ids asked for; the service reads at most 100 at once")
+        }
+        if let bad = ids.first(where: { $0.isEmpty || $0.contains(",") }) {
+            throw ChatClientError(code: .invalidRequest, message: "\(operation): \"\(bad)\" cannot be asked for: ids are sent comma separated")
+        }
+        let path = "/channels/\(Endpoint.escape(cid.type.rawValue))/\(Endpoint.escape(cid.id))/messages"
+        let response = try await perform(.get(path, query: [("ids", ids.joined(separator: ","))], operation: operation))
+        return try (response["messages"]?.arrayValue ?? []).map { json in
+            do { return try Message(json: json) } catch {
+                throw ChatClientError(code: .invalidResponse, message: "\(operation) answered a message that cannot be read: \(error)")
+            }
+        }
     }
 
     /// Replaces a message's text, attachments and custom fields (`POST /messages/{id}`). The

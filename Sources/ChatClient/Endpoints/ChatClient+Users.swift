@@ -10,6 +10,19 @@ extension ChatClient {
         return try (response["users"]?.objectValue ?? [:]).members.map { try User(json: $0.value) }
     }
 
+    /// Sets and removes single fields of an existing user, keeping the others (`PATCH /users`).
+    /// `set` may hold `name`, `image`, `role` (server token only) and custom fields.
+    @discardableResult
+    public func partialUpdateUser(_ id: String, set: [String: RawJSON] = [:], unset: [String] = []) async throws -> User {
+        let change: JSONObject = ["id": .string(id), "set": .object(JSONObject(set)), "unset": .array(unset.map(RawJSON.string))]
+        let response = try await perform(
+            Endpoint(method: "PATCH", path: "/users", body: ["users": [.object(change)]], isIdempotent: true, operation: "UpdateUsersPartial"))
+        guard let json = response["users"]?[id] else {
+            throw ChatClientError(code: .invalidResponse, message: "UpdateUsersPartial answered without user \(id)")
+        }
+        return try User(json: json)
+    }
+
     /// Users by id (`GET /users?payload=`).
     public func queryUsers(ids: [String]) async throws -> [User] {
         let payload: JSONObject = ["filter_conditions": ["id": ["$in": .array(ids.map(RawJSON.string))]], "limit": 100]

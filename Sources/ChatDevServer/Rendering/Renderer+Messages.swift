@@ -26,6 +26,7 @@ extension Renderer {
             }
         }
         for group in reactions.values { userIds.formUnion(group.map(\.userId)) }
+        for message in all { if let pin = MessagePins.pin(of: message.data, at: now) { userIds.insert(pin.by) } }
         let users = try UsersTable.fetch(db, ids: userIds)
         let quotedById = Dictionary(quoted.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         return try stored.map { message in
@@ -75,10 +76,11 @@ extension Renderer {
         object["mentioned_channel"] = data["mentioned_channel"] ?? false
         object["mentioned_here"] = data["mentioned_here"] ?? false
         object["silent"] = data["silent"] ?? false
-        object["pinned"] = data["pinned"] ?? false
-        object["pinned_at"] = .null
-        object["pinned_by"] = .null
-        object["pin_expires"] = .null
+        let pin = MessagePins.pin(of: data, at: now)
+        object["pinned"] = .bool(pin != nil)
+        object["pinned_at"] = pin.map { .string(RFC3339.string(from: $0.at)) } ?? .null
+        object["pinned_by"] = pin.map { .object(user(id: $0.by, from: users)) } ?? .null
+        object["pin_expires"] = pin?.expires.map { .string(RFC3339.string(from: $0)) } ?? .null
         object["restricted_visibility"] = []
         if let parentId = message.parentId { object["parent_id"] = .string(parentId) }
         for (key, value) in data where object[key] == nil && !renderedMessageKeys.contains(key) {

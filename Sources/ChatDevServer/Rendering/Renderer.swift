@@ -7,6 +7,8 @@ struct Renderer: Sendable {
     let signer: LinkSigner
     let baseURL: String
     let onlineUsers: Set<String>
+    /// The server's time when the response is made, which decides whether a pin has expired.
+    var now = Date()
     /// Reported as the channel type's `url_enrichment`.
     var enrichesURLs = true
     /// The commands each channel type offers, reported in its `config.commands`.

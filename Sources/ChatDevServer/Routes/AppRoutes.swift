@@ -19,6 +19,7 @@ struct AppRoutes {
         }
         router.post("/users") { request, _ in try await upsertUsers(request) }
         router.get("/users") { request, _ in try await queryUsers(request) }
+        router.patch("/users") { request, _ in try await updateUsersPartial(request) }
         router.post("/sync") { request, _ in try await sync(request) }
         router.post("/moderation/flag") { request, _ in try await flag(request) }
         router.get("/moderation/flags/message") { request, _ in try await queryMessageFlags(request) }

@@ -18,7 +18,8 @@ extension Renderer {
         var state: JSONObject = [
             "channel": .object(self.channel(channel, memberCount: members.count, createdBy: channel.createdBy.flatMap { users[$0] })),
             "messages": .array(messages.map(RawJSON.object)),
-            "pinned_messages": [],
+            "pinned_messages": .array(
+                try self.messages(try MessagesTable.pinned(db, channel.cid, at: now, limit: 10), viewer: viewer, in: db).map(RawJSON.object)),
             "members": .array(members.prefix(memberLimit).map { .object(member($0, users: users)) }),
             "read": .array(
                 reads.map { read in

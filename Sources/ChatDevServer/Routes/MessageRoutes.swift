@@ -11,12 +11,13 @@ struct MessageRoutes {
     static let serverOwnedKeys: Set<String> = [
         "id", "user", "user_id", "type", "cid", "created_at", "updated_at", "deleted_at", "html", "latest_reactions",
         "own_reactions", "reaction_counts", "reaction_scores", "reaction_groups", "reply_count", "deleted_reply_count",
-        "parent_id", "member", "shadowed", "channel",
+        "parent_id", "member", "shadowed", "channel", "pinned_at", "pinned_by",
     ]
 
     func register(on router: Router<DevRequestContext>) {
         router.post("/channels/:type/:id/message") { request, context in try await send(request, context) }
         router.get("/messages/:messageId") { request, context in try await get(request, context) }
+        router.get("/channels/:type/:id/messages") { request, context in try await manyMessages(request, context) }
         router.post("/messages/:messageId") { request, context in try await update(request, context, partial: false) }
         router.put("/messages/:messageId") { request, context in try await update(request, context, partial: true) }
         router.delete("/messages/:messageId") { request, context in try await delete(request, context) }
@@ -45,6 +46,7 @@ struct MessageRoutes {
         }
         let parentId = input["parent_id"]?.stringValue
         var data = JSONObject(input.members.filter { !MessageRoutes.serverOwnedKeys.contains($0.key) }.map { ($0.key, $0.value) })
+        data = try MessagePins.applying(to: data, sent: input, before: nil, actor: author, now: state.clock.now(), operation: operation)
         if let refusal = try await frozenChannelRefusal(cid, principal, author: author, id: id, request: request, operation: operation) {
             return refusal
         }
@@ -177,10 +179,16 @@ struct MessageRoutes {
         let id = context.parameters.get("messageId") ?? ""
         let body = try await state.jsonBody(request, operation: operation)
         let enrichment = state.enrichmentMode(body)
+        let sent = (partial ? body["set"] : body["message"])?.objectValue ?? [:]
+        let actor = (try? state.actingUser(principal, body, operation: operation)) ?? (try? state.actingUser(principal, sent, operation: operation))
+        let pinsOnly = partial && !sent.isEmpty && sent.members.allSatisfy { MessageRoutes.pinKeys.contains($0.key) }
+            && (body["unset"]?.arrayValue ?? []).isEmpty
         var preview: (link: URL, attachment: JSONObject?)?
         if enrichment == .beforeAnswering {
             // The link is fetched before the write, from what the edit will make of the message.
-            let current = try await state.store.read { db in try MessageRoutes.editableMessage(db, id, principal, operation: operation) }
+            let current = try await state.store.read { db in
+                try MessageRoutes.editableMessage(db, id, principal, pinsOnly: pinsOnly, operation: operation)
+            }
             let edited = try MessageRoutes.edited(current.data, by: body, partial: partial, operation: operation)
             if MessageRoutes.rewritesText(partial: partial, current.data, edited), let link = URLEnricher.linkToPreview(edited) {
                 preview = (link, await state.enricher.preview(of: link))
@@ -189,8 +197,10 @@ struct MessageRoutes {
         let now = state.clock.now()
         let renderer = await state.renderer(for: request)
         let (rendered, events, wantsPreview) = try await state.store.write { [preview] db -> (JSONObject, [PendingEvent], Bool) in
-            var message = try MessageRoutes.editableMessage(db, id, principal, operation: operation)
-            let edited = try MessageRoutes.edited(message.data, by: body, partial: partial, operation: operation)
+            var message = try MessageRoutes.editableMessage(db, id, principal, pinsOnly: pinsOnly, operation: operation)
+            let edited = try MessagePins.applying(
+                to: try MessageRoutes.edited(message.data, by: body, partial: partial, operation: operation), sent: sent,
+                before: message.data, actor: actor, now: now, operation: operation)
             var wantsPreview = false
             if enrichment != .off, MessageRoutes.rewritesText(partial: partial, message.data, edited) {
                 let link = URLEnricher.linkToPreview(edited)
@@ -210,11 +220,17 @@ struct MessageRoutes {
         return JSONReply(["message": .object(rendered)], status: .created)
     }
 
-    /// The message `principal` may edit: its own, or any with a server token.
-    static func editableMessage(_ db: Database, _ id: String, _ principal: Principal, operation: String) throws -> StoredMessage {
+    /// The fields of a message any member may set on anyone's message (the `pin-message` capability).
+    static let pinKeys: Set<String> = ["pinned", "pin_expires"]
+
+    /// The message `principal` may edit: its own, or any with a server token; with `pinsOnly`
+    /// (an edit that only pins or unpins) any message of a channel it is a member of.
+    static func editableMessage(_ db: Database, _ id: String, _ principal: Principal, pinsOnly: Bool = false, operation: String) throws
+        -> StoredMessage
+    {
         let message = try DevServerState.requireMessage(db, id, operation: operation)
         try DevServerState.requireAccess(db, message.cid, principal, operation: operation)
-        if let userId = principal.userId, userId != message.userId {
+        if !pinsOnly, let userId = principal.userId, userId != message.userId {
             throw APIError.forbidden(operation, "user \(userId) may only edit their own messages")
         }
         return message
@@ -236,7 +252,12 @@ struct MessageRoutes {
             throw APIError.input(operation, "message is a required field and must be an object")
         }
         try MessageRoutes.validate(input, operation: operation)
-        return JSONObject(input.members.filter { !MessageRoutes.serverOwnedKeys.contains($0.key) }.map { ($0.key, $0.value) })
+        var replaced = JSONObject(input.members.filter { !MessageRoutes.serverOwnedKeys.contains($0.key) }.map { ($0.key, $0.value) })
+        if input["pinned"] == nil {
+            // An edit that does not mention the pin (most clients send text and attachments) leaves it as it is.
+            for key in MessageRoutes.pinKeys { replaced[key] = data[key] }
+        }
+        return replaced
     }
 
     /// Whether an edit sets the text anew, so its link preview is redone: a full update always

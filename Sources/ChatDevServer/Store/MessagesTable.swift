@@ -50,6 +50,21 @@ enum MessagesTable {
         return try Row.fetchAll(db, sql: sql, arguments: arguments).map(decode).reversed()
     }
 
+    /// The channel's visible messages pinned at `now`, the most recently pinned first.
+    static func pinned(_ db: Database, _ cid: ChannelId, at now: Date, limit: Int) throws -> [StoredMessage] {
+        // RFC 3339 timestamps as the store writes them (UTC, microseconds) sort as text.
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT * FROM messages WHERE cid = ? AND seq > \(visibleSeq) AND deleted_at IS NULL
+                AND json_extract(data, '$.pinned') = 1 AND json_extract(data, '$.pinned_at') IS NOT NULL
+                AND (json_extract(data, '$.pin_expires') IS NULL OR json_extract(data, '$.pin_expires') > ?)
+                ORDER BY json_extract(data, '$.pinned_at') DESC, seq DESC LIMIT ?
+                """,
+            arguments: [cid.rawValue, cid.rawValue, RFC3339.string(from: now), limit]
+        ).map(decode)
+    }
+
     static func replies(_ db: Database, parentId: String, limit: Int) throws -> [StoredMessage] {
         try Row.fetchAll(
             db, sql: "SELECT * FROM messages WHERE parent_id = ? ORDER BY seq LIMIT ?", arguments: [parentId, limit]

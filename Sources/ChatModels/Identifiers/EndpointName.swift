@@ -23,6 +23,8 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     public static let updateUsers: Self = "UpdateUsers"
     /// `GET /users`.
     public static let queryUsers: Self = "QueryUsers"
+    /// `PATCH /users`.
+    public static let updateUsersPartial: Self = "UpdateUsersPartial"
     /// `POST /sync`.
     public static let sync: Self = "Sync"
     /// `POST /channels/{type}/{id}/query`: getting, creating and watching one channel.
@@ -49,6 +51,8 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     public static let sendMessage: Self = "SendMessage"
     /// `GET /messages/{id}`.
     public static let getMessage: Self = "GetMessage"
+    /// `GET /channels/{type}/{id}/messages`.
+    public static let getManyMessages: Self = "GetManyMessages"
     /// `POST /messages/{id}`.
     public static let updateMessage: Self = "UpdateMessage"
     /// `PUT /messages/{id}`.
@@ -89,9 +93,9 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     /// Every endpoint the dev server serves, in name order: what `GET /rate_limits` lists and
     /// what `bots.yaml`'s `embedded.rate_limits` may name.
     public static let known: [EndpointName] = [
-        getApp, updateApp, getRateLimits, updateUsers, queryUsers, sync, getOrCreateChannel, queryChannels, updateChannel,
+        getApp, updateApp, getRateLimits, updateUsers, updateUsersPartial, queryUsers, sync, getOrCreateChannel, queryChannels, updateChannel,
         updateChannelPartial, deleteChannel, truncateChannel, stopWatchingChannel, queryMembers, markRead, sendEvent, sendMessage,
-        getMessage, updateMessage, updateMessagePartial, deleteMessage, getReplies, search, getOG, sendReaction, deleteReaction,
+        getMessage, getManyMessages, updateMessage, updateMessagePartial, deleteMessage, getReplies, search, getOG, sendReaction, deleteReaction,
         getReactions, uploadFile, uploadImage, deleteFile, deleteImage, flag, queryMessageFlags, ban, unban, queryBannedUsers,
     ].sorted()
 }

@@ -1,0 +1,118 @@
+"""The official Python SDK's pins, partial user updates and many-message reads against the dev server."""
+
+import datetime
+import time
+
+import pytest
+import requests
+from stream_chat.base.exceptions import StreamAPIException
+
+from conftest import API_KEY, user_headers
+
+
+def refused(call, status, code, text):
+    """Runs `call`, which must fail with this status, Stream code and text in its message."""
+    with pytest.raises(StreamAPIException) as error:
+        call()
+    assert (error.value.status_code, error.value.error_code) == (status, code), str(error.value)
+    assert text in error.value.error_message, error.value.error_message
+
+
+def in_seconds(seconds):
+    moment = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=seconds)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def pinned_ids(channel):
+    return [message["id"] for message in channel.query()["pinned_messages"]]
+
+
+def test_pin_message_records_who_and_when_and_the_channel_lists_pins(client, channel):
+    channel.send_message({"id": "rules", "text": "house rules"}, "bot-1")
+    channel.send_message({"id": "meetup", "text": "meet at 6"}, "bot-1")
+    assert client.get_message("rules")["message"]["pinned"] is False
+
+    pinned = client.pin_message("rules", "u2")["message"]
+    assert pinned["pinned"] is True and pinned["pinned_by"]["id"] == "u2" and pinned["pinned_by"]["name"] == "Ann"
+    assert pinned["pinned_at"] and pinned["pin_expires"] is None
+    short = client.update_message_partial("meetup", {"set": {"pinned": True, "pin_expires": in_seconds(1.5)}}, "bot-1")["message"]
+    assert short["pinned_by"]["id"] == "bot-1" and short["pin_expires"]
+    assert pinned_ids(channel) == ["meetup", "rules"]
+
+    edited = client.update_message({"id": "rules", "text": "house rules (v2)", "user_id": "bot-1"})["message"]
+    assert edited["pinned"] is True and edited["pinned_at"] == pinned["pinned_at"], "an edit that leaves the pin out keeps it"
+
+    deadline = time.monotonic() + 10
+    while pinned_ids(channel) != ["rules"] and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert pinned_ids(channel) == ["rules"], "an expired pin is no longer listed"
+    expired = client.get_message("meetup")["message"]
+    assert expired["pinned"] is False and expired["pinned_by"] is None
+
+    unpinned = client.unpin_message("rules", "u2")["message"]
+    assert unpinned["pinned"] is False and unpinned["pinned_at"] is None and unpinned["pinned_by"] is None
+    assert pinned_ids(channel) == []
+
+    sent = channel.send_message({"id": "notice", "text": "pinned from the start", "pinned": True}, "bot-1")["message"]
+    assert sent["pinned"] is True and sent["pinned_by"]["id"] == "bot-1"
+    client.delete_message("notice")
+    assert pinned_ids(channel) == [], "a deleted message is not listed as pinned"
+
+
+def test_bad_pins_are_refused_and_change_nothing(server, client, channel):
+    channel.send_message({"id": "p-1", "text": "hello"}, "u2")
+    # The SDK sends pin_message's integer expiration as it is; the API takes a timestamp.
+    refused(lambda: client.pin_message("p-1", "u2", expiration=120), 400, 4, "pin_expires must be an RFC 3339 timestamp")
+    refused(lambda: client.update_message_partial("p-1", {"set": {"pinned": "yes"}}, "u2"), 400, 4,
+            "pinned must be true or false, found string")
+    refused(lambda: client.update_message_partial("p-1", {"set": {"pinned": True, "pin_expires": in_seconds(-60)}}, "u2"),
+            400, 4, "has passed; a pin must expire in the future")
+    refused(lambda: client.update_message_partial("p-1", {"set": {"pinned": True}}, None), 400, 4,
+            "pinning a message with a server token needs user or user_id")
+
+    url = server.url(f"/messages/p-1?api_key={API_KEY}")
+    as_member = requests.put(url, json={"set": {"pinned": True}}, headers=user_headers(client, "bot-1"))
+    assert as_member.status_code == 201, "any member may pin a message of its channel"
+    assert as_member.json()["message"]["pinned_by"]["id"] == "bot-1"
+    as_outsider = requests.put(url, json={"set": {"pinned": False}}, headers=user_headers(client, "outsider"))
+    assert as_outsider.status_code == 403 and "not a member" in as_outsider.json()["message"]
+    pin_and_edit = requests.put(url, json={"set": {"pinned": False, "text": "mine"}}, headers=user_headers(client, "bot-1"))
+    assert pin_and_edit.status_code == 403 and "may only edit their own messages" in pin_and_edit.json()["message"]
+    message = client.get_message("p-1")["message"]
+    assert message["text"] == "hello" and message["pinned"] is True and message["pinned_by"]["id"] == "bot-1"
+
+
+def test_update_user_partial_sets_and_unsets_single_fields(client, channel):
+    client.upsert_user({"id": "runner", "name": "Runner", "club": "riverside", "level": 3})
+    response = client.update_user_partial({"id": "runner", "set": {"level": 4, "goal_km": 25}, "unset": ["club"]})
+    user = response["users"]["runner"]
+    assert user["name"] == "Runner" and user["level"] == 4 and user["goal_km"] == 25 and "club" not in user
+    both = client.update_users_partial([{"id": "runner", "set": {"role": "admin"}}, {"id": "u2", "set": {"level": 1}}])["users"]
+    assert both["runner"]["role"] == "admin" and both["u2"]["level"] == 1 and both["u2"]["name"] == "Ann"
+
+    refused(lambda: client.update_user_partial({"id": "ghost", "set": {"level": 1}}), 404, 16, "user ghost does not exist")
+    refused(lambda: client.update_user_partial({"id": "runner", "set": {"created_at": "2020-01-01T00:00:00Z"}}), 400, 4,
+            "users[0]: created_at is the server's to set")
+    refused(lambda: client.update_user_partial({"id": "runner"}), 400, 4, "users[0] sets and unsets nothing")
+    refused(lambda: client.update_users_partial([{"id": "runner", "set": {"level": 1}}, {"id": "runner", "unset": ["goal_km"]}]),
+            400, 4, "users[1]: user runner is listed twice")
+    refused(lambda: client.update_users_partial([]), 400, 4, "users must be a non-empty array")
+    after = client.query_users({"id": "runner"})["users"][0]
+    assert after["level"] == 4 and after["goal_km"] == 25 and after["role"] == "admin", "refused changes change nothing"
+
+
+def test_get_messages_reads_several_in_the_order_asked(server, client, channel):
+    for index in range(3):
+        channel.send_message({"id": f"m-{index}", "text": f"message {index}"}, "bot-1")
+    other = client.channel("messaging", "other")
+    other.create("bot-1")
+    other.send_message({"id": "elsewhere", "text": "not here"}, "bot-1")
+    read = channel.get_messages(["m-2", "missing", "m-0", "elsewhere"])["messages"]
+    assert [message["id"] for message in read] == ["m-2", "m-0"]
+    assert read[0]["text"] == "message 2" and read[0]["user"]["id"] == "bot-1"
+    refused(lambda: channel.get_messages([f"x-{index}" for index in range(101)]), 400, 4,
+            "ids names 101 messages; at most 100 are read at once")
+    refused(lambda: channel.get_messages([]), 400, 4, "ids is required")
+    outsider = requests.get(server.url(f"/channels/messaging/general/messages?ids=m-0&api_key={API_KEY}"),
+                            headers=user_headers(client, "outsider"))
+    assert outsider.status_code == 403 and "not a member" in outsider.json()["message"]
