@@ -13,7 +13,7 @@ struct ChannelLifecycleTests {
             let owner = server.client(as: "owner")
             try await owner.upsertUsers([User(id: "owner"), User(id: "ann", name: "Ann Lee"), User(id: "bob", name: "Bob Annesley")])
             try await owner.queryChannel("messaging:club", members: ["owner", "ann", "bob"])
-            let ann = server.client(as: "ann") { $0.credentials = .userToken(TokenSigner(secret: server.apiSecret).userToken(for: "ann")) }
+            let ann = server.userClient("ann")
             try await body(server, owner, ann)
         }
     }

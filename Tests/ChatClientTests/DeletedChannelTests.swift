@@ -62,7 +62,7 @@ struct DeletedChannelTests {
             try await admin.upsertUsers([User(id: "ann")])
             try await admin.queryChannel("messaging:doomed", members: ["ann"])
             try await admin.queryChannel("messaging:kept", members: ["ann"])
-            let ann = server.client(as: "ann") { $0.credentials = .userToken(TokenSigner(secret: server.apiSecret).userToken(for: "ann")) }
+            let ann = server.userClient("ann")
             try await withEventConnection(ann, user: "ann") { connection, collector in
                 try await connection.watch("messaging:doomed")
                 try await connection.watch("messaging:kept")
@@ -89,7 +89,7 @@ struct DeletedChannelTests {
             #expect(try #require(deletion.channel?.deletedAt) >= before)
             #expect(deletion.channel?.deletedAt == deletion.createdAt)
 
-            let userToken = server.client(as: "ann") { $0.credentials = .userToken(TokenSigner(secret: server.apiSecret).userToken(for: "ann")) }
+            let userToken = server.userClient("ann")
             #expect(EventConnection(client: userToken, user: User(id: "ann")).deletion(of: "messaging:gone") == nil)
         }
     }

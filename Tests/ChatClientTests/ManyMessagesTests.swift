@@ -32,7 +32,7 @@ struct ManyMessagesTests {
             await #expect {
                 try await ann.getMessages([first.id], in: "messaging:nowhere")
             } throws: { ($0 as? ChatClientError)?.streamCode == 16 && "\($0)".contains("channel messaging:nowhere does not exist") }
-            let outsider = server.client(as: "cy") { $0.credentials = .userToken(TokenSigner(secret: server.apiSecret).userToken(for: "cy")) }
+            let outsider = server.userClient("cy")
             await #expect {
                 try await outsider.getMessages([first.id], in: "messaging:club")
             } throws: { ($0 as? ChatClientError)?.streamCode == 17 && "\($0)".contains("user cy is not a member of channel messaging:club") }
@@ -50,7 +50,7 @@ struct ManyMessagesTests {
             let read = try #require(try await admin.queryUsers(ids: ["ann"]).first)
             #expect(read.extraData == updated.extraData && read.role == "moderator")
 
-            let ann = server.client(as: "ann") { $0.credentials = .userToken(TokenSigner(secret: server.apiSecret).userToken(for: "ann")) }
+            let ann = server.userClient("ann")
             #expect(try await ann.partialUpdateUser("ann", set: ["level": 3]).extraData["level"] == 3, "a user may change its own fields")
             func refused(_ client: ChatClient, _ code: Int, _ text: String, set: [String: RawJSON] = [:], unset: [String] = [], id: String = "ann") async {
                 await #expect {

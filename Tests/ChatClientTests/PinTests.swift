@@ -9,8 +9,8 @@ struct PinTests {
     @Test("a pin says who pinned and when, and until when; the channel lists its pins, the latest first; edits keep a pin; expiry and unpinning end it")
     func pinLifecycle() async throws {
         try await TestChatServer.withServer { server in
-            let ann = server.client(as: "ann") { $0.credentials = .userToken(TokenSigner(secret: server.apiSecret).userToken(for: "ann")) }
-            let bob = server.client(as: "bob") { $0.credentials = .userToken(TokenSigner(secret: server.apiSecret).userToken(for: "bob")) }
+            let ann = server.userClient("ann")
+            let bob = server.userClient("bob")
             let admin = server.client(as: "admin")
             try await admin.upsertUsers([User(id: "ann", name: "Ann"), User(id: "bob", name: "Bob")])
             try await admin.join("messaging:club", as: "ann")
@@ -56,8 +56,8 @@ struct PinTests {
     @Test("bad pins are refused with what is wrong, and leave the message as it was")
     func badPins() async throws {
         try await TestChatServer.withServer { server in
-            let ann = server.client(as: "ann") { $0.credentials = .userToken(TokenSigner(secret: server.apiSecret).userToken(for: "ann")) }
-            let bob = server.client(as: "bob") { $0.credentials = .userToken(TokenSigner(secret: server.apiSecret).userToken(for: "bob")) }
+            let ann = server.userClient("ann")
+            let bob = server.userClient("bob")
             let admin = server.client(as: "admin")
             try await admin.join("messaging:club", as: "ann")
             try await admin.join("messaging:club", as: "bob")
@@ -86,7 +86,7 @@ struct PinTests {
             await refused(17, "user bob may only edit their own messages") {
                 try await bob.partialUpdateMessage(message.id, set: ["pinned": true, "text": "mine now"])
             }
-            let outsider = server.client(as: "cy") { $0.credentials = .userToken(TokenSigner(secret: server.apiSecret).userToken(for: "cy")) }
+            let outsider = server.userClient("cy")
             await refused(17, "user cy is not a member of channel messaging:club") { try await outsider.pinMessage(message.id) }
             let unchanged = try await ann.getMessage(message.id)
             #expect(unchanged.text == "hello" && unchanged.isPinned == false)

@@ -27,6 +27,12 @@ final class RecordingHTTPTransport: HTTPTransport {
 }
 
 extension TestChatServer {
+    /// A client authenticated as `userId` with a user token, so the server applies a user's
+    /// permissions (the app secret's clients may do anything).
+    func userClient(_ userId: String) -> ChatClient {
+        client(as: userId) { $0.credentials = .userToken(TokenSigner(secret: apiSecret).userToken(for: userId)) }
+    }
+
     func client(
         as userId: String, http: any HTTPTransport, cdnStorage: (any CDNStorage)? = nil, metricsFactory: (any MetricsFactory)? = nil
     ) -> ChatClient {
