@@ -50,14 +50,14 @@ test-python:
 # it cannot see (scripts/tsan-suppressions.txt says why).
 TSAN_TESTS ?= ChatTransportTests|ChatClientTests|ChatBotKitTests|ScaleOutTests|ChatTelemetryTests
 ASAN_TESTS ?= ChatTransportTests|ChatClientTests|ChatModelsTests|ChatBotKitTests|ExamplesTests|CoachBotTests
-# The link-preview tests make the in-process dev server fetch pages with URLSession, and this
+# The link-preview tests, the webhook bots' (WebhookBotTests) and the custom commands' that go
+# through the service (ticketFlow, reconfiguredCommands, restartedCommands, logAWorkout, refusedThroughTheService) make the in-process
+# dev server fetch pages, post events or call a command handler with URLSession, and this
 # toolchain's FoundationNetworking loses about 40 bytes of libcurl state per request (a bare
 # `data(for:)` loop of 10 requests leaks 420 bytes). LeakSanitizer's stack stops inside libcurl,
 # so no suppression can tell that leak from one in our ChatTransport: those tests skip the
-# AddressSanitizer run instead (they run in the plain and ThreadSanitizer runs). The dev
-# server's webhook and custom command posts go through ChatTransport's libcurl, so the webhook
-# and custom command tests run under AddressSanitizer too.
-ASAN_SKIP ?= LinkPreviewTests|linkPreviews
+# AddressSanitizer run instead (they run in the plain and ThreadSanitizer runs).
+ASAN_SKIP ?= LinkPreviewTests|linkPreviews|WebhookBotTests|ticketFlow|reconfiguredCommands|restartedCommands|logAWorkout|refusedThroughTheService
 # One test at a time under the sanitizers: run all at once on two cores, the instrumented
 # process starves its own event loops, and a connection that gets no health check for three
 # seconds (the tests' setting) is given up, and a notification sent meanwhile is lost (two CI

@@ -156,7 +156,7 @@ let package = Package(
         .target(
             name: "ChatDevServer",
             dependencies: [
-                "ChatModels", "ChatLocking", "ChatServing", "ChatTransport",
+                "ChatModels", "ChatLocking", "ChatServing",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "CompressNIO", package: "compress-nio"),

@@ -81,7 +81,6 @@ public final class DevServer: Service, Sendable {
         // and the events already queued for the app's webhook get a few seconds to go.
         await state.background.cancelAndWait()
         await state.webhooks.finish(within: .seconds(5))
-        state.hooks.shutdown()
         switch failure {
         case nil:
             listening.failed(DevServerError(code: .stopped, message: "the dev server stopped before it was listening"))

@@ -24,8 +24,6 @@ final class DevServerState: Sendable {
     let payloadSigner: PayloadSigner
     /// Posts the app's events to its `webhook_url`, when it has one.
     let webhooks: WebhookSender
-    /// Posts to the app's webhook and custom command handler.
-    let hooks = HookPoster()
     /// The app's custom commands and the commands of its channel types.
     let commands: CommandCatalog
     /// The ephemeral messages custom commands answered, until an action posts or removes them.
@@ -56,7 +54,7 @@ final class DevServerState: Sendable {
         enricher = URLEnricher(scraper: LinkScraper(timeout: configuration.linkPreviewTimeout), logger: logger)
         payloadSigner = PayloadSigner(apiSecret: configuration.apiSecret)
         webhooks = WebhookSender(
-            apiKey: configuration.apiKey, signer: payloadSigner, poster: hooks, timeout: configuration.webhookTimeout,
+            apiKey: configuration.apiKey, signer: payloadSigner, timeout: configuration.webhookTimeout,
             deadline: configuration.webhookDeadline, logger: logger)
         let (stored, catalog) = try await store.read { db in
             (try SettingsTable.fetch(db, "app")?.objectValue, try CommandCatalog(db))
@@ -74,7 +72,7 @@ final class DevServerState: Sendable {
     /// Where custom commands are answered; nil while the app has no `custom_action_handler_url`.
     var customActionHandler: CustomActionHandler? {
         CustomActionHandler(
-            appSettings.other, apiKey: configuration.apiKey, signer: payloadSigner, poster: hooks, timeout: configuration.customActionTimeout,
+            appSettings.other, apiKey: configuration.apiKey, signer: payloadSigner, timeout: configuration.customActionTimeout,
             logger: logger)
     }
 

@@ -2,6 +2,10 @@ import ChatModels
 import Foundation
 import Logging
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// The app's `custom_action_handler_url`: where the messages of custom commands, and the
 /// actions users take on them, are posted for the app to answer. `{type}` in the URL is
 /// replaced by the command's name.
@@ -21,17 +25,15 @@ struct CustomActionHandler: Sendable {
     var template: String
     let apiKey: String
     let signer: PayloadSigner
-    let poster: HookPoster
     let timeout: Duration
     let logger: Logger
 
     /// The handler of the app whose settings are `settings`; nil when none is set.
-    init?(_ settings: JSONObject, apiKey: String, signer: PayloadSigner, poster: HookPoster, timeout: Duration, logger: Logger) {
+    init?(_ settings: JSONObject, apiKey: String, signer: PayloadSigner, timeout: Duration, logger: Logger) {
         guard let text = settings["custom_action_handler_url"]?.stringValue, !text.isEmpty else { return nil }
         template = text
         self.apiKey = apiKey
         self.signer = signer
-        self.poster = poster
         self.timeout = timeout
         self.logger = logger
     }
@@ -59,25 +61,29 @@ struct CustomActionHandler: Sendable {
         if let user { body["user"] = .object(user) }
         if let formData { body["form_data"] = .object(formData) }
         let json = JSONWriter.data(.object(body))
-        let headers: [(name: String, value: String)] = [("X-Api-Key", apiKey), ("X-Signature", signer.signature(of: json))]
-        let answer: HookPoster.Answer
+        var request = URLRequest(url: url, timeoutInterval: timeout.seconds)
+        request.httpMethod = "POST"
+        request.httpBody = json
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue(apiKey, forHTTPHeaderField: "X-Api-Key")
+        request.setValue(signer.signature(of: json), forHTTPHeaderField: "X-Signature")
+        let data: Data
+        let response: URLResponse
         do {
-            answer = try await poster.post(json, to: url, headers: headers, within: timeout)
+            (data, response) = try await URLSession.shared.data(for: request)
+        } catch let error as URLError where error.code == .timedOut {
+            logger.warning("The custom command handler at \(url.absoluteString) did not answer within \(timeout)")
+            return .failed("its handler did not answer within \(timeout)")
         } catch {
-            switch error {
-            case .timedOut:
-                logger.warning("The custom command handler at \(url.absoluteString) did not answer within \(timeout)")
-                return .failed("its handler did not answer within \(timeout)")
-            case .unreachable(let reason):
-                logger.warning("The custom command handler at \(url.absoluteString) could not be reached: \(reason)")
-                return .failed("its handler could not be reached")
-            }
+            logger.warning("The custom command handler at \(url.absoluteString) could not be reached: \(error.localizedDescription)")
+            return .failed("its handler could not be reached")
         }
-        guard (200..<300).contains(answer.status) else {
-            logger.warning("The custom command handler at \(url.absoluteString) answered \(answer.status)")
-            return .failed("its handler answered HTTP \(answer.status)")
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard (200..<300).contains(status) else {
+            logger.warning("The custom command handler at \(url.absoluteString) answered \(status)")
+            return .failed("its handler answered HTTP \(status)")
         }
-        return Self.reply(answer.body)
+        return Self.reply(data)
     }
 
     /// Reads a handler's answer.

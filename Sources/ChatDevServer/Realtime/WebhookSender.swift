@@ -5,6 +5,10 @@ import Foundation
 import Logging
 import NIOCore
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// Posts the app's events to its webhook, as the hosted service does: one at a time, in the
 /// order they happened, each signed (`X-Signature`: hex HMAC-SHA256 of the JSON with the API
 /// secret) and named (`X-Webhook-Id`, the same on every attempt, and `X-Webhook-Attempt`).
@@ -37,7 +41,9 @@ final class WebhookSender: Sendable {
     private let timeout: Duration
     private let deadline: Duration
     private let logger: Logger
-    private let poster: HookPoster
+    /// Made at the first event posted: most servers have no webhook, and a URLSession holds
+    /// libcurl state for the life of the process.
+    private let session = Locked<URLSession?>(nil)
     private let inbox: AsyncStream<Delivery>.Continuation
     private let deliveries: AsyncStream<Delivery>
     private let drainer = Locked<Task<Void, Never>?>(nil)
@@ -51,12 +57,8 @@ final class WebhookSender: Sendable {
         var dropped = 0
     }
 
-    init(
-        apiKey: String, signer: PayloadSigner, poster: HookPoster, timeout: Duration, deadline: Duration, capacity: Int = 10_000,
-        logger: Logger
-    ) {
+    init(apiKey: String, signer: PayloadSigner, timeout: Duration, deadline: Duration, capacity: Int = 10_000, logger: Logger) {
         self.apiKey = apiKey
-        self.poster = poster
         self.signer = signer
         self.timeout = timeout
         self.deadline = deadline
@@ -85,6 +87,7 @@ final class WebhookSender: Sendable {
         }
         await task.value
         timer.cancel()
+        session.withLock { $0 }?.finishTasksAndInvalidate()
     }
 
     private func startDraining() {
@@ -112,12 +115,17 @@ final class WebhookSender: Sendable {
         let started = ContinuousClock.now
         var attempt = 1
         while !Task.isCancelled {
-            var headers: [(name: String, value: String)] = [
-                ("X-Webhook-Id", delivery.id), ("X-Webhook-Attempt", String(attempt)), ("X-Api-Key", apiKey), ("X-Signature", signature),
-                ("User-Agent", "chatbotkit-dev-webhook"),
-            ]
-            if delivery.settings.gzips { headers.append(("Content-Encoding", "gzip")) }
-            switch await post(body, to: delivery.settings.url, headers: headers) {
+            var request = URLRequest(url: delivery.settings.url, timeoutInterval: timeout.seconds)
+            request.httpMethod = "POST"
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            if delivery.settings.gzips { request.setValue("gzip", forHTTPHeaderField: "Content-Encoding") }
+            request.setValue(delivery.id, forHTTPHeaderField: "X-Webhook-Id")
+            request.setValue(String(attempt), forHTTPHeaderField: "X-Webhook-Attempt")
+            request.setValue(apiKey, forHTTPHeaderField: "X-Api-Key")
+            request.setValue(signature, forHTTPHeaderField: "X-Signature")
+            request.setValue("chatbotkit-dev-webhook", forHTTPHeaderField: "User-Agent")
+            switch await post(request) {
             case .delivered:
                 counts.withLock { $0.delivered += 1 }
                 return
@@ -139,19 +147,28 @@ final class WebhookSender: Sendable {
         }
     }
 
-    private func post(_ body: Data, to url: URL, headers: [(name: String, value: String)]) async -> Outcome {
+    private func post(_ request: URLRequest) async -> Outcome {
+        let session = session.withLock { session in
+            if let session { return session }
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = timeout.seconds
+            configuration.timeoutIntervalForResource = timeout.seconds
+            let made = URLSession(configuration: configuration)
+            session = made
+            return made
+        }
         do {
-            let status = try await poster.post(body, to: url, headers: headers, within: timeout).status
+            let (_, response) = try await session.data(for: request)
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
             switch status {
             case 200..<300: return .delivered
             case 408, 429, 500...: return .failed("HTTP \(status)", attempts: 3)
             default: return .refused(status)
             }
+        } catch let error as URLError where error.code == .timedOut {
+            return .failed("no answer within \(timeout)", attempts: 3)
         } catch {
-            switch error {
-            case .timedOut: return .failed("no answer within \(timeout)", attempts: 3)
-            case .unreachable(let reason): return .failed(reason, attempts: 2)
-            }
+            return .failed("\(error.localizedDescription)", attempts: 2)
         }
     }
 
