@@ -94,3 +94,38 @@ struct PinTests {
         }
     }
 }
+
+@Suite("Pinned messages listed and paged against the dev server")
+struct PinnedMessagesListTests {
+    @Test("pinnedMessages lists the pins in force, the latest first, and pages back by pinnedBefore; a bad page is refused")
+    func listAndPage() async throws {
+        try await TestChatServer.withServer { server in
+            let ann = server.client(as: "ann")
+            try await ann.join("messaging:club", as: "ann")
+            var ids: [String] = []
+            for index in 0..<5 {
+                let message = try await ann.channel("messaging:club").sendMessage(text: "notice \(index)")
+                _ = try await ann.pinMessage(message.id)
+                ids.append(message.id)
+            }
+            _ = try await ann.unpinMessage(ids[1])
+            let unpinned = ids.remove(at: 1)
+            let first = try await ann.pinnedMessages(in: "messaging:club", limit: 2)
+            #expect(first.map(\.id) == [ids[3], ids[2]])
+            let next = try await ann.pinnedMessages(in: "messaging:club", limit: 2, pinnedBefore: try #require(first.last?.pinnedAt))
+            #expect(next.map(\.id) == [ids[1], ids[0]])
+            let last = try await ann.pinnedMessages(in: "messaging:club", limit: 2, pinnedBefore: try #require(next.last?.pinnedAt))
+            #expect(last.isEmpty && !ids.contains(unpinned))
+
+            await #expect {
+                try await ann.pinnedMessages(in: "messaging:club", limit: 0)
+            } throws: { ($0 as? ChatClientError)?.code == .invalidRequest && "\($0)".contains("limit must be from 1 to 100, not 0") }
+            await #expect {
+                try await ann.pinnedMessages(in: "messaging:nowhere")
+            } throws: { ($0 as? ChatClientError)?.streamCode == 16 && "\($0)".contains("channel messaging:nowhere does not exist") }
+            await #expect {
+                try await server.userClient("cy").pinnedMessages(in: "messaging:club")
+            } throws: { ($0 as? ChatClientError)?.streamCode == 17 && "\($0)".contains("user cy is not a member of channel messaging:club") }
+        }
+    }
+}

@@ -1,6 +1,7 @@
 """The official Python SDK's pins, partial user updates and many-message reads against the dev server."""
 
 import datetime
+import json
 import time
 
 import pytest
@@ -116,3 +117,22 @@ def test_get_messages_reads_several_in_the_order_asked(server, client, channel):
     outsider = requests.get(server.url(f"/channels/messaging/general/messages?ids=m-0&api_key={API_KEY}"),
                             headers=user_headers(client, "outsider"))
     assert outsider.status_code == 403 and "not a member" in outsider.json()["message"]
+
+
+def test_pinned_messages_are_listed_sorted_and_paged(client, channel):
+    for index in range(4):
+        channel.send_message({"id": f"n-{index}", "text": f"notice {index}"}, "bot-1")
+        client.pin_message(f"n-{index}", "bot-1")
+
+    def pinned(**payload):
+        response = client.get("channels/messaging/general/pinned_messages", params={"payload": json.dumps(payload)})
+        return [message["id"] for message in response["messages"]]
+
+    assert pinned() == ["n-3", "n-2", "n-1", "n-0"]
+    assert pinned(limit=2, sort=[{"field": "pinned_at", "direction": 1}]) == ["n-0", "n-1"]
+    second = client.get_message("n-1")["message"]["pinned_at"]
+    assert pinned(pinned_at_after=second, sort=[{"field": "pinned_at", "direction": 1}]) == ["n-2", "n-3"]
+    assert pinned(pinned_at_before_or_equal=second) == ["n-1", "n-0"]
+    refused(lambda: pinned(pinned_at_before="yesterday"), 400, 4, "pinned_at_before must be an RFC 3339 timestamp")
+    refused(lambda: pinned(sort=[{"field": "created_at", "direction": 1}]), 400, 4, "sort field must be one of pinned_at")
+    refused(lambda: pinned(limit=0), 400, 4, "limit must be a whole number from 1 to 100")

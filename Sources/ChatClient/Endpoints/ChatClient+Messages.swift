@@ -79,11 +79,7 @@ extension ChatClient {
         }
         let path = "/channels/\(Endpoint.escape(cid.type.rawValue))/\(Endpoint.escape(cid.id))/messages"
         let response = try await perform(.get(path, query: [("ids", ids.joined(separator: ","))], operation: operation))
-        return try (response["messages"]?.arrayValue ?? []).map { json in
-            do { return try Message(json: json) } catch {
-                throw ChatClientError(code: .invalidResponse, message: "\(operation) answered a message that cannot be read: \(error)")
-            }
-        }
+        return try Self.models(Message.self, at: "messages", noun: "message", in: response, operation: operation)
     }
 
     /// Replaces a message's text, attachments and custom fields (`POST /messages/{id}`). The

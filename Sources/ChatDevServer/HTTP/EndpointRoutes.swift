@@ -26,6 +26,7 @@ enum EndpointRoutes {
         "POST /channels/{type}/{id}/message": .sendMessage,
         "GET /messages/{messageId}": .getMessage,
         "GET /channels/{type}/{id}/messages": .getManyMessages,
+        "GET /channels/{type}/{id}/pinned_messages": .getPinnedMessages,
         "POST /messages/{messageId}": .updateMessage,
         "PUT /messages/{messageId}": .updateMessagePartial,
         "DELETE /messages/{messageId}": .deleteMessage,

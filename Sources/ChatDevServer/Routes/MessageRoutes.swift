@@ -18,6 +18,7 @@ struct MessageRoutes {
         router.post("/channels/:type/:id/message") { request, context in try await send(request, context) }
         router.get("/messages/:messageId") { request, context in try await get(request, context) }
         router.get("/channels/:type/:id/messages") { request, context in try await manyMessages(request, context) }
+        router.get("/channels/:type/:id/pinned_messages") { request, context in try await pinnedMessages(request, context) }
         router.post("/messages/:messageId") { request, context in try await update(request, context, partial: false) }
         router.put("/messages/:messageId") { request, context in try await update(request, context, partial: true) }
         router.delete("/messages/:messageId") { request, context in try await delete(request, context) }

@@ -50,19 +50,35 @@ enum MessagesTable {
         return try Row.fetchAll(db, sql: sql, arguments: arguments).map(decode).reversed()
     }
 
-    /// The channel's visible messages pinned at `now`, the most recently pinned first.
-    static func pinned(_ db: Database, _ cid: ChannelId, at now: Date, limit: Int) throws -> [StoredMessage] {
+    /// Limits on when the listed pins were made.
+    struct PinBounds: Sendable {
+        var before: Date?
+        var beforeOrEqual: Date?
+        var after: Date?
+        var afterOrEqual: Date?
+    }
+
+    /// The channel's visible messages pinned at `now`, the most recently pinned first (or the
+    /// earliest, without `newestFirst`), pinned within `bounds`.
+    static func pinned(
+        _ db: Database, _ cid: ChannelId, at now: Date, limit: Int, newestFirst: Bool = true, within bounds: PinBounds = PinBounds()
+    ) throws -> [StoredMessage] {
         // RFC 3339 timestamps as the store writes them (UTC, microseconds) sort as text.
-        try Row.fetchAll(
-            db,
-            sql: """
-                SELECT * FROM messages WHERE cid = ? AND seq > \(visibleSeq) AND deleted_at IS NULL
-                AND json_extract(data, '$.pinned') = 1 AND json_extract(data, '$.pinned_at') IS NOT NULL
-                AND (json_extract(data, '$.pin_expires') IS NULL OR json_extract(data, '$.pin_expires') > ?)
-                ORDER BY json_extract(data, '$.pinned_at') DESC, seq DESC LIMIT ?
-                """,
-            arguments: [cid.rawValue, cid.rawValue, RFC3339.string(from: now), limit]
-        ).map(decode)
+        var sql = """
+            SELECT * FROM messages WHERE cid = ? AND seq > \(visibleSeq) AND deleted_at IS NULL
+            AND json_extract(data, '$.pinned') = 1 AND json_extract(data, '$.pinned_at') IS NOT NULL
+            AND (json_extract(data, '$.pin_expires') IS NULL OR json_extract(data, '$.pin_expires') > ?)
+            """
+        var arguments: StatementArguments = [cid.rawValue, cid.rawValue, StoreCoding.text(now)]
+        for (bound, comparison) in [(bounds.before, "<"), (bounds.beforeOrEqual, "<="), (bounds.after, ">"), (bounds.afterOrEqual, ">=")] {
+            guard let bound else { continue }
+            sql += " AND json_extract(data, '$.pinned_at') \(comparison) ?"
+            arguments += [StoreCoding.text(bound)]
+        }
+        let order = newestFirst ? "DESC" : "ASC"
+        sql += " ORDER BY json_extract(data, '$.pinned_at') \(order), seq \(order) LIMIT ?"
+        arguments += [limit]
+        return try Row.fetchAll(db, sql: sql, arguments: arguments).map(decode)
     }
 
     static func replies(_ db: Database, parentId: String, limit: Int) throws -> [StoredMessage] {

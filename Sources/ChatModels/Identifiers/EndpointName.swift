@@ -53,6 +53,8 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     public static let getMessage: Self = "GetMessage"
     /// `GET /channels/{type}/{id}/messages`.
     public static let getManyMessages: Self = "GetManyMessages"
+    /// `GET /channels/{type}/{id}/pinned_messages`.
+    public static let getPinnedMessages: Self = "GetPinnedMessages"
     /// `POST /messages/{id}`.
     public static let updateMessage: Self = "UpdateMessage"
     /// `PUT /messages/{id}`.
@@ -93,9 +95,10 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     /// Every endpoint the dev server serves, in name order: what `GET /rate_limits` lists and
     /// what `bots.yaml`'s `embedded.rate_limits` may name.
     public static let known: [EndpointName] = [
-        getApp, updateApp, getRateLimits, updateUsers, updateUsersPartial, queryUsers, sync, getOrCreateChannel, queryChannels, updateChannel,
-        updateChannelPartial, deleteChannel, truncateChannel, stopWatchingChannel, queryMembers, markRead, sendEvent, sendMessage,
-        getMessage, getManyMessages, updateMessage, updateMessagePartial, deleteMessage, getReplies, search, getOG, sendReaction, deleteReaction,
-        getReactions, uploadFile, uploadImage, deleteFile, deleteImage, flag, queryMessageFlags, ban, unban, queryBannedUsers,
+        getApp, updateApp, getRateLimits, updateUsers, updateUsersPartial, queryUsers, sync, getOrCreateChannel, queryChannels,
+        updateChannel, updateChannelPartial, deleteChannel, truncateChannel, stopWatchingChannel, queryMembers, markRead, sendEvent,
+        sendMessage, getMessage, getManyMessages, getPinnedMessages, updateMessage, updateMessagePartial, deleteMessage, getReplies,
+        search, getOG, sendReaction, deleteReaction, getReactions, uploadFile, uploadImage, deleteFile, deleteImage, flag,
+        queryMessageFlags, ban, unban, queryBannedUsers,
     ].sorted()
 }
