@@ -12,6 +12,9 @@ final class ChatSession: Sendable {
     private let lastEphemeral = Locked<Message?>(nil)
     /// The last message by someone else shown, for `:react`.
     private let lastShown = Locked<Message?>(nil)
+    /// Whether the messages seen in this session were pinned, so an update that unpins one
+    /// shows as that rather than as an edit.
+    private let pins = Locked(PinMemory())
 
     init(client: ChatClient, channel: ChannelId, user: String) {
         self.client = client
@@ -113,26 +116,37 @@ final class ChatSession: Sendable {
         }
     }
 
-    /// Shows an event (``line(for:me:)``), keeping the last message by someone else for `:react`.
+    /// Shows an event (``line(for:me:wasPinned:)``), keeping the last message by someone else for `:react`.
     func show(_ event: Event) {
-        guard let line = Self.line(for: event, me: user) else { return }
+        let wasPinned = event.message.flatMap { message in
+            pins.withLock { $0.remember(message.id, isPinned: message.isPinned == true) }
+        }
+        guard let line = Self.line(for: event, me: user, wasPinned: wasPinned) else { return }
         if event.type == .messageNew, let message = event.message { lastShown.withLock { $0 = message } }
         say(line)
     }
 
-    /// How an event shows: others' messages, edits, deletions and reactions; nil for the rest
-    /// (the user's own messages, which they typed, typing indicators, reads).
-    static func line(for event: Event, me: String) -> String? {
+    /// How an event shows: others' messages, edits, deletions and reactions, and pins of
+    /// anyone's; nil for the rest (the user's own messages, which they typed, typing indicators,
+    /// reads). `wasPinned` is whether the message was pinned when last seen (nil: not seen).
+    static func line(for event: Event, me: String, wasPinned: Bool? = nil) -> String? {
         guard let message = event.message else { return nil }
         let author = message.user?.id ?? "?"
+        let whose = author == me ? "your" : "\(author)'s"
         let inThread = message.parentId != nil ? " (in a thread)" : ""
         switch event.type {
         case .messageNew where author != me:
             return "\(author)\(inThread): \(message.textAndAttachmentTypes)"
+        case .messageUpdated where message.isPinned == true && wasPinned != true && message.pinnedAt == message.updatedAt:
+            // Pinning updates the message at the moment it records as its pin.
+            let pinner = message.pinnedBy?.id ?? "?"
+            let until = message.pinExpires.map { " until \(RFC3339.string(from: $0))" } ?? ""
+            return "(\(pinner == me ? "you" : pinner) pinned \(whose) \"\(message.text)\"\(until))"
+        case .messageUpdated where message.isPinned != true && wasPinned == true:
+            return "(\(whose) \"\(message.text)\" was unpinned)"
         case .messageUpdated where author != me:
             return "\(author) edited\(inThread): \(message.textAndAttachmentTypes)"
         case .messageDeleted:
-            let whose = author == me ? "your" : "\(author)'s"
             return "(\(whose) message \"\(message.text)\" was deleted)"
         case .reactionNew:
             guard let reactor = event.reactingUserId, reactor != me else { return nil }
@@ -140,6 +154,30 @@ final class ChatSession: Sendable {
         default:
             return nil
         }
+    }
+}
+
+/// Whether the last messages seen were pinned: the most recent 1,000, by id.
+struct PinMemory: Sendable {
+    private var pinned: [String: Bool] = [:]
+    private var order: [String] = []
+    private var start = 0
+    static let capacity = 1_000
+
+    /// Records `isPinned` for `id`; answers what was recorded before, nil if nothing was.
+    mutating func remember(_ id: String, isPinned: Bool) -> Bool? {
+        let before = pinned.updateValue(isPinned, forKey: id)
+        guard before == nil else { return before }
+        order.append(id)
+        if order.count - start > Self.capacity {
+            pinned[order[start]] = nil
+            start += 1
+            if start > Self.capacity {
+                order.removeFirst(start)
+                start = 0
+            }
+        }
+        return nil
     }
 }
 

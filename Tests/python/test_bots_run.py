@@ -825,6 +825,13 @@ def test_the_workout_bots_scheduled_report_reaches_the_official_sdk(tmp_path):
         attachment = posted["attachments"][0]
         assert attachment["type"] == "workout-report"
         assert attachment["entries"] == [{"user_id": "alice", "distance_meters": 8000, "count": 1}]
+
+        def pinned_report():
+            pins = channel.query()["pinned_messages"]
+            return pins[0] if pins and pins[0]["text"].startswith("The last 7 days") else None
+        pin = wait_for(pinned_report, timeout=15)
+        assert pin["pinned_by"]["id"] == "workout-bot" and pin["pin_expires"], pin
+        assert len(channel.query()["pinned_messages"]) <= 1, "each report's pin ends when the next is due"
         samples = scrape(run.metrics_url)[0]
         assert sample(samples, "chatbotkit_bot_deliveries_total", bot="workout", trigger="schedule") >= 1
         assert run.terminate() == 0, "".join(run.output)
@@ -876,3 +883,36 @@ def test_bots_chat_reacts_to_the_last_message_shown(bots, tmp_path):
     assert f"(you reacted like to workout-bot's \"{answer}\")" in out, out
     reacted = [m for m in channel.query(messages={"limit": 100})["messages"] if m["text"] == answer][-1]
     assert reacted["reaction_counts"] == {"like": 1}, reacted
+
+
+def test_bots_chat_shows_who_pins_and_unpins_a_message(bots, tmp_path):
+    client, channel = alice_in(bots)
+    client.upsert_user({"id": "bob"})
+    channel.add_members(["bob"])
+    chat = subprocess.Popen(
+        [bots_binary(), "chat", "--config", str(tmp_path / "bots.yaml"), "--server", bots.base_url, "--user", "dora", "--linger", "1"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        assert chat.stdout.readline().startswith("Talking in messaging:general as dora."), "watching before the others act"
+        channel.send_message({"id": "rules", "text": "house rules"}, "alice")
+        client.pin_message("rules", "bob")
+        client.update_message_partial("rules", {"set": {"text": "house rules v2"}}, "alice")
+        client.unpin_message("rules", "bob")
+        lines = []
+        while "was unpinned" not in "".join(lines):
+            line = chat.stdout.readline()
+            assert line, "".join(lines)
+            lines.append(line)
+        chat.stdin.write(":quit\n")
+        chat.stdin.flush()
+        chat.communicate(timeout=30)
+    finally:
+        if chat.poll() is None:
+            chat.kill()
+    assert chat.returncode == 0
+    assert [line.rstrip("\n") for line in lines] == [
+        "alice: house rules",
+        "(bob pinned alice's \"house rules\")",
+        "alice edited: house rules v2",
+        "(alice's \"house rules v2\" was unpinned)",
+    ], lines
