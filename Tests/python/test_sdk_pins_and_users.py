@@ -136,3 +136,29 @@ def test_pinned_messages_are_listed_sorted_and_paged(client, channel):
     refused(lambda: pinned(pinned_at_before="yesterday"), 400, 4, "pinned_at_before must be an RFC 3339 timestamp")
     refused(lambda: pinned(sort=[{"field": "created_at", "direction": 1}]), 400, 4, "sort field must be one of pinned_at")
     refused(lambda: pinned(limit=0), 400, 4, "limit must be a whole number from 1 to 100")
+
+
+def test_update_member_partial_and_unflag(server, client, channel):
+    response = channel.update_member_partial("u2", to_set={"hat": "blue", "strikes": 1})
+    assert response["channel_member"]["hat"] == "blue" and response["channel_member"]["user"]["id"] == "u2"
+    response = channel.update_member_partial("u2", to_set={"color": "red"}, to_unset=["hat"])
+    assert response["channel_member"]["color"] == "red" and "hat" not in response["channel_member"]
+    member = channel.query_members({"id": "u2"})[0]
+    assert member["color"] == "red" and member["strikes"] == 1 and member["channel_role"] == "channel_member"
+    refused(lambda: channel.update_member_partial("u2", to_set={"channel_role": "channel_moderator"}), 400, 4,
+            "channel_role is the server's to set")
+    refused(lambda: channel.update_member_partial("outsider", to_set={"hat": "red"}), 404, 16,
+            "user outsider is not a member of channel messaging:general")
+    as_other = requests.patch(server.url(f"/channels/messaging/general/member/u2?api_key={API_KEY}"),
+                              json={"set": {"hat": "green"}}, headers=user_headers(client, "bot-1"))
+    assert as_other.status_code == 403 and "may only update its own membership" in as_other.json()["message"]
+
+    channel.send_message({"id": "f-1", "text": "spam?"}, "u2")
+    client.flag_message("f-1", user_id="bot-1")
+    client.flag_user("u2", user_id="bot-1")
+    assert client.unflag_message("f-1", user_id="bot-1")["flag"]["target_message_id"] == "f-1"
+    assert client.query_message_flags({"channel_cid": "messaging:general"})["flags"] == []
+    assert client.unflag_user("u2", user_id="bot-1")["flag"]["target_user"]["id"] == "u2"
+    refused(lambda: client.unflag_message("f-1", user_id="bot-1"), 404, 16, "user bot-1 has not flagged message f-1")
+    refused(lambda: client.post("moderation/unflag", data={"user_id": "bot-1"}), 400, 4,
+            "either target_message_id or target_user_id is required")

@@ -56,6 +56,22 @@ extension ChatClient {
         return try ChatClient.channel(in: response, operation: "DeleteChannel")
     }
 
+    /// Sets and removes single fields of one membership, keeping the others (`PATCH
+    /// /channels/{type}/{id}/member/{user_id}`): custom fields such as a member's standing in
+    /// the channel, or `pinned` and `archived`. The channel hears `member.updated`.
+    @discardableResult
+    public func partialUpdateMember(_ userId: String, in cid: ChannelId, set: [String: RawJSON] = [:], unset: [String] = []) async throws
+        -> Member
+    {
+        let operation = "UpdateMemberPartial"
+        let body: JSONObject = ["set": .object(JSONObject(set)), "unset": .array(unset.map(RawJSON.string))]
+        let response = try await perform(
+            Endpoint(
+                method: "PATCH", path: Endpoint.channelPath(cid) + "/member/\(Endpoint.escape(userId))", body: body, isIdempotent: true,
+                operation: operation))
+        return try Self.model(Member.self, at: "channel_member", in: response, operation: operation)
+    }
+
     /// The members of a channel that match `filter` (`GET /members`), such as
     /// `["banned": true]`, `["channel_role": "channel_moderator"]` or
     /// `["name": ["$autocomplete": "ali"]]`; in join order unless `sort` says otherwise.

@@ -22,6 +22,13 @@ extension ChatClient {
         _ = try await perform(.post("/moderation/flag", body, idempotent: true, operation: "Flag"))
     }
 
+    /// Takes back the flag the acting user put on a message (`POST /moderation/unflag`).
+    public func unflagMessage(_ messageId: String, as userId: String? = nil) async throws {
+        var body: JSONObject = ["target_message_id": .string(messageId)]
+        if let user = try actingUser(userId, operation: "Unflag") { body["user_id"] = .string(user) }
+        _ = try await perform(.post("/moderation/unflag", body, idempotent: true, operation: "Unflag"))
+    }
+
     /// Flagged messages, newest first, optionally only in `cid` or only those flagged by
     /// `flaggedBy` (`GET /moderation/flags/message`; needs the API secret).
     public func messageFlags(in cid: ChannelId? = nil, flaggedBy: String? = nil, limit: Int = 25) async throws -> [MessageFlag] {

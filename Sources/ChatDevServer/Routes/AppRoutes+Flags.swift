@@ -50,4 +50,34 @@ extension AppRoutes {
         guard let condition else { return nil }
         return try FilterConditions.strings(condition, key: field, operation: operation)
     }
+
+    /// `POST /moderation/unflag` with `target_message_id` or `target_user_id`: takes back the
+    /// acting user's flag on it; one that user never set is a 404 naming both.
+    func unflag(_ request: Request) async throws -> JSONReply {
+        let operation = "Unflag"
+        let principal = try await state.authenticate(request)
+        let body = try await state.jsonBody(request, operation: operation)
+        let messageId = body["target_message_id"]?.stringValue
+        let targetUser = body["target_user_id"]?.stringValue
+        guard (messageId == nil) != (targetUser == nil) else {
+            throw APIError.input(operation, "either target_message_id or target_user_id is required, not both")
+        }
+        let flagger = try state.actingUser(principal, body, operation: operation)
+        try await state.store.write { db in
+            if let messageId {
+                let message = try DevServerState.requireMessage(db, messageId, operation: operation)
+                try DevServerState.requireAccess(db, message.cid, principal, operation: operation)
+            }
+            let column = messageId != nil ? "target_message_id" : "target_user_id"
+            try db.execute(sql: "DELETE FROM flags WHERE \(column) = ? AND user_id = ?", arguments: [messageId ?? targetUser, flagger])
+            guard db.changesCount > 0 else {
+                let target = messageId.map { "message \($0)" } ?? "user \(targetUser ?? "")"
+                throw APIError.notFound(operation, "user \(flagger) has not flagged \(target)")
+            }
+        }
+        var flag: JSONObject = ["user": .object(["id": .string(flagger)])]
+        if let messageId { flag["target_message_id"] = .string(messageId) }
+        if let targetUser { flag["target_user"] = .object(["id": .string(targetUser)]) }
+        return JSONReply(["flag": .object(flag)], status: .created)
+    }
 }

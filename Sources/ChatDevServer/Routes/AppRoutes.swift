@@ -22,6 +22,7 @@ struct AppRoutes {
         router.patch("/users") { request, _ in try await updateUsersPartial(request) }
         router.post("/sync") { request, _ in try await sync(request) }
         router.post("/moderation/flag") { request, _ in try await flag(request) }
+        router.post("/moderation/unflag") { request, _ in try await unflag(request) }
         router.get("/moderation/flags/message") { request, _ in try await queryMessageFlags(request) }
         router.post("/moderation/ban") { request, _ in try await ban(request) }
         router.delete("/moderation/ban") { request, _ in try await unban(request) }

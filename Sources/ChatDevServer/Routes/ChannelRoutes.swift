@@ -17,6 +17,7 @@ struct ChannelRoutes {
         router.post("/channels/:type/:id/truncate") { request, context in try await truncate(request, context) }
         router.post("/channels/:type/:id/stop-watching") { request, context in try await stopWatching(request, context) }
         router.get("/members") { request, _ in try await queryMembers(request) }
+        router.patch("/channels/:type/:id/member/:userId") { request, context in try await updateMemberPartial(request, context) }
     }
 
     /// `POST /channels/{type}/{id}/query`: creates the channel if needed (with its members), starts

@@ -99,6 +99,13 @@ enum ChannelsTable {
         return added
     }
 
+    /// Writes a member's own fields and when it was last changed.
+    static func updateMember(_ db: Database, _ member: StoredMember) throws {
+        try db.execute(
+            sql: "UPDATE members SET data = ?, updated_at = ? WHERE cid = ? AND user_id = ?",
+            arguments: [StoreCoding.text(member.data), StoreCoding.text(member.updatedAt), member.cid.rawValue, member.userId])
+    }
+
     /// Removes members; returns the ones that were members.
     static func removeMembers(_ db: Database, _ cid: ChannelId, _ userIds: [String]) throws -> [StoredMember] {
         var removed: [StoredMember] = []

@@ -43,6 +43,8 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     public static let stopWatchingChannel: Self = "StopWatchingChannel"
     /// `GET /members`.
     public static let queryMembers: Self = "QueryMembers"
+    /// `PATCH /channels/{type}/{id}/member/{user_id}`.
+    public static let updateMemberPartial: Self = "UpdateMemberPartial"
     /// `POST /channels/{type}/{id}/read`.
     public static let markRead: Self = "MarkRead"
     /// `POST /channels/{type}/{id}/event`.
@@ -83,6 +85,8 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     public static let deleteImage: Self = "DeleteImage"
     /// `POST /moderation/flag`.
     public static let flag: Self = "Flag"
+    /// `POST /moderation/unflag`.
+    public static let unflag: Self = "Unflag"
     /// `GET /moderation/flags/message`.
     public static let queryMessageFlags: Self = "QueryMessageFlags"
     /// `POST /moderation/ban`.
@@ -96,9 +100,9 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     /// what `bots.yaml`'s `embedded.rate_limits` may name.
     public static let known: [EndpointName] = [
         getApp, updateApp, getRateLimits, updateUsers, updateUsersPartial, queryUsers, sync, getOrCreateChannel, queryChannels,
-        updateChannel, updateChannelPartial, deleteChannel, truncateChannel, stopWatchingChannel, queryMembers, markRead, sendEvent,
-        sendMessage, getMessage, getManyMessages, getPinnedMessages, updateMessage, updateMessagePartial, deleteMessage, getReplies,
-        search, getOG, sendReaction, deleteReaction, getReactions, uploadFile, uploadImage, deleteFile, deleteImage, flag,
-        queryMessageFlags, ban, unban, queryBannedUsers,
+        updateChannel, updateChannelPartial, deleteChannel, truncateChannel, stopWatchingChannel, queryMembers, updateMemberPartial,
+        markRead, sendEvent, sendMessage, getMessage, getManyMessages, getPinnedMessages, updateMessage, updateMessagePartial,
+        deleteMessage, getReplies, search, getOG, sendReaction, deleteReaction, getReactions, uploadFile, uploadImage, deleteFile,
+        deleteImage, flag, unflag, queryMessageFlags, ban, unban, queryBannedUsers,
     ].sorted()
 }

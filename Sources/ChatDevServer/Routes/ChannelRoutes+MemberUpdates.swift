@@ -1,0 +1,65 @@
+import ChatModels
+import Foundation
+import GRDB
+import Hummingbird
+
+extension ChannelRoutes {
+    /// The member fields the server keeps; a member's own fields are everything else.
+    static let serverMemberKeys: Set<String> = [
+        "user_id", "user", "status", "role", "channel_role", "created_at", "updated_at", "banned", "shadow_banned",
+        "notifications_muted", "invited", "invite_accepted_at", "invite_rejected_at",
+    ]
+
+    /// `PATCH /channels/{type}/{id}/member/{user_id}` with `{"set": {…}, "unset": […]}`: sets and
+    /// removes single fields of one membership (custom fields, `pinned`, `archived`), keeping
+    /// the others; answers `{"channel_member"}` and tells the channel `member.updated`. A user
+    /// token changes its own membership only.
+    func updateMemberPartial(_ request: Request, _ context: DevRequestContext) async throws -> JSONReply {
+        let operation = "UpdateMemberPartial"
+        let principal = try await state.authenticate(request)
+        let cid = try state.channelId(context, operation: operation)
+        let userId = context.parameters.get("userId") ?? ""
+        guard !userId.isEmpty else { throw APIError.input(operation, "the member's user id is required in the path") }
+        if let caller = principal.userId, caller != userId {
+            throw APIError.forbidden(operation, "user \(caller) may only update its own membership")
+        }
+        let body = try await state.jsonBody(request, operation: operation)
+        var set = JSONObject()
+        if let value = body["set"], !value.isNull {
+            guard let object = value.objectValue else { throw APIError.input(operation, "set must be an object") }
+            set = object
+        }
+        var unset: [String] = []
+        if let value = body["unset"], !value.isNull {
+            guard let keys = value.arrayValue?.compactMap(\.stringValue), keys.count == value.arrayValue?.count else {
+                throw APIError.input(operation, "unset must be an array of field names")
+            }
+            unset = keys
+        }
+        guard !set.isEmpty || !unset.isEmpty else { throw APIError.input(operation, "set and unset change nothing") }
+        if let owned = (set.members.map(\.key) + unset).first(where: { ChannelRoutes.serverMemberKeys.contains($0) }) {
+            throw APIError.input(operation, "\(owned) is the server's to set")
+        }
+        if let both = unset.first(where: { set[$0] != nil }) { throw APIError.input(operation, "\(both) is both set and unset") }
+        let now = state.clock.now()
+        let renderer = await state.renderer(for: request)
+        let (rendered, event) = try await state.store.write { [set, unset] db -> (JSONObject, PendingEvent) in
+            _ = try DevServerState.requireChannel(db, cid, operation: operation)
+            guard var member = try ChannelsTable.member(db, cid, userId) else {
+                throw APIError.notFound(operation, "user \(userId) is not a member of channel \(cid.rawValue)")
+            }
+            for (key, value) in set { member.data[key] = value }
+            for key in unset { member.data[key] = nil }
+            member.updatedAt = now
+            try ChannelsTable.updateMember(db, member)
+            let rendered = renderer.member(member, users: try UsersTable.fetch(db, ids: [userId]))
+            var event = DevServerState.event("member.updated", cid, at: now)
+            event["member"] = .object(rendered)
+            event["user"] = rendered["user"]
+            try DevServerState.log(db, event, cid: cid, at: now)
+            return (rendered, PendingEvent(cid: cid, event: event))
+        }
+        await state.publish([event])
+        return JSONReply(["channel_member": .object(rendered)])
+    }
+}
