@@ -32,7 +32,8 @@ enum MessagePins {
             }
         }
         var data = edited
-        for key in serverKeys.union(["pin_expires"]) { data[key] = nil }
+        for key in serverKeys { data[key] = nil }
+        data["pin_expires"] = nil
         guard data["pinned"]?.boolValue == true else { return data }
         let expiry = (edited["pin_expires"]?.stringValue).flatMap(RFC3339.date(from:))
         if let expiry, expiry <= now {
