@@ -8,11 +8,11 @@ struct MessageRoutes {
     let state: DevServerState
 
     /// Fields of a message request the server owns; the rest of the object is stored as sent.
-    static let serverOwnedKeys: Set<String> = [
+    static let serverOwnedKeys = Set<String>([
         "id", "user", "user_id", "type", "cid", "created_at", "updated_at", "deleted_at", "html", "latest_reactions",
         "own_reactions", "reaction_counts", "reaction_scores", "reaction_groups", "reply_count", "deleted_reply_count",
         "parent_id", "member", "shadowed", "channel",
-    ].union(MessagePins.serverKeys)
+    ]).union(MessagePins.serverKeys)
 
     func register(on router: Router<DevRequestContext>) {
         router.post("/channels/:type/:id/message") { request, context in try await send(request, context) }
