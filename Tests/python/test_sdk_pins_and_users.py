@@ -162,3 +162,18 @@ def test_update_member_partial_and_unflag(server, client, channel):
     refused(lambda: client.unflag_message("f-1", user_id="bot-1"), 404, 16, "user bot-1 has not flagged message f-1")
     refused(lambda: client.post("moderation/unflag", data={"user_id": "bot-1"}), 400, 4,
             "either target_message_id or target_user_id is required")
+
+
+def test_channel_pin_and_archive_for_a_member_record_when(client, channel):
+    pinned = channel.pin("u2")["channel_member"]
+    assert pinned["pinned_at"] and "pinned" not in pinned
+    assert channel.pin("u2")["channel_member"]["pinned_at"] == pinned["pinned_at"], "pinning again keeps when"
+    assert channel.archive("u2")["channel_member"]["archived_at"]
+    member = channel.query_members({"id": "u2"})[0]
+    assert member["pinned_at"] == pinned["pinned_at"] and member["archived_at"]
+    assert channel.unpin("u2")["channel_member"]["pinned_at"] is None
+    assert channel.unarchive("u2")["channel_member"]["archived_at"] is None
+    assert channel.query_members({"id": "bot-1"})[0]["pinned_at"] is None
+    refused(lambda: channel.update_member_partial("u2", to_set={"pinned": "yes"}), 400, 4, "pinned must be true or false, found string")
+    refused(lambda: channel.update_member_partial("u2", to_set={"pinned_at": "2020-01-01T00:00:00Z"}), 400, 4,
+            "pinned_at is the server's to set")

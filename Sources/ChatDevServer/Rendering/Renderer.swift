@@ -94,7 +94,7 @@ struct Renderer: Sendable {
             "role": .string(member.channelRole == "channel_moderator" ? "moderator" : "member"),
             "channel_role": .string(member.channelRole), "created_at": .string(RFC3339.string(from: member.createdAt)),
             "updated_at": .string(RFC3339.string(from: member.updatedAt)), "banned": .bool(member.banned), "shadow_banned": false,
-            "notifications_muted": false,
+            "notifications_muted": false, "pinned_at": member.data["pinned_at"] ?? .null, "archived_at": member.data["archived_at"] ?? .null,
         ]
         for (key, value) in member.data where object[key] == nil { object[key] = value }
         return object

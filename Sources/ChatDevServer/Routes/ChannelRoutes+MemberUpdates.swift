@@ -7,13 +7,17 @@ extension ChannelRoutes {
     /// The member fields the server keeps; a member's own fields are everything else.
     static let serverMemberKeys: Set<String> = [
         "user_id", "user", "status", "role", "channel_role", "created_at", "updated_at", "banned", "shadow_banned",
-        "notifications_muted", "invited", "invite_accepted_at", "invite_rejected_at",
+        "notifications_muted", "invited", "invite_accepted_at", "invite_rejected_at", "pinned_at", "archived_at",
     ]
 
+    /// The member flags kept as the time they were set: `pinned` (the channel pinned in the
+    /// member's list) becomes `pinned_at`, `archived` becomes `archived_at`.
+    static let timedMemberFlags = ["pinned": "pinned_at", "archived": "archived_at"]
+
     /// `PATCH /channels/{type}/{id}/member/{user_id}` with `{"set": {…}, "unset": […]}`: sets and
-    /// removes single fields of one membership (custom fields, `pinned`, `archived`), keeping
-    /// the others; answers `{"channel_member"}` and tells the channel `member.updated`. A user
-    /// token changes its own membership only.
+    /// removes single fields of one membership (custom fields; `pinned` and `archived`, kept as
+    /// `pinned_at` and `archived_at`), keeping the others; answers `{"channel_member"}` and tells
+    /// the channel `member.updated`. A user token changes its own membership only.
     func updateMemberPartial(_ request: Request, _ context: DevRequestContext) async throws -> JSONReply {
         let operation = "UpdateMemberPartial"
         let principal = try await state.authenticate(request)
@@ -41,6 +45,11 @@ extension ChannelRoutes {
             throw APIError.input(operation, "\(owned) is the server's to set")
         }
         if let both = unset.first(where: { set[$0] != nil }) { throw APIError.input(operation, "\(both) is both set and unset") }
+        for flag in ChannelRoutes.timedMemberFlags.keys.sorted() {
+            if let value = set[flag], value.boolValue == nil {
+                throw APIError.input(operation, "\(flag) must be true or false, found \(value.kindDescription)")
+            }
+        }
         let now = state.clock.now()
         let renderer = await state.renderer(for: request)
         let (rendered, event) = try await state.store.write { [set, unset] db -> (JSONObject, PendingEvent) in
@@ -48,8 +57,14 @@ extension ChannelRoutes {
             guard var member = try ChannelsTable.member(db, cid, userId) else {
                 throw APIError.notFound(operation, "user \(userId) is not a member of channel \(cid.rawValue)")
             }
-            for (key, value) in set { member.data[key] = value }
-            for key in unset { member.data[key] = nil }
+            for (key, value) in set {
+                if let stamp = ChannelRoutes.timedMemberFlags[key] {
+                    member.data[stamp] = value.boolValue == true ? member.data[stamp] ?? .string(RFC3339.string(from: now)) : nil
+                } else {
+                    member.data[key] = value
+                }
+            }
+            for key in unset { member.data[ChannelRoutes.timedMemberFlags[key] ?? key] = nil }
             member.updatedAt = now
             try ChannelsTable.updateMember(db, member)
             let rendered = renderer.member(member, users: try UsersTable.fetch(db, ids: [userId]))
