@@ -62,9 +62,9 @@ struct ManyMessagesTests {
             }
             await refused(ann, 17, "user ann may only update itself", set: ["level": 9], id: "bob")
             await refused(ann, 17, "user ann may not change its own role", set: ["role": "admin"])
-            await refused(admin, 4, "users[0]: created_at is the server's to set", set: ["created_at": "2020-01-01T00:00:00Z"])
+            await refused(admin, 4, "users[0]: created_at is a field the server owns and cannot be set or unset", set: ["created_at": "2020-01-01T00:00:00Z"])
             await refused(admin, 4, "users[0]: level is both set and unset", set: ["level": 1], unset: ["level"])
-            await refused(admin, 4, "users[0] sets and unsets nothing")
+            await refused(admin, 4, "users[0]: set or unset must name at least one field")
             await refused(admin, 4, "users[0]: role cannot be unset", unset: ["role"])
             await refused(admin, 16, "user nobody does not exist; create it with POST /users first", set: ["level": 1], id: "nobody")
             let after = try #require(try await admin.queryUsers(ids: ["ann"]).first)

@@ -43,10 +43,10 @@ struct MemberUpdateTests {
                     return error.streamCode == code && error.message.contains(text)
                 }
             }
-            await refused(admin, 4, "channel_role is the server's to set", set: ["channel_role": "channel_moderator"])
-            await refused(admin, 4, "banned is the server's to set", unset: ["banned"])
+            await refused(admin, 4, "channel_role is a field the server owns and cannot be set or unset", set: ["channel_role": "channel_moderator"])
+            await refused(admin, 4, "banned is a field the server owns and cannot be set or unset", unset: ["banned"])
             await refused(admin, 4, "strikes is both set and unset", set: ["strikes": 5], unset: ["strikes"])
-            await refused(admin, 4, "set and unset change nothing")
+            await refused(admin, 4, "set or unset must name at least one field")
             await refused(admin, 16, "user cy is not a member of channel messaging:club", user: "cy", set: ["strikes": 1])
             await refused(admin, 16, "channel messaging:nowhere does not exist", in: "messaging:nowhere", set: ["strikes": 1])
             await refused(server.userClient("bob"), 17, "user bob may only update its own membership", set: ["strikes": 0])

@@ -93,8 +93,8 @@ def test_update_user_partial_sets_and_unsets_single_fields(client, channel):
 
     refused(lambda: client.update_user_partial({"id": "ghost", "set": {"level": 1}}), 404, 16, "user ghost does not exist")
     refused(lambda: client.update_user_partial({"id": "runner", "set": {"created_at": "2020-01-01T00:00:00Z"}}), 400, 4,
-            "users[0]: created_at is the server's to set")
-    refused(lambda: client.update_user_partial({"id": "runner"}), 400, 4, "users[0] sets and unsets nothing")
+            "users[0]: created_at is a field the server owns and cannot be set or unset")
+    refused(lambda: client.update_user_partial({"id": "runner"}), 400, 4, "users[0]: set or unset must name at least one field")
     refused(lambda: client.update_users_partial([{"id": "runner", "set": {"level": 1}}, {"id": "runner", "unset": ["goal_km"]}]),
             400, 4, "users[1]: user runner is listed twice")
     refused(lambda: client.update_users_partial([]), 400, 4, "users must be a non-empty array")
@@ -146,7 +146,7 @@ def test_update_member_partial_and_unflag(server, client, channel):
     member = channel.query_members({"id": "u2"})[0]
     assert member["color"] == "red" and member["strikes"] == 1 and member["channel_role"] == "channel_member"
     refused(lambda: channel.update_member_partial("u2", to_set={"channel_role": "channel_moderator"}), 400, 4,
-            "channel_role is the server's to set")
+            "channel_role is a field the server owns and cannot be set or unset")
     refused(lambda: channel.update_member_partial("outsider", to_set={"hat": "red"}), 404, 16,
             "user outsider is not a member of channel messaging:general")
     as_other = requests.patch(server.url(f"/channels/messaging/general/member/u2?api_key={API_KEY}"),
@@ -176,4 +176,4 @@ def test_channel_pin_and_archive_for_a_member_record_when(client, channel):
     assert channel.query_members({"id": "bot-1"})[0]["pinned_at"] is None
     refused(lambda: channel.update_member_partial("u2", to_set={"pinned": "yes"}), 400, 4, "pinned must be true or false, found string")
     refused(lambda: channel.update_member_partial("u2", to_set={"pinned_at": "2020-01-01T00:00:00Z"}), 400, 4,
-            "pinned_at is the server's to set")
+            "pinned_at is a field the server owns and cannot be set or unset")

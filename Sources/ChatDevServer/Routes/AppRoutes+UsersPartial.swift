@@ -53,28 +53,12 @@ extension AppRoutes {
             let path = "users[\(index)]"
             guard let id = entry["id"]?.stringValue, !id.isEmpty else { throw APIError.input(operation, "\(path).id must be a non-empty string") }
             guard seen.insert(id).inserted else { throw APIError.input(operation, "\(path): user \(id) is listed twice") }
-            var set = JSONObject()
-            if let value = entry["set"], !value.isNull {
-                guard let object = value.objectValue else { throw APIError.input(operation, "\(path).set must be an object") }
-                set = object
-            }
-            var unset: [String] = []
-            if let value = entry["unset"], !value.isNull {
-                guard let keys = value.arrayValue?.compactMap(\.stringValue), keys.count == value.arrayValue?.count else {
-                    throw APIError.input(operation, "\(path).unset must be an array of field names")
-                }
-                unset = keys
-            }
-            guard !set.isEmpty || !unset.isEmpty else { throw APIError.input(operation, "\(path) sets and unsets nothing") }
-            for key in set.members.map(\.key) + unset where key != "role" && UsersTable.serverKeys.contains(key) {
-                throw APIError.input(operation, "\(path): \(key) is the server's to set")
-            }
+            let changes = try FieldChanges(
+                entry.objectValue ?? [:], reserved: UsersTable.serverKeys.subtracting(["role"]), at: path, operation: operation)
+            let (set, unset) = (changes.set, changes.unset)
             if unset.contains("role") { throw APIError.input(operation, "\(path): role cannot be unset; set it to user instead") }
             if let role = set["role"], role.stringValue?.isEmpty != false {
                 throw APIError.input(operation, "\(path).set.role must be a non-empty string")
-            }
-            if let both = unset.first(where: { set[$0] != nil }) {
-                throw APIError.input(operation, "\(path): \(both) is both set and unset")
             }
             return UserFieldChange(id: id, set: set, unset: unset)
         }

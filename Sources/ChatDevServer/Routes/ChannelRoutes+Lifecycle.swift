@@ -50,25 +50,8 @@ extension ChannelRoutes {
     /// The `set` and `unset` of a partial update, checked: at least one change, no server
     /// field, no field in both, `frozen` a boolean, `name` and `image` strings.
     static func partialChanges(_ body: JSONObject, operation: String) throws -> (set: JSONObject, unset: [String]) {
-        var set = JSONObject()
-        if let value = body["set"], !value.isNull {
-            guard let object = value.objectValue else { throw APIError.input(operation, "set must be an object of fields to set") }
-            set = object
-        }
-        var unset: [String] = []
-        if let value = body["unset"], !value.isNull {
-            guard let names = value.arrayValue?.compactMap(\.stringValue), names.count == value.arrayValue?.count else {
-                throw APIError.input(operation, "unset must be an array of field names")
-            }
-            unset = names
-        }
-        guard !set.isEmpty || !unset.isEmpty else { throw APIError.input(operation, "set or unset must name at least one field") }
-        if let reserved = (set.map(\.key) + unset).first(where: { reservedChannelFields.contains($0) }) {
-            throw APIError.input(operation, "\(reserved) is a field the server owns and cannot be set or unset")
-        }
-        if let both = unset.first(where: { set[$0] != nil }) {
-            throw APIError.input(operation, "\(both) is both set and unset")
-        }
+        let changes = try FieldChanges(body, reserved: reservedChannelFields, operation: operation)
+        let (set, unset) = (changes.set, changes.unset)
         if let frozen = set["frozen"], frozen.boolValue == nil {
             throw APIError.input(operation, "frozen must be true or false, not \(frozen.kindDescription)")
         }

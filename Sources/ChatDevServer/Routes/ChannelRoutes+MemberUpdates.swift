@@ -28,23 +28,8 @@ extension ChannelRoutes {
             throw APIError.forbidden(operation, "user \(caller) may only update its own membership")
         }
         let body = try await state.jsonBody(request, operation: operation)
-        var set = JSONObject()
-        if let value = body["set"], !value.isNull {
-            guard let object = value.objectValue else { throw APIError.input(operation, "set must be an object") }
-            set = object
-        }
-        var unset: [String] = []
-        if let value = body["unset"], !value.isNull {
-            guard let keys = value.arrayValue?.compactMap(\.stringValue), keys.count == value.arrayValue?.count else {
-                throw APIError.input(operation, "unset must be an array of field names")
-            }
-            unset = keys
-        }
-        guard !set.isEmpty || !unset.isEmpty else { throw APIError.input(operation, "set and unset change nothing") }
-        if let owned = (set.members.map(\.key) + unset).first(where: { ChannelRoutes.serverMemberKeys.contains($0) }) {
-            throw APIError.input(operation, "\(owned) is the server's to set")
-        }
-        if let both = unset.first(where: { set[$0] != nil }) { throw APIError.input(operation, "\(both) is both set and unset") }
+        let changes = try FieldChanges(body, reserved: ChannelRoutes.serverMemberKeys, operation: operation)
+        let (set, unset) = (changes.set, changes.unset)
         for flag in ChannelRoutes.timedMemberFlags.keys.sorted() {
             if let value = set[flag], value.boolValue == nil {
                 throw APIError.input(operation, "\(flag) must be true or false, found \(value.kindDescription)")
@@ -52,7 +37,7 @@ extension ChannelRoutes {
         }
         let now = state.clock.now()
         let renderer = await state.renderer(for: request)
-        let (rendered, event) = try await state.store.write { [set, unset] db -> (JSONObject, PendingEvent) in
+        let (rendered, event) = try await state.store.write { db -> (JSONObject, PendingEvent) in
             _ = try DevServerState.requireChannel(db, cid, operation: operation)
             guard var member = try ChannelsTable.member(db, cid, userId) else {
                 throw APIError.notFound(operation, "user \(userId) is not a member of channel \(cid.rawValue)")
