@@ -53,12 +53,7 @@ struct ManyMessagesTests {
             let ann = server.userClient("ann")
             #expect(try await ann.partialUpdateUser("ann", set: ["level": 3]).extraData["level"] == 3, "a user may change its own fields")
             func refused(_ client: ChatClient, _ code: Int, _ text: String, set: [String: RawJSON] = [:], unset: [String] = [], id: String = "ann") async {
-                await #expect {
-                    try await client.partialUpdateUser(id, set: set, unset: unset)
-                } throws: { error in
-                    guard let error = error as? ChatClientError else { return false }
-                    return error.streamCode == code && error.message.contains(text)
-                }
+                await expectRefused(code, text) { try await client.partialUpdateUser(id, set: set, unset: unset) }
             }
             await refused(ann, 17, "user ann may only update itself", set: ["level": 9], id: "bob")
             await refused(ann, 17, "user ann may not change its own role", set: ["role": "admin"])

@@ -36,12 +36,7 @@ struct MemberUpdateTests {
             _ = try await admin.partialUpdateMember("ann", in: "messaging:club", set: ["strikes": 1])
             func refused(_ client: ChatClient, _ code: Int, _ text: String, user: String = "ann", in cid: ChannelId = "messaging:club",
                          set: [String: RawJSON] = [:], unset: [String] = []) async {
-                await #expect {
-                    try await client.partialUpdateMember(user, in: cid, set: set, unset: unset)
-                } throws: { error in
-                    guard let error = error as? ChatClientError else { return false }
-                    return error.streamCode == code && error.message.contains(text)
-                }
+                await expectRefused(code, text) { try await client.partialUpdateMember(user, in: cid, set: set, unset: unset) }
             }
             await refused(admin, 4, "channel_role is a field the server owns and cannot be set or unset", set: ["channel_role": "channel_moderator"])
             await refused(admin, 4, "banned is a field the server owns and cannot be set or unset", unset: ["banned"])

@@ -63,31 +63,23 @@ struct PinTests {
             try await admin.join("messaging:club", as: "bob")
             try await admin.join("messaging:other", as: "admin")
             let message = try await ann.channel("messaging:club").sendMessage(text: "hello")
-            func refused(_ code: Int, _ text: String, _ call: () async throws -> Message) async {
-                await #expect {
-                    _ = try await call()
-                } throws: { error in
-                    guard let error = error as? ChatClientError else { return false }
-                    return error.streamCode == code && error.message.contains(text)
-                }
-            }
-            await refused(4, "pinned must be true or false, found string") {
+            await expectRefused(4, "pinned must be true or false, found string") {
                 try await ann.partialUpdateMessage(message.id, set: ["pinned": "yes"])
             }
-            await refused(4, "pin_expires must be an RFC 3339 timestamp") {
+            await expectRefused(4, "pin_expires must be an RFC 3339 timestamp") {
                 try await ann.partialUpdateMessage(message.id, set: ["pinned": true, "pin_expires": "tomorrow"])
             }
-            await refused(4, "pin_expires must be an RFC 3339 timestamp") {
+            await expectRefused(4, "pin_expires must be an RFC 3339 timestamp") {
                 try await ann.partialUpdateMessage(message.id, set: ["pinned": true, "pin_expires": 120])
             }
-            await refused(4, "has passed; a pin must expire in the future") {
+            await expectRefused(4, "has passed; a pin must expire in the future") {
                 try await ann.pinMessage(message.id, until: Date().addingTimeInterval(-60))
             }
-            await refused(17, "user bob may only edit their own messages") {
+            await expectRefused(17, "user bob may only edit their own messages") {
                 try await bob.partialUpdateMessage(message.id, set: ["pinned": true, "text": "mine now"])
             }
             let outsider = server.userClient("cy")
-            await refused(17, "user cy is not a member of channel messaging:club") { try await outsider.pinMessage(message.id) }
+            await expectRefused(17, "user cy is not a member of channel messaging:club") { try await outsider.pinMessage(message.id) }
             let unchanged = try await ann.getMessage(message.id)
             #expect(unchanged.text == "hello" && unchanged.isPinned == false)
             #expect(try await ann.queryChannel("messaging:club").pinnedMessages.isEmpty)

@@ -113,3 +113,15 @@ func withEventConnection<T: Sendable>(
     _ = try? await runner.value
     return result
 }
+
+/// Expects `call` to be refused by the server with Stream error `code` and a message containing `text`.
+func expectRefused<T>(
+    _ code: Int, _ text: String, sourceLocation: SourceLocation = #_sourceLocation, _ call: () async throws -> T
+) async {
+    await #expect(sourceLocation: sourceLocation) {
+        _ = try await call()
+    } throws: { error in
+        guard let error = error as? ChatClientError else { return false }
+        return error.streamCode == code && error.message.contains(text)
+    }
+}
