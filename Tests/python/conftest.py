@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import requests
 from stream_chat import StreamChat
+from stream_chat.base.exceptions import StreamAPIException
 
 ROOT = Path(__file__).resolve().parents[2]
 API_KEY = "test-key"
@@ -116,6 +117,15 @@ def wait_for(predicate, timeout=10.0, interval=0.05):
             return value
         time.sleep(interval)
     raise AssertionError("condition not met within %.1f s" % timeout)
+
+
+def refused(call, status, code, text):
+    """Runs `call`, which must fail with this status, Stream code and text in its message."""
+    with pytest.raises(StreamAPIException) as error:
+        call()
+    assert (error.value.status_code, error.value.error_code) == (status, code), str(error.value)
+    assert text in error.value.error_message, error.value.error_message
+    return error.value
 
 
 def serving_is_refused(folder, text: str, expected: str):

@@ -6,7 +6,7 @@ import pytest
 import requests
 from stream_chat.base.exceptions import StreamAPIException
 
-from conftest import API_KEY, png_bytes, user_headers
+from conftest import API_KEY, refused, png_bytes, user_headers
 
 
 WORKOUT = {
@@ -248,15 +248,6 @@ def test_rate_limit_headers_are_lower_case_and_read_by_the_sdk(client):
 def test_trailing_slash_base_url_is_served(server):
     assert requests.get(server.base_url + "//app?api_key=" + API_KEY,
                         headers=user_headers(server.client(), "u")).status_code == 200
-
-
-def refused(call, status, code, text):
-    """Runs `call`, which must fail with this status, Stream code and text in its message."""
-    with pytest.raises(StreamAPIException) as error:
-        call()
-    assert (error.value.status_code, error.value.error_code) == (status, code), str(error.value)
-    assert text in error.value.error_message, error.value.error_message
-    return error.value
 
 
 def test_channel_and_app_bans_stop_messages_reactions_and_uploads_until_lifted(tmp_path, server, client, channel):

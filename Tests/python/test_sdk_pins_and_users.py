@@ -2,21 +2,10 @@
 
 import datetime
 import json
-import time
 
-import pytest
 import requests
-from stream_chat.base.exceptions import StreamAPIException
 
-from conftest import API_KEY, user_headers
-
-
-def refused(call, status, code, text):
-    """Runs `call`, which must fail with this status, Stream code and text in its message."""
-    with pytest.raises(StreamAPIException) as error:
-        call()
-    assert (error.value.status_code, error.value.error_code) == (status, code), str(error.value)
-    assert text in error.value.error_message, error.value.error_message
+from conftest import API_KEY, refused, user_headers, wait_for
 
 
 def in_seconds(seconds):
@@ -43,9 +32,7 @@ def test_pin_message_records_who_and_when_and_the_channel_lists_pins(client, cha
     edited = client.update_message({"id": "rules", "text": "house rules (v2)", "user_id": "bot-1"})["message"]
     assert edited["pinned"] is True and edited["pinned_at"] == pinned["pinned_at"], "an edit that leaves the pin out keeps it"
 
-    deadline = time.monotonic() + 10
-    while pinned_ids(channel) != ["rules"] and time.monotonic() < deadline:
-        time.sleep(0.1)
+    wait_for(lambda: pinned_ids(channel) == ["rules"])
     assert pinned_ids(channel) == ["rules"], "an expired pin is no longer listed"
     expired = client.get_message("meetup")["message"]
     assert expired["pinned"] is False and expired["pinned_by"] is None
