@@ -118,9 +118,9 @@ final class ChatSession: Sendable {
 
     /// Shows an event (``line(for:me:wasPinned:)``), keeping the last message by someone else for `:react`.
     func show(_ event: Event) {
-        let wasPinned = event.message.flatMap { message in
+        let wasPinned = event.message.map { message in
             pins.withLock { $0.remember(message.id, isPinned: message.isPinned == true) }
-        }
+        } ?? false
         guard let line = Self.line(for: event, me: user, wasPinned: wasPinned) else { return }
         if event.type == .messageNew, let message = event.message { lastShown.withLock { $0 = message } }
         say(line)
@@ -128,8 +128,8 @@ final class ChatSession: Sendable {
 
     /// How an event shows: others' messages, edits, deletions and reactions, and pins of
     /// anyone's; nil for the rest (the user's own messages, which they typed, typing indicators,
-    /// reads). `wasPinned` is whether the message was pinned when last seen (nil: not seen).
-    static func line(for event: Event, me: String, wasPinned: Bool? = nil) -> String? {
+    /// reads). `wasPinned` is whether the message was pinned when last seen.
+    static func line(for event: Event, me: String, wasPinned: Bool = false) -> String? {
         guard let message = event.message else { return nil }
         let author = message.user?.id ?? "?"
         let whose = author == me ? "your" : "\(author)'s"
@@ -137,12 +137,12 @@ final class ChatSession: Sendable {
         switch event.type {
         case .messageNew where author != me:
             return "\(author)\(inThread): \(message.textAndAttachmentTypes)"
-        case .messageUpdated where message.isPinned == true && wasPinned != true && message.pinnedAt == message.updatedAt:
+        case .messageUpdated where message.isPinned == true && !wasPinned && message.pinnedAt == message.updatedAt:
             // Pinning updates the message at the moment it records as its pin.
             let pinner = message.pinnedBy?.id ?? "?"
             let until = message.pinExpires.map { " until \(RFC3339.string(from: $0))" } ?? ""
             return "(\(pinner == me ? "you" : pinner) pinned \(whose) \"\(message.text)\"\(until))"
-        case .messageUpdated where message.isPinned != true && wasPinned == true:
+        case .messageUpdated where message.isPinned != true && wasPinned:
             return "(\(whose) \"\(message.text)\" was unpinned)"
         case .messageUpdated where author != me:
             return "\(author) edited\(inThread): \(message.textAndAttachmentTypes)"
@@ -164,10 +164,10 @@ struct PinMemory: Sendable {
     private var start = 0
     static let capacity = 1_000
 
-    /// Records `isPinned` for `id`; answers what was recorded before, nil if nothing was.
-    mutating func remember(_ id: String, isPinned: Bool) -> Bool? {
-        let before = pinned.updateValue(isPinned, forKey: id)
-        guard before == nil else { return before }
+    /// Records `isPinned` for `id`; answers whether it was pinned when last seen (false if
+    /// it was not seen).
+    mutating func remember(_ id: String, isPinned: Bool) -> Bool {
+        if let before = pinned.updateValue(isPinned, forKey: id) { return before }
         order.append(id)
         if order.count - start > Self.capacity {
             pinned[order[start]] = nil
@@ -177,7 +177,7 @@ struct PinMemory: Sendable {
                 start = 0
             }
         }
-        return nil
+        return false
     }
 }
 

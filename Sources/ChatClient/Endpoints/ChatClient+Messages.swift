@@ -77,8 +77,7 @@ extension ChatClient {
         if let bad = ids.first(where: { $0.isEmpty || $0.contains(",") }) {
             throw ChatClientError(code: .invalidRequest, message: "\(operation): \"\(bad)\" cannot be asked for: ids are sent comma separated")
         }
-        let path = "/channels/\(Endpoint.escape(cid.type.rawValue))/\(Endpoint.escape(cid.id))/messages"
-        let response = try await perform(.get(path, query: [("ids", ids.joined(separator: ","))], operation: operation))
+        let response = try await perform(.get(Endpoint.channelPath(cid) + "/messages", query: [("ids", ids.joined(separator: ","))], operation: operation))
         return try Self.models(Message.self, at: "messages", noun: "message", in: response, operation: operation)
     }
 

@@ -9,6 +9,9 @@ import Foundation
 enum MessagePins {
     /// The data keys a client may not write.
     static let serverKeys: Set<String> = ["pinned_at", "pinned_by"]
+    /// The data keys a client writes to pin and unpin; any member may set them on anyone's
+    /// message (the `pin-message` capability).
+    static let senderKeys: Set<String> = ["pinned", "pin_expires"]
 
     /// `edited` with its pin worked out: `sent` is what the request said (the new message, the
     /// full update's message or the partial update's `set`), `before` the stored data (nil for a

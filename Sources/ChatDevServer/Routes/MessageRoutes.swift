@@ -182,7 +182,7 @@ struct MessageRoutes {
         let enrichment = state.enrichmentMode(body)
         let sent = (partial ? body["set"] : body["message"])?.objectValue ?? [:]
         let actor = (try? state.actingUser(principal, body, operation: operation)) ?? (try? state.actingUser(principal, sent, operation: operation))
-        let pinsOnly = partial && !sent.isEmpty && sent.members.allSatisfy { MessageRoutes.pinKeys.contains($0.key) }
+        let pinsOnly = partial && !sent.isEmpty && sent.members.allSatisfy { MessagePins.senderKeys.contains($0.key) }
             && (body["unset"]?.arrayValue ?? []).isEmpty
         var preview: (link: URL, attachment: JSONObject?)?
         if enrichment == .beforeAnswering {
@@ -221,9 +221,6 @@ struct MessageRoutes {
         return JSONReply(["message": .object(rendered)], status: .created)
     }
 
-    /// The fields of a message any member may set on anyone's message (the `pin-message` capability).
-    static let pinKeys: Set<String> = ["pinned", "pin_expires"]
-
     /// The message `principal` may edit: its own, or any with a server token; with `pinsOnly`
     /// (an edit that only pins or unpins) any message of a channel it is a member of.
     static func editableMessage(_ db: Database, _ id: String, _ principal: Principal, pinsOnly: Bool = false, operation: String) throws
@@ -256,7 +253,7 @@ struct MessageRoutes {
         var replaced = JSONObject(input.members.filter { !MessageRoutes.serverOwnedKeys.contains($0.key) }.map { ($0.key, $0.value) })
         if input["pinned"] == nil {
             // An edit that does not mention the pin (most clients send text and attachments) leaves it as it is.
-            for key in MessageRoutes.pinKeys { replaced[key] = data[key] }
+            for key in MessagePins.senderKeys { replaced[key] = data[key] }
         }
         return replaced
     }
