@@ -126,7 +126,7 @@ final class ChatSession: Sendable {
         say(line)
     }
 
-    /// How an event shows: others' messages, edits, deletions and reactions, and pins of
+    /// How an event shows: others' messages, edits, deletions, undeletions and reactions, and pins of
     /// anyone's; nil for the rest (the user's own messages, which they typed, typing indicators,
     /// reads). `wasPinned` is whether the message was pinned when last seen.
     static func line(for event: Event, me: String, wasPinned: Bool = false) -> String? {
@@ -148,6 +148,9 @@ final class ChatSession: Sendable {
             return "\(author) edited\(inThread): \(message.textAndAttachmentTypes)"
         case .messageDeleted:
             return "(\(whose) message \"\(message.text)\" was deleted)"
+        case .messageUndeleted:
+            let restorer = (event.user?.id).map { " by \($0 == me ? "you" : $0)" } ?? ""
+            return "(\(whose) message \"\(message.text)\" was undeleted\(restorer))"
         case .reactionNew:
             guard let reactor = event.reactingUserId, reactor != me else { return nil }
             return "(\(reactor) reacted \(event.reaction?.type ?? "?") to \(author == me ? "your" : "\(author)'s") \"\(message.text)\")"

@@ -206,6 +206,31 @@ struct ArchiveBotTests {
         #expect(try Self.storedFiles(in: archive) == [kept.path])
     }
 
+    @Test("the files of a message a moderator undeletes are archived again")
+    func undeletedMessagesComeBack() async throws {
+        let files = try FixtureFiles()
+        let data = try FixtureFiles()
+        let archive = try Archive(folder: data.folder)
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let moderator = server.client(as: "mod")
+            try await moderator.upsertUsers([User(id: "mod")])
+            try await server.withBot(ArchiveBot.make(name: "archive", user: User(id: "archive-bot"), archive: archive), channels: ["messaging:general"]) { _ in
+                let plan = try await ann.sendFile(try files.pdf(named: "plan.pdf"))
+                for _ in 0..<300 where try archive.entries().isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+                try await ann.client.deleteMessage(plan.id)
+                for _ in 0..<300 where try !archive.entries().isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+                #expect(try archive.entries().isEmpty)
+                try await moderator.undeleteMessage(plan.id)
+                try await eventually("the restored file is archived again") { try archive.entries().map(\.messageId) == [plan.id] }
+            }
+        }
+        let restored = try #require(try archive.entries().first)
+        #expect(restored.name == "plan.pdf" && restored.duplicate == false)
+        #expect(try Data(contentsOf: archive.folder.appendingPathComponent(restored.path)) == Data(contentsOf: try files.pdf()))
+        #expect(try Self.storedFiles(in: archive) == [restored.path])
+    }
+
     @Test("an edit's added files are archived, the files it takes out leave, and files it keeps are not archived again")
     func followsEdits() async throws {
         let files = try FixtureFiles()

@@ -106,6 +106,37 @@ struct WorkoutBotTests {
         #expect(try store.workouts(of: "ann").isEmpty)
     }
 
+    @Test("a workout a moderator undeletes counts again and gets the new summary; a restored malformed one is not complained about twice")
+    func undeletions() async throws {
+        let data = try FixtureFiles()
+        let store = try WorkoutStore(url: data.folder.appendingPathComponent("workouts.sqlite"))
+        let bot = WorkoutBot.make(name: "workout", user: User(id: "workout-bot"), store: store)
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let moderator = server.client(as: "mod")
+            try await moderator.upsertUsers([User(id: "mod")])
+            try await server.withBot(bot, channels: ["messaging:general"]) { _ in
+                let run = try await ann.send(Self.run, text: "morning run")
+                let broken = try await ann.send(
+                    text: "oops", attachments: [AnyAttachmentPayload(json: AttachmentFixtures.custom("workout", ["workout-energy-cal": "lots"]))])
+                _ = try await ann.replies(to: run, from: "workout-bot", count: 2)
+                try await ann.client.deleteMessage(run.id)
+                try await ann.client.deleteMessage(broken.id)
+                let removed = try #require(try await ann.replies(to: run, from: "workout-bot", count: 3).last)
+                #expect(removed.text == "Workout removed. This week: 0 workouts, 0.0 km, 0h 00m, 0 kcal.")
+
+                try await moderator.undeleteMessage(broken.id)
+                try await moderator.undeleteMessage(run.id)
+                let restored = try #require(try await ann.replies(to: run, from: "workout-bot", count: 4).last)
+                #expect(restored.text == "Workout restored. This week: 1 workout, 5.2 km, 0h 31m, 410 kcal.")
+                #expect(restored.attachments(payloadType: WorkoutSummaryPayload.self).first?.count == 1)
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(try await ann.replies(to: run, from: "workout-bot", count: 4).count == 4, "the restored malformed workout got no second complaint")
+            }
+        }
+        #expect(try store.workouts(of: "ann").map(\.distanceMeters) == [5200])
+    }
+
     @Test("a malformed or empty workout gets a reply saying what is wrong, and nothing is stored", arguments: [
         (["workout-type": "run", "workout-energy-cal": "lots"] as JSONObject, "field \"workout-energy-cal\" is wrong"),
         (["workout-type": "run", "workout-distance-meters": 12.5] as JSONObject, "field \"workout-distance-meters\" is wrong"),

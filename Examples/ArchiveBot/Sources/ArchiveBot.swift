@@ -7,7 +7,8 @@ import Logging
 /// The automation example: every file and image posted in its channels is downloaded (through
 /// the link refresh, so old links still work) into a folder, deduplicated by SHA-256; an edit's
 /// added files are archived and the files it takes out leave the archive, as do all the files
-/// of a deleted message (by its author or a moderator) or of a truncated or deleted channel;
+/// of a deleted message (by its author or a moderator) or of a truncated or deleted channel, and
+/// come back when a moderator undeletes the message;
 /// `/archive` answers with the manifest.
 public enum ArchiveBot: BotKind {
     /// `kind: archive`.
@@ -33,25 +34,11 @@ public enum ArchiveBot: BotKind {
         // An edit may add files (archived now) and take files out (forgotten, as a deleted
         // message's are). The manifest says which files of the message are archived, by link.
         bot.onMessageUpdated { context in
-            let message = context.message
-            let files = message.attachments.filter { archived.contains($0.type) }.compactMap { attachment in
-                attachment.fileLink.map { (attachment, Archive.linkKey($0)) }
-            }
-            let stored = Set(try archive.entries().filter { $0.messageId == message.id }.compactMap(\.link))
-            var firstError: (any Error)?
-            for (attachment, link) in files where !stored.contains(link) {
-                do {
-                    try await archiveFile(attachment, of: context, into: archive)
-                } catch {
-                    firstError = firstError ?? error
-                }
-            }
-            let gone = stored.subtracting(files.map(\.1))
-            if !gone.isEmpty {
-                let removed = try archive.remove(messageId: message.id, links: gone)
-                context.logger.info("Removed the files an edit took out", metadata: ["files": "\(removed.map(\.name))"])
-            }
-            if let firstError { throw firstError }
+            try await reconcile(context.message, of: context, types: archived, with: archive)
+        }
+        // A moderator's undelete brings the message's files back: they are archived again.
+        bot.onMessageUndeleted { context in
+            try await reconcile(context.message, of: context, types: archived, with: archive)
         }
         // A moderator may delete a file this bot has just archived: the deletion is handled
         // after the message's own handlers, so the archived copy is there to remove.
@@ -87,6 +74,29 @@ public enum ArchiveBot: BotKind {
     }
 
     /// Downloads one attachment of the message being handled into the archive.
+    /// Makes the archive hold exactly `message`'s files of `types`: those not archived yet are
+    /// downloaded, and those the message no longer has leave.
+    static func reconcile(_ message: Message, of context: BotContext, types: [AttachmentType], with archive: Archive) async throws {
+        let files = message.attachments.filter { types.contains($0.type) }.compactMap { attachment in
+            attachment.fileLink.map { (attachment, Archive.linkKey($0)) }
+        }
+        let stored = Set(try archive.entries().filter { $0.messageId == message.id }.compactMap(\.link))
+        var firstError: (any Error)?
+        for (attachment, link) in files where !stored.contains(link) {
+            do {
+                try await archiveFile(attachment, of: context, into: archive)
+            } catch {
+                firstError = firstError ?? error
+            }
+        }
+        let gone = stored.subtracting(files.map(\.1))
+        if !gone.isEmpty {
+            let removed = try archive.remove(messageId: message.id, links: gone)
+            context.logger.info("Removed the files an edit took out", metadata: ["files": "\(removed.map(\.name))"])
+        }
+        if let firstError { throw firstError }
+    }
+
     static func archiveFile(_ attachment: AnyChatMessageAttachment, of context: BotContext, into archive: Archive) async throws {
         let json = attachment.rawJSON
         let fileName = json["title"]?.stringValue ?? json["fallback"]?.stringValue ?? "file"

@@ -6,7 +6,7 @@ import Logging
 
 /// The workout-tracking bot: it keeps every `workout` attachment per user, answers each with a
 /// `workout-summary` of the user's week, tells the sender which field of a malformed workout is
-/// wrong, follows edits and deletions of workouts, answers `/workouts` with a CSV export and
+/// wrong, follows edits, deletions and undeletions of workouts, answers `/workouts` with a CSV export and
 /// an SVG chart, and answers the custom command `/log run 5km 25m` with the workout to post.
 public enum WorkoutBot: BotKind {
     /// `kind: workout`.
@@ -57,6 +57,10 @@ public enum WorkoutBot: BotKind {
             guard let userId = deletion.message.user?.id, try store.remove(messageId: deletion.message.id) > 0 else { return }
             try await replySummary(of: userId, weekOf: deletion.message.createdAt ?? Date(), prefix: "Workout removed. ", context: context, store: store)
         }
+        // A moderator's undelete brings a deleted workout back into the totals.
+        bot.onMessageUndeleted { context in
+            try await recordEdit(context: context, store: store, isRestored: true)
+        }
         return bot
     }
 
@@ -83,7 +87,9 @@ public enum WorkoutBot: BotKind {
     }
 
     /// An edited message: its workouts replace the stored ones; a malformed one is named again.
-    static func recordEdit(context: BotContext, store: WorkoutStore) async throws {
+    /// An undeleted one (`isRestored`) is stored again without naming what is wrong twice:
+    /// the sender heard it when the message was first posted.
+    static func recordEdit(context: BotContext, store: WorkoutStore, isRestored: Bool = false) async throws {
         let message = context.message
         guard let userId = message.user?.id else { return }
         var records: [(record: WorkoutStore.Record, position: Int)] = []
@@ -101,9 +107,12 @@ public enum WorkoutBot: BotKind {
             }
         }
         let changed = try store.replace(messageId: message.id, with: records)
-        for complaint in complaints { try await context.reply(text: complaint) }
+        if !isRestored {
+            for complaint in complaints { try await context.reply(text: complaint) }
+        }
         if changed {
-            try await replySummary(of: userId, weekOf: message.createdAt ?? Date(), prefix: "Workout updated. ", context: context, store: store)
+            let prefix = isRestored ? "Workout restored. " : "Workout updated. "
+            try await replySummary(of: userId, weekOf: message.createdAt ?? Date(), prefix: prefix, context: context, store: store)
         }
     }
 

@@ -61,7 +61,7 @@ extension BotContext {
     var turnTime: Date {
         switch trigger {
         case .reaction(let reaction, _): reaction.updatedAt ?? reaction.createdAt ?? Date()
-        case .edit: message.updatedAt ?? message.createdAt ?? Date()
+        case .edit, .undeletion: message.updatedAt ?? message.createdAt ?? Date()
         case .newMessage, .deletion: message.createdAt ?? Date()
         }
     }

@@ -25,6 +25,17 @@ extension Bot {
         }
     }
 
+    /// Runs the middleware chain and every undeletion handler for one restored message
+    /// (`context.message`). A handler that throws is logged and reported to `onError`; the
+    /// others still run.
+    public func handleUndeletion(context: BotContext) async {
+        let routes = self.routes.withLock { $0 }
+        guard !routes.undeletions.isEmpty else { return }
+        await throughMiddleware(context.message, context, routes) { _, context in
+            for handler in routes.undeletions { await self.run(context, routes) { try await handler(context) } }
+        }
+    }
+
     /// Runs every truncation handler for a channel's truncation or deletion. A handler that
     /// throws is logged and reported to `onError` (without a context); the others still run.
     public func handle(_ truncation: ChannelTruncation, channel: ChatChannel, logger: Logger) async {

@@ -30,6 +30,7 @@ public final class Bot: Sendable {
         var predicates: [(@Sendable (Message) -> Bool, @Sendable (BotContext) async throws -> Void)] = []
         var messages: [@Sendable (BotContext) async throws -> Void] = []
         var deletions: [@Sendable (MessageDeletion, BotContext) async throws -> Void] = []
+        var undeletions: [@Sendable (BotContext) async throws -> Void] = []
         var updates: [@Sendable (BotContext) async throws -> Void] = []
         var reactions: [(type: String?, isRemoved: Bool, handler: @Sendable (Reaction, BotContext) async throws -> Void)] = []
         var truncations: [@Sendable (ChannelTruncation, ChatChannel) async throws -> Void] = []
@@ -104,6 +105,15 @@ public final class Bot: Sendable {
     /// (`context.trigger` is `.deletion`).
     public func onMessageDeleted(_ handler: @escaping @Sendable (MessageDeletion, BotContext) async throws -> Void) {
         routes.withLock { $0.deletions.append(handler) }
+    }
+
+    /// Handles the undeletion of a message someone else posted in the bot's channels: a
+    /// moderator restored it, with its text and attachments (`context.message`). A bot that
+    /// forgot the message in ``onMessageDeleted(_:)`` takes it back in here. Attachment routes
+    /// do not run again, so nothing is answered twice. It runs in order with the channel's
+    /// other messages; middleware runs around it (`context.trigger` is `.undeletion`).
+    public func onMessageUndeleted(_ handler: @escaping @Sendable (BotContext) async throws -> Void) {
+        routes.withLock { $0.undeletions.append(handler) }
     }
 
     /// Handles each edit of a message someone else posted in the bot's channels (text,

@@ -10,8 +10,8 @@ import Logging
 /// Replies get a deterministic id derived from the bot, the message and the reply's position,
 /// so a reply that is sent twice (a retry, a redelivered message) is stored once.
 public struct BotContext: Sendable {
-    /// What a bot is handling: a new message, an edit of one, the deletion of one, or a
-    /// reaction added to one or taken off it.
+    /// What a bot is handling: a new message, an edit of one, the deletion of one, its
+    /// undeletion, or a reaction added to one or taken off it.
     public enum Trigger: Sendable, Hashable {
         /// A new message.
         case newMessage
@@ -19,6 +19,8 @@ public struct BotContext: Sendable {
         case edit
         /// A deletion; `message` is the deleted message.
         case deletion(isHardDelete: Bool)
+        /// An undeletion; `message` is the message as restored.
+        case undeletion
         /// A reaction added to `message` or (`isRemoved`) taken off it; the reaction's user is
         /// who reacted, not the message's author.
         case reaction(Reaction, isRemoved: Bool)
@@ -26,7 +28,7 @@ public struct BotContext: Sendable {
 
     /// The message being handled.
     public let message: Message
-    /// Whether the message is new, edited, deleted or reacted to (so middleware can tell them apart).
+    /// Whether the message is new, edited, deleted, undeleted or reacted to (so middleware can tell them apart).
     public let trigger: Trigger
     /// Its channel.
     public let channel: ChatChannel

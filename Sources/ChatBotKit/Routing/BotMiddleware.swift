@@ -1,9 +1,9 @@
 import ChatModels
 
-/// Code that runs around a bot's handling of every message, and of every edit and deletion it
-/// has handlers for: logging, metrics, permission checks, rate limits. Call `next` to continue;
-/// not calling it stops the message there. `context.trigger` says whether the message is new,
-/// edited or deleted.
+/// Code that runs around a bot's handling of every message, and of every edit, deletion and
+/// undeletion it has handlers for: logging, metrics, permission checks, rate limits. Call
+/// `next` to continue; not calling it stops the message there. `context.trigger` says whether
+/// the message is new, edited, deleted or undeleted.
 ///
 /// ```swift
 /// struct OnlyMembers: BotMiddleware {

@@ -22,7 +22,7 @@ final class BotMetrics: Sendable {
     private let leftToOtherNodes: Counter
 
     /// What metrics name a delivery's kind.
-    static let triggers = ["message", "edit", "deletion", "reaction", "truncation", "schedule", "conversation_timeout"]
+    static let triggers = ["message", "edit", "deletion", "undeletion", "reaction", "truncation", "schedule", "conversation_timeout"]
 
     init(bot: String, factory: any MetricsFactory) {
         let dimensions = [("bot", bot)]
@@ -115,6 +115,7 @@ extension Delivery {
         case .message(.newMessage, _): "message"
         case .message(.edit, _): "edit"
         case .message(.deletion, _): "deletion"
+        case .message(.undeletion, _): "undeletion"
         case .message(.reaction, _): "reaction"
         }
     }

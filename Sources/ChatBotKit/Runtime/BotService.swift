@@ -314,7 +314,7 @@ public final class BotService: Service, Sendable {
         }
     }
 
-    /// A new message from someone else, an edit or the deletion of one, or someone else's
+    /// A new message from someone else, an edit, the deletion or undeletion of one, or someone else's
     /// reaction to any message, not handled before; nil for anything else.
     private func accept(_ event: Event) -> (Delivery, ChannelId)? {
         let trigger: BotContext.Trigger
@@ -322,6 +322,7 @@ public final class BotService: Service, Sendable {
         case .messageNew, .notificationMessageNew: trigger = .newMessage
         case .messageUpdated: trigger = .edit
         case .messageDeleted: trigger = .deletion(isHardDelete: event.hardDelete ?? false)
+        case .messageUndeleted: trigger = .undeletion
         case .channelTruncated, .channelDeleted: return acceptTruncation(event)
         case .reactionNew, .reactionUpdated, .reactionDeleted: return acceptReaction(event)
         default: return nil
@@ -329,7 +330,7 @@ public final class BotService: Service, Sendable {
         guard let message = event.message, let cid = event.cid ?? message.cid, message.user?.id != bot.user.id else { return nil }
         switch trigger {
         case .deletion, .reaction: break
-        case .newMessage, .edit: guard message.type != .deleted, message.type != .ephemeral else { return nil }
+        case .newMessage, .edit, .undeletion: guard message.type != .deleted, message.type != .ephemeral else { return nil }
         }
         return once(Delivery(trigger, message), in: cid)
     }
@@ -419,6 +420,7 @@ public final class BotService: Service, Sendable {
             switch trigger {
             case .newMessage: await bot.handle(message, context: context)
             case .edit: await bot.handleUpdate(context: context)
+            case .undeletion: await bot.handleUndeletion(context: context)
             case .deletion(let isHardDelete): await bot.handle(MessageDeletion(message: message, isHardDelete: isHardDelete), context: context)
             case .reaction(let reaction, let isRemoved): await bot.handle(reaction, isRemoved: isRemoved, context: context)
             }

@@ -20,8 +20,9 @@ struct Delivery: Sendable {
 
     let work: Work
     /// What a redelivery shares and reply ids are derived from: the message id; for an edit
-    /// also its `updated_at`; for a deletion also `deleted`. So replies about an edit or a
-    /// deletion never take the ids of the replies to the message.
+    /// and an undeletion also its `updated_at`; for a deletion also its `deleted_at`. So
+    /// replies about an edit, a deletion or an undeletion never take the ids of the replies to
+    /// the message.
     let key: String
     /// When the bot took it, where its span starts.
     let acceptedAt = DefaultTracerClock.now
@@ -59,7 +60,10 @@ struct Delivery: Sendable {
         switch trigger {
         case .newMessage: message.id
         case .edit: "\(message.id)\nupdated \(message.updatedAt.map { RFC3339.string(from: $0) } ?? "")"
-        case .deletion: "\(message.id)\ndeleted"
+        // A message deleted, undeleted and deleted again is deleted twice: `deleted_at` tells
+        // the deletions apart, and `updated_at` the undeletions.
+        case .deletion: "\(message.id)\ndeleted \(message.deletedAt.map { RFC3339.string(from: $0) } ?? "")"
+        case .undeletion: "\(message.id)\nundeleted \(message.updatedAt.map { RFC3339.string(from: $0) } ?? "")"
         // A reaction added again after it was taken off has a new `created_at`, and one taken
         // off again after that a new `updated_at`: each is a delivery of its own.
         case .reaction(let reaction, let isRemoved):

@@ -43,7 +43,7 @@ enum DeliverySpan {
 }
 
 extension Delivery {
-    /// `HandleMessage`, `HandleEdit`, `HandleDeletion`, `HandleReaction`, `HandleTruncation`, `HandleSchedule` or
+    /// `HandleMessage`, `HandleEdit`, `HandleDeletion`, `HandleUndeletion`, `HandleReaction`, `HandleTruncation`, `HandleSchedule` or
     /// `HandleConversationTimeout`.
     var spanName: String {
         switch work {
@@ -53,6 +53,7 @@ extension Delivery {
         case .message(.newMessage, _): "HandleMessage"
         case .message(.edit, _): "HandleEdit"
         case .message(.deletion, _): "HandleDeletion"
+        case .message(.undeletion, _): "HandleUndeletion"
         case .message(.reaction, _): "HandleReaction"
         }
     }

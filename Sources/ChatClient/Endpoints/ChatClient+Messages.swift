@@ -122,6 +122,18 @@ extension ChatClient {
         return try ChatClient.message(in: response, operation: "DeleteMessage")
     }
 
+    /// Restores a soft-deleted message (its type, text and attachments), as `userId` (the
+    /// configured user when nil); the channel gets `message.undeleted`. Needs the API secret.
+    /// A message deleted for good, or removed by truncating its channel, cannot come back.
+    @discardableResult
+    public func undeleteMessage(_ id: String, by userId: String? = nil) async throws -> Message {
+        let operation = "UndeleteMessage"
+        var body: JSONObject = [:]
+        if let user = try actingUser(userId, operation: operation) { body["undeleted_by"] = .string(user) }
+        let response = try await perform(.post("/messages/\(Endpoint.escape(id))/undelete", body, operation: operation))
+        return try ChatClient.message(in: response, operation: operation)
+    }
+
     /// The replies of a thread, oldest first.
     public func replies(to parentId: String, limit: Int = 100) async throws -> [Message] {
         let response = try await perform(

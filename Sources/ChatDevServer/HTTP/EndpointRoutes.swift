@@ -31,6 +31,7 @@ enum EndpointRoutes {
         "POST /messages/{messageId}": .updateMessage,
         "PUT /messages/{messageId}": .updateMessagePartial,
         "DELETE /messages/{messageId}": .deleteMessage,
+        "POST /messages/{messageId}/undelete": .undeleteMessage,
         "GET /messages/{messageId}/replies": .getReplies,
         "GET /search": .search,
         "GET /og": .getOG,

@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 import Hummingbird
 
-/// Messages: send (with client ids), read, edit (full and partial), delete (soft and hard), replies, search.
+/// Messages: send (with client ids), read, edit (full and partial), delete (soft and hard), undelete, replies, search.
 struct MessageRoutes {
     let state: DevServerState
 
@@ -24,6 +24,7 @@ struct MessageRoutes {
         router.delete("/messages/:messageId") { request, context in try await delete(request, context) }
         router.get("/messages/:messageId/replies") { request, context in try await replies(request, context) }
         router.post("/messages/:messageId/action") { request, context in try await runAction(request, context) }
+        router.post("/messages/:messageId/undelete") { request, context in try await undelete(request, context) }
         router.get("/search") { request, _ in try await search(request) }
         router.get("/og") { request, _ in try await openGraph(request) }
     }
@@ -291,6 +292,7 @@ struct MessageRoutes {
             if let userId = principal.userId, userId != message.userId {
                 throw APIError.forbidden(operation, "user \(userId) may only delete their own messages")
             }
+            if message.deletedAt == nil { message.typeBeforeDelete = message.type }
             message.type = "deleted"
             message.deletedAt = now
             message.updatedAt = now

@@ -22,10 +22,10 @@ enum MessagesTable {
 
     static func update(_ db: Database, _ message: StoredMessage) throws {
         try db.execute(
-            sql: "UPDATE messages SET type = ?, data = ?, updated_at = ?, deleted_at = ? WHERE id = ?",
+            sql: "UPDATE messages SET type = ?, data = ?, updated_at = ?, deleted_at = ?, type_before_delete = ? WHERE id = ?",
             arguments: [
                 message.type, StoreCoding.text(message.data), StoreCoding.text(message.updatedAt),
-                message.deletedAt.map(StoreCoding.text), message.id,
+                message.deletedAt.map(StoreCoding.text), message.typeBeforeDelete, message.id,
             ])
     }
 
@@ -124,7 +124,7 @@ enum MessagesTable {
             try db.execute(sql: "DELETE FROM messages WHERE cid = ? AND seq <= ?", arguments: [cid.rawValue, seq])
         } else {
             try db.execute(
-                sql: "UPDATE messages SET type = 'deleted', deleted_at = ?, updated_at = ? WHERE cid = ? AND seq <= ? AND deleted_at IS NULL",
+                sql: "UPDATE messages SET type_before_delete = type, type = 'deleted', deleted_at = ?, updated_at = ? WHERE cid = ? AND seq <= ? AND deleted_at IS NULL",
                 arguments: [StoreCoding.text(now), StoreCoding.text(now), cid.rawValue, seq])
         }
     }
@@ -141,7 +141,16 @@ enum MessagesTable {
         StoredMessage(
             id: row["id"], cid: StoreCoding.channelId(row["cid"]), userId: row["user_id"], parentId: row["parent_id"],
             type: row["type"], data: StoreCoding.object(row["data"]), createdAt: StoreCoding.date(row["created_at"]) ?? Date(),
-            updatedAt: StoreCoding.date(row["updated_at"]) ?? Date(), deletedAt: StoreCoding.date(row["deleted_at"]))
+            updatedAt: StoreCoding.date(row["updated_at"]) ?? Date(), deletedAt: StoreCoding.date(row["deleted_at"]),
+            typeBeforeDelete: row["type_before_delete"])
+    }
+
+    /// Added for undeleting messages: the type a soft delete replaced.
+    static let undeleteMigration = "ALTER TABLE messages ADD COLUMN type_before_delete TEXT;"
+
+    /// The message's position in its channel (messages are numbered in send order).
+    static func sequence(_ db: Database, _ id: String) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT seq FROM messages WHERE id = ?", arguments: [id])
     }
 
     // MARK: Reactions

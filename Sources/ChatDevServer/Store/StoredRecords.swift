@@ -52,6 +52,8 @@ struct StoredMessage: Sendable {
     var createdAt: Date
     var updatedAt: Date
     var deletedAt: Date?
+    /// The type a soft-deleted message had, which undeleting it restores.
+    var typeBeforeDelete: String?
 }
 
 /// A reaction.

@@ -63,6 +63,8 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     public static let updateMessagePartial: Self = "UpdateMessagePartial"
     /// `DELETE /messages/{id}`.
     public static let deleteMessage: Self = "DeleteMessage"
+    /// `POST /messages/{id}/undelete`.
+    public static let undeleteMessage: Self = "UndeleteMessage"
     /// `GET /messages/{id}/replies`.
     public static let getReplies: Self = "GetReplies"
     /// `GET /search`.
@@ -102,7 +104,7 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
         getApp, updateApp, getRateLimits, updateUsers, updateUsersPartial, queryUsers, sync, getOrCreateChannel, queryChannels,
         updateChannel, updateChannelPartial, deleteChannel, truncateChannel, stopWatchingChannel, queryMembers, updateMemberPartial,
         markRead, sendEvent, sendMessage, getMessage, getManyMessages, getPinnedMessages, updateMessage, updateMessagePartial,
-        deleteMessage, getReplies, search, getOG, sendReaction, deleteReaction, getReactions, uploadFile, uploadImage, deleteFile,
+        deleteMessage, undeleteMessage, getReplies, search, getOG, sendReaction, deleteReaction, getReactions, uploadFile, uploadImage, deleteFile,
         deleteImage, flag, unflag, queryMessageFlags, ban, unban, queryBannedUsers,
     ].sorted()
 }

@@ -20,6 +20,8 @@ public struct EventType: RawRepresentable, Hashable, Sendable, ExpressibleByStri
     public static let messageUpdated = Self(rawValue: "message.updated")
     /// A message was deleted (soft or hard).
     public static let messageDeleted = Self(rawValue: "message.deleted")
+    /// A soft-deleted message was restored.
+    public static let messageUndeleted = Self(rawValue: "message.undeleted")
     /// A message was marked read.
     public static let messageRead = Self(rawValue: "message.read")
     /// A new message in a channel the user is a member of but not watching.
