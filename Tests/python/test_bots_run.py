@@ -885,7 +885,7 @@ def test_bots_chat_reacts_to_the_last_message_shown(bots, tmp_path):
     assert reacted["reaction_counts"] == {"like": 1}, reacted
 
 
-def test_bots_chat_shows_who_pins_and_unpins_a_message(bots, tmp_path):
+def test_bots_chat_shows_who_pins_unpins_deletes_and_undeletes_a_message(bots, tmp_path):
     client, channel = alice_in(bots)
     client.upsert_user({"id": "bob"})
     channel.add_members(["bob"])
@@ -898,8 +898,10 @@ def test_bots_chat_shows_who_pins_and_unpins_a_message(bots, tmp_path):
         client.pin_message("rules", "bob")
         client.update_message_partial("rules", {"set": {"text": "house rules v2"}}, "alice")
         client.unpin_message("rules", "bob")
+        client.delete_message("rules")
+        client.undelete_message("rules", "bob")
         lines = []
-        while "was unpinned" not in "".join(lines):
+        while "was undeleted" not in "".join(lines):
             line = chat.stdout.readline()
             assert line, "".join(lines)
             lines.append(line)
@@ -915,4 +917,6 @@ def test_bots_chat_shows_who_pins_and_unpins_a_message(bots, tmp_path):
         "(bob pinned alice's \"house rules\")",
         "alice edited: house rules v2",
         "(alice's \"house rules v2\" was unpinned)",
+        "(alice's message \"house rules v2\" was deleted)",
+        "(alice's message \"house rules v2\" was undeleted by bob)",
     ], lines
