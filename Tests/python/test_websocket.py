@@ -10,7 +10,7 @@ import requests
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from conftest import API_KEY, user_headers
+from conftest import API_KEY, refused, user_headers
 
 
 def connect_url(server, token, user_id, api_key=API_KEY):
@@ -219,9 +219,9 @@ def test_a_refused_watch_leaves_the_connection_not_watching(server, client, chan
     async def scenario():
         async with connect(connect_url(server, client.create_token("outsider"), "outsider")) as socket:
             connection_id = json.loads(await socket.recv())["connection_id"]
-            refused = watch(server, client, "outsider", "messaging:general", connection_id)
-            assert refused.status_code == 403
-            assert refused.json()["message"].endswith('"user outsider is not a member of channel messaging:general"')
+            refusal = watch(server, client, "outsider", "messaging:general", connection_id)
+            assert refusal.status_code == 403
+            assert refusal.json()["message"].endswith('"user outsider is not a member of channel messaging:general"')
             await asyncio.to_thread(channel.send_message, {"id": "secret-1", "text": "members only"}, "bot-1")
             await asyncio.to_thread(side.send_message, {"id": "side-1", "text": "for outsider"}, "bot-1")
             first = await next_frame_other_than_health_check(socket)
@@ -267,3 +267,27 @@ def test_stop_watching_turns_channel_events_into_member_notifications(server, cl
             event = await next_frame_other_than_health_check(socket)
             assert (event["type"], event["message"]["id"]) == ("notification.message_new", "w-2")
     run(scenario())
+
+
+def test_user_custom_events_reach_only_their_user(server, client, channel):
+    async def scenario():
+        async with connect(connect_url(server, client.create_token("u2"), "u2")) as ann, \
+                connect(connect_url(server, client.create_token("bot-1"), "bot-1")) as bot:
+            await next_event(ann, "health.check")
+            await next_event(bot, "health.check")
+            await asyncio.to_thread(client.send_user_custom_event, "u2", {"type": "export.ready", "file": "runs.csv"})
+            await asyncio.to_thread(client.send_user_custom_event, "bot-1", {"type": "marker"})
+            event = await next_event(ann, "export.ready")
+            assert event["file"] == "runs.csv" and event["user"]["id"] == "u2" and event["created_at"] and "cid" not in event
+            frame = await next_event(bot)
+            while frame["type"] == "health.check":
+                frame = await next_event(bot)
+            assert frame["type"] == "marker", "the other user hears nothing before its own event"
+
+    run(scenario())
+    as_user = requests.post(server.url(f"/users/u2/event?api_key={API_KEY}"), json={"event": {"type": "export.ready"}},
+                            headers=user_headers(client, "u2"))
+    assert as_user.status_code == 403 and "user events can only be sent with a server token" in as_user.json()["message"]
+    refused(lambda: client.send_user_custom_event("ghost", {"type": "export.ready"}), 404, 16, "user ghost does not exist")
+    refused(lambda: client.send_user_custom_event("u2", {"type": "message.new"}), 400, 18,
+            "event type message.new cannot be sent by clients")

@@ -23,6 +23,15 @@ extension ChatClient {
         return try User(json: json)
     }
 
+    /// Sends a custom event of `type` to every connection `userId` has open, and to no one else
+    /// (`POST /users/{id}/event`; needs the API secret): how a backend tells one user's app
+    /// something no channel should see. `extraData` travels at the top level of the event.
+    public func sendUserEvent(_ type: String, to userId: String, extraData: [String: RawJSON] = [:]) async throws {
+        var event = JSONObject(extraData)
+        event["type"] = .string(type)
+        _ = try await perform(.post("/users/\(Endpoint.escape(userId))/event", ["event": .object(event)], operation: "SendUserCustomEvent"))
+    }
+
     /// Users by id (`GET /users?payload=`).
     public func queryUsers(ids: [String]) async throws -> [User] {
         let payload: JSONObject = ["filter_conditions": ["id": ["$in": .array(ids.map(RawJSON.string))]], "limit": 100]

@@ -11,6 +11,7 @@ enum EndpointRoutes {
         "POST /users": .updateUsers,
         "GET /users": .queryUsers,
         "PATCH /users": .updateUsersPartial,
+        "POST /users/{userId}/event": .sendUserCustomEvent,
         "POST /sync": .sync,
         "POST /channels/{type}/{id}/query": .getOrCreateChannel,
         "POST /channels": .queryChannels,

@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 import Hummingbird
 
-/// App settings, users, `/sync` and moderation flags.
+/// App settings, users and their custom events, `/sync` and moderation flags.
 struct AppRoutes {
     let state: DevServerState
 
@@ -20,6 +20,7 @@ struct AppRoutes {
         router.post("/users") { request, _ in try await upsertUsers(request) }
         router.get("/users") { request, _ in try await queryUsers(request) }
         router.patch("/users") { request, _ in try await updateUsersPartial(request) }
+        router.post("/users/:userId/event") { request, context in try await sendUserEvent(request, context) }
         router.post("/sync") { request, _ in try await sync(request) }
         router.post("/moderation/flag") { request, _ in try await flag(request) }
         router.post("/moderation/unflag") { request, _ in try await unflag(request) }

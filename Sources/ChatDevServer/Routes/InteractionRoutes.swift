@@ -146,10 +146,7 @@ struct InteractionRoutes {
         guard case .object(let input)? = body["event"], let type = input["type"]?.stringValue, !type.isEmpty else {
             throw APIError.input(operation, "event with a type is required")
         }
-        let reserved: Set<String> = ["message.new", "message.updated", "message.deleted", "health.check", "connection.error"]
-        guard !reserved.contains(type), !type.hasPrefix("notification.") else {
-            throw APIError(code: 18, status: .badRequest, message: "\(operation) failed with error: \"event type \(type) cannot be sent by clients\"")
-        }
+        try Self.requireCustomType(type, operation: operation)
         let userId = try state.actingUser(principal, input, operation: operation)
         let now = state.clock.now()
         let event = try await state.store.write { db -> JSONObject in
@@ -165,6 +162,20 @@ struct InteractionRoutes {
         }
         await state.publish([PendingEvent(cid: cid, event: event)])
         return JSONReply(["event": .object(event)], status: .created)
+    }
+}
+
+extension InteractionRoutes {
+    /// The event types only the server sends; a client's event may not pose as one.
+    static let reservedEventTypes: Set<String> = [
+        "message.new", "message.updated", "message.deleted", "message.undeleted", "health.check", "connection.error",
+    ]
+
+    /// Refuses (code 18) an event type that only the server sends.
+    static func requireCustomType(_ type: String, operation: String) throws {
+        guard !reservedEventTypes.contains(type), !type.hasPrefix("notification.") else {
+            throw APIError(code: 18, status: .badRequest, message: "\(operation) failed with error: \"event type \(type) cannot be sent by clients\"")
+        }
     }
 }
 

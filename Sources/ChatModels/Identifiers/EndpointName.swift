@@ -25,6 +25,8 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     public static let queryUsers: Self = "QueryUsers"
     /// `PATCH /users`.
     public static let updateUsersPartial: Self = "UpdateUsersPartial"
+    /// `POST /users/{id}/event`.
+    public static let sendUserCustomEvent: Self = "SendUserCustomEvent"
     /// `POST /sync`.
     public static let sync: Self = "Sync"
     /// `POST /channels/{type}/{id}/query`: getting, creating and watching one channel.
@@ -101,7 +103,7 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     /// Every endpoint the dev server serves, in name order: what `GET /rate_limits` lists and
     /// what `bots.yaml`'s `embedded.rate_limits` may name.
     public static let known: [EndpointName] = [
-        getApp, updateApp, getRateLimits, updateUsers, updateUsersPartial, queryUsers, sync, getOrCreateChannel, queryChannels,
+        getApp, updateApp, getRateLimits, updateUsers, updateUsersPartial, sendUserCustomEvent, queryUsers, sync, getOrCreateChannel, queryChannels,
         updateChannel, updateChannelPartial, deleteChannel, truncateChannel, stopWatchingChannel, queryMembers, updateMemberPartial,
         markRead, sendEvent, sendMessage, getMessage, getManyMessages, getPinnedMessages, updateMessage, updateMessagePartial,
         deleteMessage, undeleteMessage, getReplies, search, getOG, sendReaction, deleteReaction, getReactions, uploadFile, uploadImage, deleteFile,
