@@ -214,5 +214,36 @@ struct WorkoutBotTests {
             guard let error = error as? ConfigurationError else { return false }
             return error.code == .unknownKey && error.line == 6 && error.message.contains("databse")
         }
+        let notABool = try botEntry("name: workout\nkind: workout\nchannels: [messaging:general]\nwelcome: sometimes")
+        #expect {
+            _ = try WorkoutBot.makeBot(notABool, environment: data.environment)
+        } throws: { error in
+            guard let error = error as? ConfigurationError else { return false }
+            return error.line == 6 && error.message.contains("true or false")
+        }
+    }
+
+    @Test("with welcome, each member added to its channels is greeted by name with what the bot does, once; the bot's own joining is not")
+    func welcomesNewMembers() async throws {
+        let data = try FixtureFiles()
+        let entry = try botEntry("name: workout\nkind: workout\nuser: workout-bot\nchannels: [messaging:general]\nwelcome: true")
+        let bot = try WorkoutBot.makeBot(entry, environment: data.environment)
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let admin = server.client(as: "admin")
+            try await admin.upsertUsers([User(id: "bob", name: "Bob"), User(id: "cem")])
+            try await server.withBot(bot, channels: ["messaging:general"]) { _ in
+                try await admin.addMembers(["bob", "cem"], to: "messaging:general")
+                try await ann.send(text: "hello")
+                try await ann.send(Self.run)
+                try await eventually("the workout after the welcomes was answered") {
+                    try await admin.queryChannel("messaging:general").messages.contains { $0.text.hasPrefix("This week") }
+                }
+                let posted = try await admin.queryChannel("messaging:general").messages.filter { $0.user?.id == "workout-bot" }.map(\.text)
+                #expect(posted.prefix(2) == [WorkoutBot.welcomeText(for: "Bob"), WorkoutBot.welcomeText(for: "cem")])
+                #expect(posted[0].hasPrefix("Welcome, Bob! Post a workout attachment"))
+                #expect(posted.count == 3, "no welcome for the bot itself, nor for ann who was there before: \(posted)")
+            }
+        }
     }
 }

@@ -225,6 +225,9 @@ def test_the_repository_bots_yaml_lets_the_bots_answer_with_files_past_the_moder
         client.upsert_user({"id": "alice", "name": "Alice"})
         channel = client.channel("messaging", "general")
         channel.add_members(["alice"])
+        # welcome: true greets her by name.
+        welcome = wait_for(lambda: bot_messages(channel, "workout-bot"))
+        assert welcome[0]["text"].startswith("Welcome, Alice! Post a workout attachment"), welcome
         workout = {"type": "workout", "workout-type": "run", "workout-distance-meters": 5000,
                    "workout-duration-seconds": 1500, "workout-energy-cal": 400}
         sent = channel.send_message({"text": "run", "attachments": [workout]}, "alice")["message"]

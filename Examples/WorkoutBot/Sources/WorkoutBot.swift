@@ -22,17 +22,19 @@ public enum WorkoutBot: BotKind {
     ]
 
     /// Builds the bot from its `bots.yaml` entry (options: `database`, a path; `report`, a
-    /// schedule such as `mon 09:00`).
+    /// schedule such as `mon 09:00`; `welcome`, true to greet new members).
     public static func makeBot(_ entry: BotsConfiguration.BotEntry, environment: BotKindEnvironment) throws -> Bot {
-        try entry.node.allowOnly(BotsConfiguration.commonBotKeys + ["database", "report"])
+        try entry.node.allowOnly(BotsConfiguration.commonBotKeys + ["database", "report", "welcome"])
         let report = try entry.node["report"]?.schedule()
+        let welcome = try entry.node["welcome"]?.bool() ?? false
         let store = try WorkoutStore(url: try environment.path(entry.node["database"], default: "\(entry.name)/workouts.sqlite"))
-        return make(name: entry.name, user: User(id: entry.user, name: "Workout bot"), store: store, report: report)
+        return make(name: entry.name, user: User(id: entry.user, name: "Workout bot"), store: store, report: report, welcome: welcome)
     }
 
-    /// The bot, with its handlers, storing into `store`, and posting the last seven days'
-    /// totals in its channels on `report`, if given.
-    public static func make(name: String, user: User, store: WorkoutStore, report: Schedule? = nil) -> Bot {
+    /// The bot, with its handlers, storing into `store`, posting the last seven days' totals in
+    /// its channels on `report`, if given, and with `welcome`, greeting each member added to its
+    /// channels with what it does.
+    public static func make(name: String, user: User, store: WorkoutStore, report: Schedule? = nil, welcome: Bool = false) -> Bot {
         let bot = Bot(name: name, user: user)
         bot.on(WorkoutAttachmentPayload.self) { workout, context in
             try await record(workout, context: context, store: store)
@@ -48,6 +50,12 @@ public enum WorkoutBot: BotKind {
         addLogCommand(to: bot)
         addGoalConversation(to: bot, store: store)
         if let report { addReport(to: bot, on: report, store: store) }
+        if welcome {
+            bot.onEvent(.memberAdded) { context in
+                guard let member = context.event.member else { return }
+                try await context.post(text: welcomeText(for: member.user?.name ?? member.userId))
+            }
+        }
         // A workout fixed by an edit replaces what was stored for the message, and a deleted
         // workout leaves the totals; either way the sender gets the week's new summary.
         bot.onMessageUpdated { context in
@@ -114,6 +122,12 @@ public enum WorkoutBot: BotKind {
             let prefix = isRestored ? "Workout restored. " : "Workout updated. "
             try await replySummary(of: userId, weekOf: message.createdAt ?? Date(), prefix: prefix, context: context, store: store)
         }
+    }
+
+    /// How a new member is greeted.
+    public static func welcomeText(for name: String) -> String {
+        "Welcome, \(name)! Post a workout attachment (or /log run 5km 25m) and I keep your week's totals; "
+            + "/goal sets a weekly goal and /workouts exports them."
     }
 
     /// What the sender is told about a workout that was not stored.

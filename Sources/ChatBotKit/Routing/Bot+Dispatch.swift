@@ -51,6 +51,22 @@ extension Bot {
         }
     }
 
+    /// Runs every handler of `event`'s type for a channel event. A handler that throws is
+    /// logged and reported to `onError` (without a context); the others still run.
+    func handle(_ event: Event, channel: ChatChannel, logger: Logger, postKey: String) async {
+        let routes = self.routes.withLock { $0 }
+        let context = ChannelEventContext(event: event, channel: channel, bot: self, logger: logger, postKey: postKey)
+        for handler in routes.events[event.type] ?? [] {
+            do {
+                try await handler(context)
+            } catch {
+                let botError = BotError(
+                    code: .handlerFailed, message: "a \(event.type.rawValue) event handler of bot \(name) failed: \(error)", underlying: error)
+                await report(botError, in: channel, logger: context.logger, context: nil, routes: routes)
+            }
+        }
+    }
+
     /// Runs the middleware chain and every edit handler for one edited message
     /// (`context.message`). A handler that throws is logged and reported to `onError`; the
     /// others still run.

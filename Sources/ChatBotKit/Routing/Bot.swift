@@ -31,6 +31,7 @@ public final class Bot: Sendable {
         var messages: [@Sendable (BotContext) async throws -> Void] = []
         var deletions: [@Sendable (MessageDeletion, BotContext) async throws -> Void] = []
         var undeletions: [@Sendable (BotContext) async throws -> Void] = []
+        var events: [EventType: [@Sendable (ChannelEventContext) async throws -> Void]] = [:]
         var updates: [@Sendable (BotContext) async throws -> Void] = []
         var reactions: [(type: String?, isRemoved: Bool, handler: @Sendable (Reaction, BotContext) async throws -> Void)] = []
         var truncations: [@Sendable (ChannelTruncation, ChatChannel) async throws -> Void] = []
@@ -154,6 +155,23 @@ public final class Bot: Sendable {
         routes.withLock { $0.truncations.append(handler) }
     }
 
+    /// Handles the channel events of `type` in the bot's channels: a member added or removed
+    /// (`.memberAdded`, `.memberRemoved`, with `event.member`), a channel updated, or a custom
+    /// event an app sent with `sendEvent`, with its fields in `event.extraData`. They run in
+    /// order with the channel's messages, once each (a reconnect's or a restart's `/sync` does
+    /// not bring them twice), and never for what the bot did or was done to it (its own
+    /// membership). Messages, reactions and truncations reach their own handlers, never these.
+    /// Middleware does not run around them: they concern no one message.
+    ///
+    /// ```swift
+    /// bot.onEvent(.memberAdded) { context in
+    ///     try await context.post(text: "Welcome, \(context.event.member?.user?.name ?? "friend")!")
+    /// }
+    /// ```
+    public func onEvent(_ type: EventType, handler: @escaping @Sendable (ChannelEventContext) async throws -> Void) {
+        routes.withLock { $0.events[type, default: []].append(handler) }
+    }
+
     /// Handles attachments that no route and no registered payload type knows.
     public func onUnknownAttachment(_ handler: @escaping @Sendable (AnyChatMessageAttachment, BotContext) async throws -> Void) {
         routes.withLock { $0.unknownAttachments.append(handler) }
@@ -191,6 +209,9 @@ public final class Bot: Sendable {
 
     /// Whether it has reaction handlers: a bot without takes no reaction deliveries at all.
     var handlesReactions: Bool { routes.withLock { !$0.reactions.isEmpty } }
+
+    /// Whether the bot has handlers for channel events of `type`.
+    func handlesEvents(of type: EventType) -> Bool { routes.withLock { $0.events[type] != nil } }
 
     /// Takes every route, middleware and payload type of `other` in place of its own (a
     /// reconfigured bot keeps its identity, its connection and what it has handled).

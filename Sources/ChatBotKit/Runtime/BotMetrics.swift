@@ -22,7 +22,7 @@ final class BotMetrics: Sendable {
     private let leftToOtherNodes: Counter
 
     /// What metrics name a delivery's kind.
-    static let triggers = ["message", "edit", "deletion", "undeletion", "reaction", "truncation", "schedule", "conversation_timeout"]
+    static let triggers = ["message", "edit", "deletion", "undeletion", "reaction", "truncation", "event", "schedule", "conversation_timeout"]
 
     init(bot: String, factory: any MetricsFactory) {
         let dimensions = [("bot", bot)]
@@ -110,6 +110,7 @@ extension Delivery {
     var metricsTrigger: String {
         switch work {
         case .truncation: "truncation"
+        case .event: "event"
         case .schedule: "schedule"
         case .conversationTimeout: "conversation_timeout"
         case .message(.newMessage, _): "message"

@@ -325,7 +325,7 @@ public final class BotService: Service, Sendable {
         case .messageUndeleted: trigger = .undeletion
         case .channelTruncated, .channelDeleted: return acceptTruncation(event)
         case .reactionNew, .reactionUpdated, .reactionDeleted: return acceptReaction(event)
-        default: return nil
+        default: return acceptChannelEvent(event)
         }
         guard let message = event.message, let cid = event.cid ?? message.cid, message.user?.id != bot.user.id else { return nil }
         switch trigger {
@@ -346,6 +346,14 @@ public final class BotService: Service, Sendable {
         reaction.userId = event.reactingUserId
         guard reaction.userId != bot.user.id else { return nil }
         return once(Delivery(.reaction(reaction, isRemoved: event.type == .reactionDeleted), message), in: cid)
+    }
+
+    /// Another channel event, for a bot with handlers of its type; not the bot's own (its own
+    /// membership among them). A notification copy of a channel event is taken as the event.
+    private func acceptChannelEvent(_ event: Event) -> (Delivery, ChannelId)? {
+        guard let cid = event.cid, bot.handlesEvents(of: event.type) else { return nil }
+        guard (event.member?.userId ?? event.user?.id) != bot.user.id, event.user?.id != bot.user.id else { return nil }
+        return once(Delivery(event: event, in: cid), in: cid)
     }
 
     /// A channel's truncation or deletion, for the bots that follow them (queued in order with
@@ -410,6 +418,8 @@ public final class BotService: Service, Sendable {
         switch delivery.work {
         case .truncation(let truncation):
             await bot.handle(truncation, channel: client.channel(cid), logger: logger)
+        case .event(let event):
+            await bot.handle(event, channel: client.channel(cid), logger: logger, postKey: delivery.key)
         case .schedule(let name, let scheduledAt, let isMadeUp):
             await bot.runSchedule(name, at: scheduledAt, isMadeUp: isMadeUp, channel: client.channel(cid), logger: logger, postKey: delivery.key)
         case .conversationTimeout(let key, let expiresAt):

@@ -4,7 +4,8 @@ import Foundation
 import Tracing
 
 /// What a bot handles: a new message, an edit of one, the deletion of one, a reaction to one
-/// (or a channel's truncation), with the key that identifies it.
+/// (or a channel's truncation, or another channel event it has handlers for), with the key
+/// that identifies it.
 struct Delivery: Sendable {
     /// What is handled.
     enum Work: Sendable {
@@ -12,6 +13,8 @@ struct Delivery: Sendable {
         case message(BotContext.Trigger, Message)
         /// A channel's truncation or deletion, which concerns no one message.
         case truncation(ChannelTruncation)
+        /// Another channel event (a member added, a custom event, ...) for ``Bot/onEvent(_:handler:)``.
+        case event(Event)
         /// A scheduled handler's run in the channel; `isMadeUp` when it fell while the bot was stopped.
         case schedule(name: String, at: Date, isMadeUp: Bool)
         /// A conversation in the channel whose time for an answer ran out at `expiresAt`.
@@ -36,6 +39,15 @@ struct Delivery: Sendable {
     init(_ truncation: ChannelTruncation) {
         work = .truncation(truncation)
         key = "\(truncation.cid.rawValue)\n\(truncation.isChannelDeleted ? "deleted" : "truncated") \(RFC3339.string(from: truncation.truncatedAt))"
+    }
+
+    /// A channel event of `cid`, keyed by its type, whom it concerns and when it happened. One
+    /// without a time cannot be told from a redelivery, so it gets a key of its own.
+    init(event: Event, in cid: ChannelId) {
+        work = .event(event)
+        let concerns = event.member?.userId ?? event.user?.id ?? ""
+        let time = event.createdAt.map { RFC3339.string(from: $0) } ?? UUID().uuidString
+        key = "\(cid.rawValue)\nevent \(event.type.rawValue) \(concerns) \(time)"
     }
 
     /// The run of schedule `name` due at `date` in `cid`, keyed by all three.

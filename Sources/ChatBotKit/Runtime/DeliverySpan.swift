@@ -43,11 +43,12 @@ enum DeliverySpan {
 }
 
 extension Delivery {
-    /// `HandleMessage`, `HandleEdit`, `HandleDeletion`, `HandleUndeletion`, `HandleReaction`, `HandleTruncation`, `HandleSchedule` or
+    /// `HandleMessage`, `HandleEdit`, `HandleDeletion`, `HandleUndeletion`, `HandleReaction`, `HandleTruncation`, `HandleEvent`, `HandleSchedule` or
     /// `HandleConversationTimeout`.
     var spanName: String {
         switch work {
         case .truncation: "HandleTruncation"
+        case .event: "HandleEvent"
         case .schedule: "HandleSchedule"
         case .conversationTimeout: "HandleConversationTimeout"
         case .message(.newMessage, _): "HandleMessage"

@@ -22,9 +22,7 @@ public struct ScheduledRun: Sendable {
     public let bot: Bot
     /// The bot's logger, with the schedule's name.
     public let logger: Logger
-    let replyCounter = ReplyCounter()
-    /// What the ids of its posts are derived from (its delivery's key).
-    let postKey: String
+    let poster: ChannelPoster
 
     /// The client.
     public var client: ChatClient { channel.client }
@@ -38,7 +36,7 @@ public struct ScheduledRun: Sendable {
         var logger = logger
         logger[metadataKey: "schedule"] = .string(name)
         self.logger = logger
-        self.postKey = postKey
+        poster = ChannelPoster(channel: channel, bot: bot, postKey: postKey)
     }
 
     /// Posts in the channel, as the bot, with text, custom payloads and local files (uploaded
@@ -48,8 +46,6 @@ public struct ScheduledRun: Sendable {
         text: String = "", attachments: [AnyAttachmentPayload] = [], extraData: [String: RawJSON] = [:], skipEnrichURL: Bool = false,
         progress: (@Sendable (Double) -> Void)? = nil
     ) async throws -> Message {
-        let id = BotContext.replyId(bot: bot.name, messageId: postKey, index: replyCounter.next())
-        let message = OutgoingMessage(id: id, text: text, attachments: attachments, skipEnrichURL: skipEnrichURL, extraData: extraData)
-        return try await client.sendMessage(message, to: channel.cid, as: bot.user.id, progress: progress)
+        try await poster.post(text: text, attachments: attachments, extraData: extraData, skipEnrichURL: skipEnrichURL, progress: progress)
     }
 }

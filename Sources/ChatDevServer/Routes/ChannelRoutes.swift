@@ -31,7 +31,8 @@ struct ChannelRoutes {
         let now = state.clock.now()
         let creator: String? = principal.userId ?? (data["created_by"]?["id"]?.stringValue ?? data["created_by_id"]?.stringValue)
         let members = try ChannelRoutes.memberEntries(data["members"], operation: operation)
-        let (created, added) = try await state.store.write { db -> (Bool, [StoredMember]) in
+        let eventRenderer = await state.renderer(for: request)
+        let (created, added) = try await state.store.write { db -> (Bool, [PendingEvent]) in
             // A deleted channel created again keeps its truncation, so its old messages stay hidden.
             let existing = try ChannelsTable.fetchIncludingDeleted(db, cid)
             if existing != nil, existing?.deletedAt == nil { return (false, []) }
@@ -52,15 +53,12 @@ struct ChannelRoutes {
             if principal.userId != nil, !entries.contains(where: { $0.userId == creator }) {
                 entries.insert((creator, "channel_member", [:]), at: 0)
             }
-            let added = try ChannelsTable.addMembers(db, cid, entries, now: now)
-            for member in added {
-                try DevServerState.log(db, ChannelRoutes.memberEvent("member.added", cid, member, at: now), cid: cid, at: now)
+            let added = try ChannelsTable.addMembers(db, cid, entries, now: now).map { member in
+                try ChannelRoutes.memberEvent("member.added", "notification.added_to_channel", cid, member, renderer: eventRenderer, db, at: now)
             }
             return (true, added)
         }
-        if created {
-            await state.publish(added.map { ChannelRoutes.pendingMemberEvent("member.added", "notification.added_to_channel", cid, $0, at: now) })
-        }
+        if created { await state.publish(added) }
         try await watchIfAsked(request, body: body, cid: cid, principal: principal, operation: operation)
         let renderer = await state.renderer(for: request)
         let watchers = await state.hub.watcherCount(cid)
@@ -151,12 +149,13 @@ struct ChannelRoutes {
             var channel = try DevServerState.requireChannel(db, cid, operation: operation)
             var events: [PendingEvent] = []
             for member in try ChannelsTable.addMembers(db, cid, adding, now: now) {
-                try DevServerState.log(db, ChannelRoutes.memberEvent("member.added", cid, member, at: now), cid: cid, at: now)
-                events.append(ChannelRoutes.pendingMemberEvent("member.added", "notification.added_to_channel", cid, member, at: now))
+                events.append(
+                    try ChannelRoutes.memberEvent("member.added", "notification.added_to_channel", cid, member, renderer: renderer, db, at: now))
             }
             for member in try ChannelsTable.removeMembers(db, cid, removing) {
-                try DevServerState.log(db, ChannelRoutes.memberEvent("member.removed", cid, member, at: now), cid: cid, at: now)
-                events.append(ChannelRoutes.pendingMemberEvent("member.removed", "notification.removed_from_channel", cid, member, at: now))
+                events.append(
+                    try ChannelRoutes.memberEvent(
+                        "member.removed", "notification.removed_from_channel", cid, member, renderer: renderer, db, at: now))
             }
             if let data = body["data"]?.objectValue {
                 try ChannelRoutes.requireManager(db, channel, principal, operation: operation)
@@ -207,21 +206,17 @@ struct ChannelRoutes {
         }
     }
 
-    static func memberEvent(_ type: String, _ cid: ChannelId, _ member: StoredMember, at date: Date) -> JSONObject {
+    /// A member event, logged for `/sync`, and its `notificationType` copy for the member: the
+    /// member and its user rendered in full, as the service sends them (a bot greeting a new
+    /// member reads the name from it).
+    static func memberEvent(
+        _ type: String, _ notificationType: String, _ cid: ChannelId, _ member: StoredMember, renderer: Renderer, _ db: Database, at date: Date
+    ) throws -> PendingEvent {
+        let users = try UsersTable.fetch(db, ids: [member.userId])
         var event = DevServerState.event(type, cid, at: date)
-        event["member"] = .object([
-            "user_id": .string(member.userId), "user": .object(["id": .string(member.userId)]),
-            "channel_role": .string(member.channelRole), "created_at": .string(RFC3339.string(from: member.createdAt)),
-            "updated_at": .string(RFC3339.string(from: member.updatedAt)),
-        ])
-        event["user"] = .object(["id": .string(member.userId)])
-        return event
-    }
-
-    static func pendingMemberEvent(_ type: String, _ notificationType: String, _ cid: ChannelId, _ member: StoredMember, at date: Date)
-        -> PendingEvent
-    {
-        let event = memberEvent(type, cid, member, at: date)
+        event["member"] = .object(renderer.member(member, users: users))
+        event["user"] = .object(renderer.user(id: member.userId, from: users))
+        try DevServerState.log(db, event, cid: cid, at: date)
         var notification = event
         notification["type"] = .string(notificationType)
         notification["channel"] = .object(["id": .string(cid.id), "type": .string(cid.type.rawValue), "cid": .string(cid.rawValue)])
