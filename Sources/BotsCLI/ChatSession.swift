@@ -126,10 +126,15 @@ final class ChatSession: Sendable {
         say(line)
     }
 
-    /// How an event shows: others' messages, edits, deletions, undeletions and reactions, and pins of
-    /// anyone's; nil for the rest (the user's own messages, which they typed, typing indicators,
-    /// reads). `wasPinned` is whether the message was pinned when last seen.
+    /// How an event shows: others' messages, edits, deletions, undeletions and reactions, pins of
+    /// anyone's, and others joining and leaving; nil for the rest (the user's own messages,
+    /// which they typed, typing indicators, reads). `wasPinned` is whether the message was
+    /// pinned when last seen.
     static func line(for event: Event, me: String, wasPinned: Bool = false) -> String? {
+        if event.type == .memberAdded || event.type == .memberRemoved, let member = event.member, member.userId != me {
+            // By id, as messages show their senders.
+            return "(\(member.userId) \(event.type == .memberAdded ? "joined" : "left"))"
+        }
         guard let message = event.message else { return nil }
         let author = message.user?.id ?? "?"
         let whose = author == me ? "your" : "\(author)'s"

@@ -888,7 +888,7 @@ def test_bots_chat_reacts_to_the_last_message_shown(bots, tmp_path):
     assert reacted["reaction_counts"] == {"like": 1}, reacted
 
 
-def test_bots_chat_shows_who_pins_unpins_deletes_and_undeletes_a_message(bots, tmp_path):
+def test_bots_chat_shows_pins_deletions_undeletions_and_members_joining_and_leaving(bots, tmp_path):
     client, channel = alice_in(bots)
     client.upsert_user({"id": "bob"})
     channel.add_members(["bob"])
@@ -903,8 +903,11 @@ def test_bots_chat_shows_who_pins_unpins_deletes_and_undeletes_a_message(bots, t
         client.unpin_message("rules", "bob")
         client.delete_message("rules")
         client.undelete_message("rules", "bob")
+        client.upsert_user({"id": "cem"})
+        channel.add_members(["cem"])
+        channel.remove_members(["bob"])
         lines = []
-        while "was undeleted" not in "".join(lines):
+        while "(bob left)" not in "".join(lines):
             line = chat.stdout.readline()
             assert line, "".join(lines)
             lines.append(line)
@@ -922,4 +925,6 @@ def test_bots_chat_shows_who_pins_unpins_deletes_and_undeletes_a_message(bots, t
         "(alice's \"house rules v2\" was unpinned)",
         "(alice's message \"house rules v2\" was deleted)",
         "(alice's message \"house rules v2\" was undeleted by bob)",
+        "(cem joined)",
+        "(bob left)",
     ], lines
