@@ -91,4 +91,38 @@ struct ChannelEventTests {
             #expect(welcomes.map(\.text) == ["Welcome, Bob!"], "the second post had the first one's id")
         }
     }
+
+    @Test("onAddedToChannel runs once when the bot is added to a channel, which it then follows; not for the channels it joins itself")
+    func addedToChannel() async throws {
+        try await TestChatServer.withServer { server in
+            let recorder = Recorder()
+            let bot = Bot(name: "greeter", user: User(id: "greeter"))
+            bot.onMessage { context in recorder.record("new \(context.message.cid?.rawValue ?? "?") \(context.message.text)") }
+            bot.onAddedToChannel { context in
+                recorder.record("added to \(context.channel.cid) as \(context.event.member?.userId ?? "?")")
+                try await context.post(text: "Hello, club!")
+            }
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let admin = server.client(as: "admin")
+            try await admin.join("messaging:club", as: "ann")
+            try await server.withBot(bot, channels: ["messaging:general"]) { _ in
+                try await admin.addMembers(["greeter"], to: "messaging:club")
+                try await recorder.wait { $0.contains("added to messaging:club as greeter") }
+                try await ann.client.channel("messaging:club").sendMessage(text: "hi bot")
+                try await ann.send(text: "hi general")
+                try await recorder.wait { $0.contains("new messaging:general hi general") && $0.contains("new messaging:club hi bot") }
+                // The notification and the channel's member.added of one addition, again.
+                let events = try await admin.sync(["messaging:club"], since: RFC3339.string(from: Date().addingTimeInterval(-60)))
+                let added = try #require(events.first { $0.isAddition(of: "greeter") })
+                #expect(await server.server.sendRawFrame(String(decoding: added.rawData, as: UTF8.self), toUser: "greeter") == 1)
+                try await ann.send(text: "last")
+                try await recorder.wait { $0.contains("new messaging:general last") }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            #expect(recorder.all.filter { $0.hasPrefix("added") } == ["added to messaging:club as greeter"], "once, and not for general")
+            let hello = try await admin.queryChannel("messaging:club").messages.filter { $0.user?.id == "greeter" }
+            #expect(hello.map(\.text) == ["Hello, club!"])
+            #expect(try await admin.queryChannel("messaging:general").messages.allSatisfy { $0.user?.id != "greeter" })
+        }
+    }
 }

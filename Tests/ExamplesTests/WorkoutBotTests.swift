@@ -223,7 +223,7 @@ struct WorkoutBotTests {
         }
     }
 
-    @Test("with welcome, each member added to its channels is greeted by name with what the bot does, once; the bot's own joining is not")
+    @Test("with welcome, each member added to its channels is greeted by name with what the bot does, once, and so is a channel it is added to")
     func welcomesNewMembers() async throws {
         let data = try FixtureFiles()
         let entry = try botEntry("name: workout\nkind: workout\nuser: workout-bot\nchannels: [messaging:general]\nwelcome: true")
@@ -243,6 +243,13 @@ struct WorkoutBotTests {
                 #expect(posted.prefix(2) == [WorkoutBot.welcomeText(for: "Bob"), WorkoutBot.welcomeText(for: "cem")])
                 #expect(posted[0].hasPrefix("Welcome, Bob! Post a workout attachment"))
                 #expect(posted.count == 3, "no welcome for the bot itself, nor for ann who was there before: \(posted)")
+
+                try await admin.join("messaging:club", as: "bob")
+                try await admin.addMembers(["workout-bot"], to: "messaging:club")
+                try await eventually("the bot greets the channel it was added to") {
+                    try await admin.queryChannel("messaging:club").messages.map(\.text) == [WorkoutBot.channelGreeting]
+                }
+                #expect(WorkoutBot.channelGreeting.hasPrefix("Hi, I'm the workout bot. Post a workout attachment"))
             }
         }
     }

@@ -33,7 +33,7 @@ public enum WorkoutBot: BotKind {
 
     /// The bot, with its handlers, storing into `store`, posting the last seven days' totals in
     /// its channels on `report`, if given, and with `welcome`, greeting each member added to its
-    /// channels with what it does.
+    /// channels, and each channel it is added to, with what it does.
     public static func make(name: String, user: User, store: WorkoutStore, report: Schedule? = nil, welcome: Bool = false) -> Bot {
         let bot = Bot(name: name, user: user)
         bot.on(WorkoutAttachmentPayload.self) { workout, context in
@@ -55,6 +55,7 @@ public enum WorkoutBot: BotKind {
                 guard let member = context.event.member else { return }
                 try await context.post(text: welcomeText(for: member.user?.name ?? member.userId))
             }
+            bot.onAddedToChannel { context in try await context.post(text: channelGreeting) }
         }
         // A workout fixed by an edit replaces what was stored for the message, and a deleted
         // workout leaves the totals; either way the sender gets the week's new summary.
@@ -124,11 +125,15 @@ public enum WorkoutBot: BotKind {
         }
     }
 
+    /// What the bot does, as its greetings say it.
+    static let howItWorks = "Post a workout attachment (or /log run 5km 25m) and I keep your week's totals; "
+        + "/goal sets a weekly goal and /workouts exports them."
+
     /// How a new member is greeted.
-    public static func welcomeText(for name: String) -> String {
-        "Welcome, \(name)! Post a workout attachment (or /log run 5km 25m) and I keep your week's totals; "
-            + "/goal sets a weekly goal and /workouts exports them."
-    }
+    public static func welcomeText(for name: String) -> String { "Welcome, \(name)! " + howItWorks }
+
+    /// What the bot says in a channel it is added to.
+    public static let channelGreeting = "Hi, I'm the workout bot. " + howItWorks
 
     /// What the sender is told about a workout that was not stored.
     static func complaint(_ problem: String, edited: Bool = false) -> String {

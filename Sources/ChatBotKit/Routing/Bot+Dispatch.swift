@@ -55,13 +55,25 @@ extension Bot {
     /// logged and reported to `onError` (without a context); the others still run.
     func handle(_ event: Event, channel: ChatChannel, logger: Logger, postKey: String) async {
         let routes = self.routes.withLock { $0 }
+        await run(routes.events[event.type] ?? [], for: event, what: "a \(event.type.rawValue) event handler", channel, logger, postKey, routes)
+    }
+
+    /// Runs every handler of the bot's addition to `channel`, as ``handle(_:channel:logger:postKey:)``.
+    func handleAddition(_ event: Event, channel: ChatChannel, logger: Logger, postKey: String) async {
+        let routes = self.routes.withLock { $0 }
+        await run(routes.additions, for: event, what: "an added-to-channel handler", channel, logger, postKey, routes)
+    }
+
+    private func run(
+        _ handlers: [@Sendable (ChannelEventContext) async throws -> Void], for event: Event, what: String, _ channel: ChatChannel,
+        _ logger: Logger, _ postKey: String, _ routes: Routes
+    ) async {
         let context = ChannelEventContext(event: event, channel: channel, bot: self, logger: logger, postKey: postKey)
-        for handler in routes.events[event.type] ?? [] {
+        for handler in handlers {
             do {
                 try await handler(context)
             } catch {
-                let botError = BotError(
-                    code: .handlerFailed, message: "a \(event.type.rawValue) event handler of bot \(name) failed: \(error)", underlying: error)
+                let botError = BotError(code: .handlerFailed, message: "\(what) of bot \(name) failed in \(channel.cid): \(error)", underlying: error)
                 await report(botError, in: channel, logger: context.logger, context: nil, routes: routes)
             }
         }

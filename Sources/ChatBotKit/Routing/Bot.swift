@@ -32,6 +32,7 @@ public final class Bot: Sendable {
         var deletions: [@Sendable (MessageDeletion, BotContext) async throws -> Void] = []
         var undeletions: [@Sendable (BotContext) async throws -> Void] = []
         var events: [EventType: [@Sendable (ChannelEventContext) async throws -> Void]] = [:]
+        var additions: [@Sendable (ChannelEventContext) async throws -> Void] = []
         var updates: [@Sendable (BotContext) async throws -> Void] = []
         var reactions: [(type: String?, isRemoved: Bool, handler: @Sendable (Reaction, BotContext) async throws -> Void)] = []
         var truncations: [@Sendable (ChannelTruncation, ChatChannel) async throws -> Void] = []
@@ -172,6 +173,14 @@ public final class Bot: Sendable {
         routes.withLock { $0.events[type, default: []].append(handler) }
     }
 
+    /// Handles the bot being added to a channel (it follows the channel from then on), to say
+    /// hello or set something up there: `context.event.member` is the bot's membership and
+    /// `context.channel` the channel. Once per addition, in order with the channel's messages;
+    /// not for the channels of its configuration, which it joins itself when it starts.
+    public func onAddedToChannel(_ handler: @escaping @Sendable (ChannelEventContext) async throws -> Void) {
+        routes.withLock { $0.additions.append(handler) }
+    }
+
     /// Handles attachments that no route and no registered payload type knows.
     public func onUnknownAttachment(_ handler: @escaping @Sendable (AnyChatMessageAttachment, BotContext) async throws -> Void) {
         routes.withLock { $0.unknownAttachments.append(handler) }
@@ -209,6 +218,9 @@ public final class Bot: Sendable {
 
     /// Whether it has reaction handlers: a bot without takes no reaction deliveries at all.
     var handlesReactions: Bool { routes.withLock { !$0.reactions.isEmpty } }
+
+    /// Whether the bot has handlers for its addition to a channel.
+    var handlesAdditions: Bool { routes.withLock { !$0.additions.isEmpty } }
 
     /// Whether the bot has handlers for channel events of `type`.
     func handlesEvents(of type: EventType) -> Bool { routes.withLock { $0.events[type] != nil } }

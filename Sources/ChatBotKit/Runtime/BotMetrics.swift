@@ -22,7 +22,7 @@ final class BotMetrics: Sendable {
     private let leftToOtherNodes: Counter
 
     /// What metrics name a delivery's kind.
-    static let triggers = ["message", "edit", "deletion", "undeletion", "reaction", "truncation", "event", "schedule", "conversation_timeout"]
+    static let triggers = ["message", "edit", "deletion", "undeletion", "reaction", "truncation", "event", "addition", "schedule", "conversation_timeout"]
 
     init(bot: String, factory: any MetricsFactory) {
         let dimensions = [("bot", bot)]
@@ -111,6 +111,7 @@ extension Delivery {
         switch work {
         case .truncation: "truncation"
         case .event: "event"
+        case .addition: "addition"
         case .schedule: "schedule"
         case .conversationTimeout: "conversation_timeout"
         case .message(.newMessage, _): "message"

@@ -351,7 +351,11 @@ public final class BotService: Service, Sendable {
     /// Another channel event, for a bot with handlers of its type; not the bot's own (its own
     /// membership among them). A notification copy of a channel event is taken as the event.
     private func acceptChannelEvent(_ event: Event) -> (Delivery, ChannelId)? {
-        guard let cid = event.cid, bot.handlesEvents(of: event.type) else { return nil }
+        guard let cid = event.cid else { return nil }
+        if event.isAddition(of: bot.user.id) {
+            return bot.handlesAdditions ? once(Delivery(addition: event, in: cid), in: cid) : nil
+        }
+        guard bot.handlesEvents(of: event.type) else { return nil }
         guard (event.member?.userId ?? event.user?.id) != bot.user.id, event.user?.id != bot.user.id else { return nil }
         return once(Delivery(event: event, in: cid), in: cid)
     }
@@ -420,6 +424,8 @@ public final class BotService: Service, Sendable {
             await bot.handle(truncation, channel: client.channel(cid), logger: logger)
         case .event(let event):
             await bot.handle(event, channel: client.channel(cid), logger: logger, postKey: delivery.key)
+        case .addition(let event):
+            await bot.handleAddition(event, channel: client.channel(cid), logger: logger, postKey: delivery.key)
         case .schedule(let name, let scheduledAt, let isMadeUp):
             await bot.runSchedule(name, at: scheduledAt, isMadeUp: isMadeUp, channel: client.channel(cid), logger: logger, postKey: delivery.key)
         case .conversationTimeout(let key, let expiresAt):

@@ -15,6 +15,8 @@ struct Delivery: Sendable {
         case truncation(ChannelTruncation)
         /// Another channel event (a member added, a custom event, ...) for ``Bot/onEvent(_:handler:)``.
         case event(Event)
+        /// The bot added to the channel, for ``Bot/onAddedToChannel(_:)``.
+        case addition(Event)
         /// A scheduled handler's run in the channel; `isMadeUp` when it fell while the bot was stopped.
         case schedule(name: String, at: Date, isMadeUp: Bool)
         /// A conversation in the channel whose time for an answer ran out at `expiresAt`.
@@ -48,6 +50,13 @@ struct Delivery: Sendable {
         let concerns = event.member?.userId ?? event.user?.id ?? ""
         let time = event.createdAt.map { RFC3339.string(from: $0) } ?? UUID().uuidString
         key = "\(cid.rawValue)\nevent \(event.type.rawValue) \(concerns) \(time)"
+    }
+
+    /// The bot's addition to `cid`, keyed by the moment: `member.added` and
+    /// `notification.added_to_channel` of one addition are one delivery.
+    init(addition event: Event, in cid: ChannelId) {
+        work = .addition(event)
+        key = "\(cid.rawValue)\nadded \(event.createdAt.map { RFC3339.string(from: $0) } ?? UUID().uuidString)"
     }
 
     /// The run of schedule `name` due at `date` in `cid`, keyed by all three.

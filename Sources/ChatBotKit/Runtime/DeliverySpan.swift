@@ -43,12 +43,13 @@ enum DeliverySpan {
 }
 
 extension Delivery {
-    /// `HandleMessage`, `HandleEdit`, `HandleDeletion`, `HandleUndeletion`, `HandleReaction`, `HandleTruncation`, `HandleEvent`, `HandleSchedule` or
+    /// `HandleMessage`, `HandleEdit`, `HandleDeletion`, `HandleUndeletion`, `HandleReaction`, `HandleTruncation`, `HandleEvent`, `HandleAddition`, `HandleSchedule` or
     /// `HandleConversationTimeout`.
     var spanName: String {
         switch work {
         case .truncation: "HandleTruncation"
         case .event: "HandleEvent"
+        case .addition: "HandleAddition"
         case .schedule: "HandleSchedule"
         case .conversationTimeout: "HandleConversationTimeout"
         case .message(.newMessage, _): "HandleMessage"
