@@ -69,6 +69,38 @@ struct ReplyTests {
         }
     }
 
+    @Test("a bot answers in the thread of a channel message (starting it), shown in the channel too when asked, and in the thread a reply came from")
+    func threadReplies() async throws {
+        try await TestChatServer.withServer { server in
+            let bot = Bot(name: "keeper")
+            bot.onMessage { context in
+                if context.message.parentId != nil {
+                    try await context.reply(text: "still in the thread")
+                } else {
+                    try await context.reply(text: "see the thread", inThread: true)
+                    try await context.reply(text: "for everyone", inThread: true, alsoInChannel: true)
+                }
+            }
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            try await server.withBot(bot, channels: ["messaging:general"]) { _ in
+                let sent = try await ann.send(text: "question")
+                try await eventually("the bot answered in the thread") { try await ann.client.replies(to: sent.id).count == 2 }
+                let thread = try await ann.client.replies(to: sent.id)
+                #expect(thread.map(\.text) == ["see the thread", "for everyone"])
+                #expect(thread.allSatisfy { $0.parentId == sent.id && $0.user?.id == "keeper" })
+                let channel = try await ann.client.queryChannel(ann.channel).messages.map(\.text)
+                #expect(channel == ["question", "for everyone"], "only the reply shown in the channel is there")
+                #expect(try await ann.client.getMessage(sent.id).replyCount == 2)
+
+                _ = try await ann.client.sendMessage(OutgoingMessage(text: "and then?", parentId: sent.id), to: ann.channel)
+                try await eventually("the bot answered the thread reply in the thread") {
+                    try await ann.client.replies(to: sent.id).map(\.text).last == "still in the thread"
+                }
+                #expect(try await ann.client.queryChannel(ann.channel).messages.map(\.text) == ["question", "for everyone"])
+            }
+        }
+    }
+
     @Test("a bot pins the message it handles for good and its own reply for a while, as itself, and unpins on request; a pin of no time is refused")
     func pins() async throws {
         try await TestChatServer.withServer { server in
