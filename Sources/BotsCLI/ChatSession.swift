@@ -12,6 +12,8 @@ final class ChatSession: Sendable {
     private let lastEphemeral = Locked<Message?>(nil)
     /// The last message by someone else shown, for `:react`.
     private let lastShown = Locked<Message?>(nil)
+    /// The user's own last message of this session, for `:edit` and `:delete`.
+    private let lastPosted = Locked<Message?>(nil)
     /// Whether the messages seen in this session were pinned, so an update that unpins one
     /// shows as that rather than as an edit.
     private let pins = Locked(PinMemory())
@@ -28,6 +30,8 @@ final class ChatSession: Sendable {
           :attach JSON       post a custom attachment, such as :attach {"type":"workout","workout-distance-meters":5000}
           :press VALUE       press a button of the last answer only you see (a custom command's)
           :react TYPE        react to the last message shown (like, remove, …)
+          :edit TEXT         change the text of your last message (its attachments stay)
+          :delete            delete your last message
           :help              this list
           :quit              end (so does Ctrl-D)
         Start a message with two colons to post one that starts with a colon.
@@ -77,6 +81,18 @@ final class ChatSession: Sendable {
             }
             try await client.sendReaction(rest, to: message.id, as: user)
             say("(you reacted \(rest) to \(message.user?.id ?? "?")'s \"\(message.text)\")")
+        case "edit":
+            guard let mine = lastPosted.withLock({ $0 }) else { throw ChatLineError(":edit: you have posted nothing in this session yet") }
+            guard !rest.isEmpty else { throw ChatLineError(":edit needs the new text, such as :edit 6 km, not 5") }
+            let edited = try await client.partialUpdateMessage(mine.id, set: ["text": .string(rest)], as: user)
+            lastPosted.withLock { $0 = edited }
+            say("(you edited your message: \(edited.textAndAttachmentTypes))")
+        case "delete":
+            guard let mine = lastPosted.withLock({ $0 }) else { throw ChatLineError(":delete: you have posted nothing in this session yet") }
+            guard rest.isEmpty else { throw ChatLineError(":delete takes nothing after it: it deletes your last message") }
+            // The channel's message.deleted says it, as for anyone's message.
+            try await client.deleteMessage(mine.id)
+            lastPosted.withLock { $0 = nil }
         case "press":
             guard let answer = lastEphemeral.withLock({ $0 }) else { throw ChatLineError(":press: no answer only you see has buttons yet") }
             let (button, result): (AttachmentAction, Message?)
@@ -99,7 +115,11 @@ final class ChatSession: Sendable {
 
     private func post(text: String = "", attachments: [AnyAttachmentPayload] = [], progress: (@Sendable (Double) -> Void)? = nil) async throws {
         let sent = try await client.channel(channel).sendMessage(text: text, attachments: attachments, progress: progress)
-        if sent.type == .ephemeral || sent.type == .error { show(sent, pressed: nil) }
+        if sent.type == .ephemeral || sent.type == .error {
+            show(sent, pressed: nil)
+        } else {
+            lastPosted.withLock { $0 = sent }
+        }
     }
 
     /// An answer to this user alone: a custom command's preview (kept for `:press`) or a refusal.

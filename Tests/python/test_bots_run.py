@@ -809,6 +809,48 @@ def test_bots_chat_holds_a_conversation_line_by_line_and_says_what_each_bad_line
     assert refused.returncode == 64 and "--linger must be 0 to 600 seconds, found -1.0" in refused.stderr, refused.stderr
 
 
+def test_bots_chat_edits_and_deletes_the_users_last_message_and_the_bots_follow(bots, tmp_path):
+    client, channel = alice_in(bots)
+    chat = subprocess.Popen(
+        [bots_binary(), "chat", "--config", str(tmp_path / "bots.yaml"), "--server", bots.base_url, "--user", "dora", "--linger", "1"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+
+    def read_until(marker):
+        seen = []
+        while marker not in "".join(seen):
+            line = chat.stdout.readline()
+            assert line, "".join(seen)
+            seen.append(line)
+        return [line.rstrip("\n") for line in seen]
+    try:
+        chat.stdin.write(":edit too soon\n:delete\n")
+        chat.stdin.write(':attach {"type":"workout","workout-type":"run","workout-distance-meters":5000}\n')
+        chat.stdin.flush()
+        assert read_until("workout-bot: ")[-1].startswith("workout-bot: This week: 1 workout, 5.0 km")
+        chat.stdin.write(":edit morning run\n:delete now\n:delete\n")
+        chat.stdin.flush()
+        shown = read_until("Workout removed.")
+        chat.stdin.write(":quit\n")
+        chat.stdin.flush()
+        out, err = chat.communicate(timeout=30)
+    finally:
+        if chat.poll() is None:
+            chat.kill()
+    assert chat.returncode == 0, out + err
+    assert shown == [
+        "(you edited your message: morning run  [workout])",
+        "(your message \"morning run\" was deleted)",
+        "workout-bot: Workout removed. This week: 0 workouts, 0.0 km, 0h 00m, 0 kcal.  [workout-summary]",
+    ], shown
+    assert err.splitlines() == [
+        "error: :edit: you have posted nothing in this session yet",
+        "error: :delete: you have posted nothing in this session yet",
+        "error: :delete takes nothing after it: it deletes your last message",
+    ], err
+    mine = [m for m in channel.query(messages={"limit": 100})["messages"] if m["user"]["id"] == "dora"]
+    assert [m["type"] for m in mine] == ["deleted"], mine
+
+
 def test_the_workout_bots_scheduled_report_reaches_the_official_sdk(tmp_path):
     config = write_config(tmp_path)
     config.write_text(config.read_text().replace("    database: ", "    report: every 2s\n    database: ", 1))
