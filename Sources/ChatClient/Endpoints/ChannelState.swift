@@ -13,6 +13,8 @@ public struct ChannelState: Sendable {
     public var members: [Member]
     /// How many connections watch it.
     public var watcherCount: Int
+    /// Each member's read state and unread messages.
+    public var reads: [ChannelRead]
 
     init(json: JSONObject, operation: String) throws {
         guard let channelJSON = json["channel"] else {
@@ -27,6 +29,7 @@ public struct ChannelState: Sendable {
             throw ChatClientError(code: .invalidResponse, message: "\(operation) answered a channel that cannot be read: \(error)")
         }
         watcherCount = json["watcher_count"]?.intValue ?? 0
+        reads = (json["read"]?.arrayValue ?? []).compactMap { $0.objectValue.map(ChannelRead.init(json:)) }
     }
 }
 

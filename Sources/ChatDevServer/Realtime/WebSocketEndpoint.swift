@@ -63,13 +63,13 @@ struct WebSocketEndpoint: Sendable {
             return
         }
         let details = connectRequest["user_details"]?.objectValue ?? [:]
-        let me: StoredUser
+        let (me, unread): (StoredUser, UnreadTotals)
         do {
-            me = try await state.store.write { db in
+            (me, unread) = try await state.store.write { db in
                 let user = details.isEmpty
                     ? try UsersTable.ensure(db, userId, now: now) : try UsersTable.upsert(db, details, id: userId, now: now, replace: false)
                 try UsersTable.touch(db, userId, now: now)
-                return user
+                return (user, try UnreadCounts.totals(db, of: userId))
             }
         } catch {
             logger.error("Could not store user \(userId): \(error)")
@@ -80,7 +80,7 @@ struct WebSocketEndpoint: Sendable {
         let stream = await state.hub.register(id: connectionId, userId: userId)
         let renderer = await state.renderer(baseURL: head.authority.map { "http://\($0)" } ?? state.boundAddress.withLock { $0 } ?? "http://127.0.0.1")
         let healthCheck = HealthCheck(connectionId: connectionId, clock: state.clock)
-        await state.hub.send(.text(healthCheck.frame(me: renderer.ownUser(me))), to: connectionId)
+        await state.hub.send(.text(healthCheck.frame(me: renderer.ownUser(me, unread: unread))), to: connectionId)
         let hub = state.hub
         // The observer runs on the channel's event loop; a task hands each ping over to the hub actor.
         let onPing: @Sendable () -> Void = { Task { await hub.send(.text(healthCheck.frame()), to: connectionId) } }

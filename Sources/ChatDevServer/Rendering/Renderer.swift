@@ -48,12 +48,13 @@ struct Renderer: Sendable {
     }
 
     /// The `me` of a health check: the user plus the OwnUser fields clients require.
-    func ownUser(_ stored: StoredUser) -> JSONObject {
+    func ownUser(_ stored: StoredUser, unread: UnreadTotals) -> JSONObject {
         var object = user(stored)
         object["online"] = true
+        let total = RawJSON.number(JSONNumber(unread.totalUnreadCount))
         for (key, value): (String, RawJSON) in [
-            ("devices", []), ("mutes", []), ("channel_mutes", []), ("unread_count", 0), ("total_unread_count", 0),
-            ("unread_channels", 0), ("unread_threads", 0), ("invisible", false), ("privacy_settings", [:]),
+            ("devices", []), ("mutes", []), ("channel_mutes", []), ("unread_count", total), ("total_unread_count", total),
+            ("unread_channels", .number(JSONNumber(unread.unreadChannels))), ("unread_threads", 0), ("invisible", false), ("privacy_settings", [:]),
             ("push_preferences", [:]), ("blocked_user_ids", []),
         ] where object[key] == nil {
             object[key] = value

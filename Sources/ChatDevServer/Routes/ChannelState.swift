@@ -9,8 +9,8 @@ extension Renderer {
         watcherCount: Int
     ) throws -> JSONObject {
         let members = try ChannelsTable.members(db, channel.cid)
-        let reads = try MessagesTable.reads(db, channel.cid)
-        var userIds = Set(members.map(\.userId)).union(reads.map(\.userId))
+        let reads = try UnreadCounts.reads(db, channel, members: members)
+        var userIds = Set(members.map(\.userId))
         if let createdBy = channel.createdBy { userIds.insert(createdBy) }
         let users = try UsersTable.fetch(db, ids: userIds)
         let messages = try self.messages(
@@ -21,15 +21,7 @@ extension Renderer {
             "pinned_messages": .array(
                 try self.messages(try MessagesTable.pinned(db, channel.cid, at: now, limit: 10), viewer: viewer, in: db).map(RawJSON.object)),
             "members": .array(members.prefix(memberLimit).map { .object(member($0, users: users)) }),
-            "read": .array(
-                reads.map { read in
-                    .object([
-                        "user": .object(user(id: read.userId, from: users)),
-                        "last_read": .string(RFC3339.string(from: read.lastRead)),
-                        "unread_messages": 0,
-                        "last_read_message_id": read.lastReadMessageId.map(RawJSON.string) ?? .null,
-                    ])
-                }),
+            "read": .array(reads.map { .object(self.read($0, users: users)) }),
             "watcher_count": .number(JSONNumber(watcherCount)),
             "watchers": [],
             "threads": [],
@@ -39,5 +31,14 @@ extension Renderer {
             state["membership"] = .object(member(membership, users: users))
         }
         return state
+    }
+
+    /// A member's read state, as channel states and read notifications carry it.
+    func read(_ read: MemberRead, users: [String: StoredUser]) -> JSONObject {
+        [
+            "user": .object(user(id: read.userId, from: users)), "last_read": .string(RFC3339.string(from: read.lastRead)),
+            "unread_messages": .number(JSONNumber(read.unreadMessages)),
+            "last_read_message_id": read.lastReadMessageId.map(RawJSON.string) ?? .null,
+        ]
     }
 }

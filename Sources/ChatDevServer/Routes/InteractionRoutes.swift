@@ -12,6 +12,10 @@ struct InteractionRoutes {
         router.delete("/messages/:messageId/reaction/:reactionType") { request, context in try await unreact(request, context) }
         router.get("/messages/:messageId/reactions") { request, context in try await reactions(request, context) }
         router.post("/channels/:type/:id/read") { request, context in try await markRead(request, context) }
+        router.post("/channels/:type/:id/unread") { request, context in try await markUnread(request, context) }
+        router.post("/channels/read") { request, _ in try await markAllRead(request) }
+        router.get("/unread") { request, _ in try await unreadCounts(request) }
+        router.post("/unread_batch") { request, _ in try await unreadCountsBatch(request) }
         router.post("/channels/:type/:id/event") { request, context in try await sendEvent(request, context) }
     }
 
@@ -109,32 +113,6 @@ struct InteractionRoutes {
         }
         await state.publish(events)
         return JSONReply(object)
-    }
-
-    /// `POST /channels/{type}/{id}/read`: marks the channel read for a user.
-    func markRead(_ request: Request, _ context: DevRequestContext) async throws -> JSONReply {
-        let operation = "MarkRead"
-        let principal = try await state.authenticate(request)
-        let cid = try state.channelId(context, operation: operation)
-        let body = try await state.jsonBody(request, operation: operation)
-        let userId = try state.actingUser(principal, body, operation: operation)
-        let now = state.clock.now()
-        let (event, events) = try await state.store.write { db -> (JSONObject, [PendingEvent]) in
-            _ = try DevServerState.requireChannel(db, cid, operation: operation)
-            try DevServerState.requireAccess(db, cid, principal, operation: operation)
-            let latestId = try MessagesTable.latest(db, cid, limit: 1).last?.id
-            let lastId = body["message_id"]?.stringValue ?? latestId
-            try MessagesTable.markRead(db, cid, userId, messageId: lastId, at: now)
-            var event = DevServerState.event("message.read", cid, at: now)
-            event["user"] = .object(["id": .string(userId)])
-            event["last_read_message_id"] = lastId.map(RawJSON.string) ?? .null
-            try DevServerState.log(db, event, cid: cid, at: now)
-            var notification = event
-            notification["type"] = "notification.mark_read"
-            return (event, [PendingEvent(cid: cid, event: event), PendingEvent(cid: cid, event: notification, onlyUsers: [userId])])
-        }
-        await state.publish(events)
-        return JSONReply(["event": .object(event)], status: .created)
     }
 
     /// `POST /channels/{type}/{id}/event`: typing indicators and custom events, sent to watchers.

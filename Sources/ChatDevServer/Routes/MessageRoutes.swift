@@ -107,6 +107,10 @@ struct MessageRoutes {
         let now = message.createdAt
         try MessagesTable.insert(db, message)
         try ChannelsTable.touchLastMessage(db, cid, at: now)
+        // Posting in the channel reads it for the sender, as on the service.
+        if message.parentId == nil || message.data["show_in_channel"]?.boolValue == true {
+            try MessagesTable.markRead(db, cid, message.userId, messageId: message.id, at: now)
+        }
         let rendered = try renderer.messages([message], viewer: viewer, in: db)[0]
         let members = try ChannelsTable.members(db, cid)
         let channel = try DevServerState.requireChannel(db, cid, operation: "SendMessage")

@@ -49,6 +49,14 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     public static let updateMemberPartial: Self = "UpdateMemberPartial"
     /// `POST /channels/{type}/{id}/read`.
     public static let markRead: Self = "MarkRead"
+    /// `POST /channels/{type}/{id}/unread`.
+    public static let markUnread: Self = "MarkUnread"
+    /// `POST /channels/read`.
+    public static let markChannelsRead: Self = "MarkChannelsRead"
+    /// `GET /unread`.
+    public static let unreadCounts: Self = "UnreadCounts"
+    /// `POST /unread_batch`.
+    public static let unreadCountsBatch: Self = "UnreadCountsBatch"
     /// `POST /channels/{type}/{id}/event`.
     public static let sendEvent: Self = "SendEvent"
     /// `POST /channels/{type}/{id}/message`.
@@ -105,7 +113,7 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     public static let known: [EndpointName] = [
         getApp, updateApp, getRateLimits, updateUsers, updateUsersPartial, sendUserCustomEvent, queryUsers, sync, getOrCreateChannel, queryChannels,
         updateChannel, updateChannelPartial, deleteChannel, truncateChannel, stopWatchingChannel, queryMembers, updateMemberPartial,
-        markRead, sendEvent, sendMessage, getMessage, getManyMessages, getPinnedMessages, updateMessage, updateMessagePartial,
+        markRead, markUnread, markChannelsRead, unreadCounts, unreadCountsBatch, sendEvent, sendMessage, getMessage, getManyMessages, getPinnedMessages, updateMessage, updateMessagePartial,
         deleteMessage, undeleteMessage, getReplies, search, getOG, sendReaction, deleteReaction, getReactions, uploadFile, uploadImage, deleteFile,
         deleteImage, flag, unflag, queryMessageFlags, ban, unban, queryBannedUsers,
     ].sorted()

@@ -32,6 +32,8 @@ public struct EventType: RawRepresentable, Hashable, Sendable, ExpressibleByStri
     public static let notificationRemovedFromChannel = Self(rawValue: "notification.removed_from_channel")
     /// The user marked a channel read.
     public static let notificationMarkRead = Self(rawValue: "notification.mark_read")
+    /// A channel was marked unread, from a message on (to the user).
+    public static let notificationMarkUnread = Self(rawValue: "notification.mark_unread")
     /// A reaction was added.
     public static let reactionNew = Self(rawValue: "reaction.new")
     /// A reaction was replaced.
