@@ -63,13 +63,14 @@ struct WebSocketEndpoint: Sendable {
             return
         }
         let details = connectRequest["user_details"]?.objectValue ?? [:]
-        let (me, unread): (StoredUser, UnreadTotals)
+        let renderer = await state.renderer(baseURL: head.authority.map { "http://\($0)" } ?? state.boundAddress.withLock { $0 } ?? "http://127.0.0.1")
+        let me: JSONObject
         do {
-            (me, unread) = try await state.store.write { db in
+            me = try await state.store.write { db in
                 let user = details.isEmpty
                     ? try UsersTable.ensure(db, userId, now: now) : try UsersTable.upsert(db, details, id: userId, now: now, replace: false)
                 try UsersTable.touch(db, userId, now: now)
-                return (user, try UnreadCounts.totals(db, of: userId))
+                return try renderer.ownUser(db, user)
             }
         } catch {
             logger.error("Could not store user \(userId): \(error)")
@@ -78,9 +79,8 @@ struct WebSocketEndpoint: Sendable {
         }
         let connectionId = UUID().uuidString.lowercased()
         let stream = await state.hub.register(id: connectionId, userId: userId)
-        let renderer = await state.renderer(baseURL: head.authority.map { "http://\($0)" } ?? state.boundAddress.withLock { $0 } ?? "http://127.0.0.1")
         let healthCheck = HealthCheck(connectionId: connectionId, clock: state.clock)
-        await state.hub.send(.text(healthCheck.frame(me: renderer.ownUser(me, unread: unread))), to: connectionId)
+        await state.hub.send(.text(healthCheck.frame(me: me)), to: connectionId)
         let hub = state.hub
         // The observer runs on the channel's event loop; a task hands each ping over to the hub actor.
         let onPing: @Sendable () -> Void = { Task { await hub.send(.text(healthCheck.frame()), to: connectionId) } }

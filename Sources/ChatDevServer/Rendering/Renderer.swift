@@ -47,21 +47,6 @@ struct Renderer: Sendable {
         users[id].map(user) ?? ["id": .string(id), "role": "user", "banned": false, "online": false]
     }
 
-    /// The `me` of a health check: the user plus the OwnUser fields clients require.
-    func ownUser(_ stored: StoredUser, unread: UnreadTotals) -> JSONObject {
-        var object = user(stored)
-        object["online"] = true
-        let total = RawJSON.number(JSONNumber(unread.totalUnreadCount))
-        for (key, value): (String, RawJSON) in [
-            ("devices", []), ("mutes", []), ("channel_mutes", []), ("unread_count", total), ("total_unread_count", total),
-            ("unread_channels", .number(JSONNumber(unread.unreadChannels))), ("unread_threads", 0), ("invisible", false), ("privacy_settings", [:]),
-            ("push_preferences", [:]), ("blocked_user_ids", []),
-        ] where object[key] == nil {
-            object[key] = value
-        }
-        return object
-    }
-
     // MARK: Channels
 
     /// The configuration of channel type `type`, as clients read it.

@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 import Hummingbird
 
-/// App settings, users and their custom events, `/sync` and moderation flags.
+/// App settings, users and their custom events, `/sync`, moderation flags and mutes.
 struct AppRoutes {
     let state: DevServerState
 
@@ -24,6 +24,10 @@ struct AppRoutes {
         router.post("/sync") { request, _ in try await sync(request) }
         router.post("/moderation/flag") { request, _ in try await flag(request) }
         router.post("/moderation/unflag") { request, _ in try await unflag(request) }
+        router.post("/moderation/mute") { request, _ in try await mute(request) }
+        router.post("/moderation/unmute") { request, _ in try await unmute(request) }
+        router.post("/moderation/mute/channel") { request, _ in try await muteChannel(request) }
+        router.post("/moderation/unmute/channel") { request, _ in try await unmuteChannel(request) }
         router.get("/moderation/flags/message") { request, _ in try await queryMessageFlags(request) }
         router.post("/moderation/ban") { request, _ in try await ban(request) }
         router.delete("/moderation/ban") { request, _ in try await unban(request) }

@@ -69,6 +69,7 @@ final class DevStore: Sendable {
         migrator.registerMigration("v2: bans") { db in try db.execute(sql: BansTable.migration) }
         migrator.registerMigration("v3: truncated and deleted channels") { db in try db.execute(sql: ChannelsTable.lifecycleMigration) }
         migrator.registerMigration("v4: undeleted messages") { db in try db.execute(sql: MessagesTable.undeleteMigration) }
+        migrator.registerMigration("v5: mutes") { db in try db.execute(sql: MutesTable.migration) }
         return migrator
     }
 }

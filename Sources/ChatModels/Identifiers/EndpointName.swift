@@ -99,6 +99,14 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     public static let flag: Self = "Flag"
     /// `POST /moderation/unflag`.
     public static let unflag: Self = "Unflag"
+    /// `POST /moderation/mute`.
+    public static let muteUser: Self = "MuteUser"
+    /// `POST /moderation/unmute`.
+    public static let unmuteUser: Self = "UnmuteUser"
+    /// `POST /moderation/mute/channel`.
+    public static let muteChannel: Self = "MuteChannel"
+    /// `POST /moderation/unmute/channel`.
+    public static let unmuteChannel: Self = "UnmuteChannel"
     /// `GET /moderation/flags/message`.
     public static let queryMessageFlags: Self = "QueryMessageFlags"
     /// `POST /moderation/ban`.
@@ -115,6 +123,6 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
         updateChannel, updateChannelPartial, deleteChannel, truncateChannel, stopWatchingChannel, queryMembers, updateMemberPartial,
         markRead, markUnread, markChannelsRead, unreadCounts, unreadCountsBatch, sendEvent, sendMessage, getMessage, getManyMessages, getPinnedMessages, updateMessage, updateMessagePartial,
         deleteMessage, undeleteMessage, getReplies, search, getOG, sendReaction, deleteReaction, getReactions, uploadFile, uploadImage, deleteFile,
-        deleteImage, flag, unflag, queryMessageFlags, ban, unban, queryBannedUsers,
+        deleteImage, flag, unflag, muteUser, unmuteUser, muteChannel, unmuteChannel, queryMessageFlags, ban, unban, queryBannedUsers,
     ].sorted()
 }
