@@ -70,6 +70,7 @@ final class DevStore: Sendable {
         migrator.registerMigration("v3: truncated and deleted channels") { db in try db.execute(sql: ChannelsTable.lifecycleMigration) }
         migrator.registerMigration("v4: undeleted messages") { db in try db.execute(sql: MessagesTable.undeleteMigration) }
         migrator.registerMigration("v5: mutes") { db in try db.execute(sql: MutesTable.migration) }
+        migrator.registerMigration("v6: unread counts") { db in try db.execute(sql: UnreadCounts.migration) }
         return migrator
     }
 }

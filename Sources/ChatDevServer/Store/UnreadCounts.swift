@@ -24,6 +24,9 @@ struct UnreadTotals: Sendable {
 /// member's last read, by others, neither deleted nor silent nor hidden by a truncation, and
 /// thread replies only when shown in the channel. A member who never read starts from joining.
 enum UnreadCounts {
+    /// Counting a member's unread messages visits only those sent after their last read.
+    static let migration = "CREATE INDEX messages_by_channel_time ON messages(cid, created_at);"
+
     /// The read state of each of `members` in `channel`.
     static func reads(_ db: Database, _ channel: StoredChannel, members: [StoredMember]) throws -> [MemberRead] {
         let stored = Dictionary(try MessagesTable.reads(db, channel.cid).map { ($0.userId, $0) }, uniquingKeysWith: { first, _ in first })
