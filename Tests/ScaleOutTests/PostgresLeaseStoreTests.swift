@@ -144,8 +144,10 @@ struct PostgresLeaseStoreTests {
                 try await store.announce(node: "a", bot: "relay", instance: "1", for: .seconds(5))
             }
             // The pool retries the connection meanwhile; the call ends at the timeout, about a
-            // second (more when every test runs at once on two cores).
-            #expect(ContinuousClock.now - started < .seconds(10))
+            // second alone, but 10 to 11 s when every test runs at once on two cores (measured
+            // before and after the undelete/unread/mutes tests joined the suite), so the bound
+            // only tells failing from waiting for good.
+            #expect(ContinuousClock.now - started < .seconds(30))
             #expect(error?.message.contains("announce node a") == true, "\(error?.message ?? "")")
             // And why a connection fails, which the pool, retrying, does not say.
             #expect(error?.message.contains("connecting fails: ") == true, "\(error?.message ?? "")")

@@ -348,8 +348,9 @@ public final class BotService: Service, Sendable {
         return once(Delivery(.reaction(reaction, isRemoved: event.type == .reactionDeleted), message), in: cid)
     }
 
-    /// Another channel event, for a bot with handlers of its type; not the bot's own (its own
-    /// membership among them). A notification copy of a channel event is taken as the event.
+    /// Another channel event, for a bot with handlers of its type, unless the bot did it or it
+    /// concerns the bot's own membership; the bot's addition to a channel goes to its
+    /// addition handlers instead.
     private func acceptChannelEvent(_ event: Event) -> (Delivery, ChannelId)? {
         guard let cid = event.cid else { return nil }
         if event.isAddition(of: bot.user.id) {
