@@ -130,6 +130,44 @@ def bot_messages(channel, bot_id, after_id=None):
     return [message for message in messages if message["user"]["id"] == bot_id]
 
 
+class ChatSession:
+    """`bots chat` as `user` against the run's server, talked to line by line; killed when the
+    test leaves it still running."""
+
+    def __init__(self, run, folder, user="dora"):
+        self.process = subprocess.Popen(
+            [bots_binary(), "chat", "--config", str(folder / "bots.yaml"), "--server", run.base_url, "--user", user, "--linger", "1"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=folder)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+    def say(self, *lines):
+        self.process.stdin.write("".join(line + "\n" for line in lines))
+        self.process.stdin.flush()
+
+    def read_until(self, marker):
+        """The lines shown up to the first one containing `marker`, without their newlines."""
+        seen = []
+        while not seen or marker not in seen[-1]:
+            line = self.process.stdout.readline()
+            assert line, "".join(seen)
+            seen.append(line)
+        return [line.rstrip("\n") for line in seen]
+
+    def quit(self):
+        """Ends the session with :quit; its remaining output and its errors."""
+        self.say(":quit")
+        out, err = self.process.communicate(timeout=30)
+        assert self.process.returncode == 0, out + err
+        return out, err
+
+
 def test_the_three_bots_answer_the_official_sdk_and_stop_cleanly(bots, tmp_path):
     client, channel = alice_in(bots)
 
@@ -811,32 +849,12 @@ def test_bots_chat_holds_a_conversation_line_by_line_and_says_what_each_bad_line
 
 def test_bots_chat_edits_and_deletes_the_users_last_message_and_the_bots_follow(bots, tmp_path):
     client, channel = alice_in(bots)
-    chat = subprocess.Popen(
-        [bots_binary(), "chat", "--config", str(tmp_path / "bots.yaml"), "--server", bots.base_url, "--user", "dora", "--linger", "1"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
-
-    def read_until(marker):
-        seen = []
-        while marker not in "".join(seen):
-            line = chat.stdout.readline()
-            assert line, "".join(seen)
-            seen.append(line)
-        return [line.rstrip("\n") for line in seen]
-    try:
-        chat.stdin.write(":edit too soon\n:delete\n")
-        chat.stdin.write(':attach {"type":"workout","workout-type":"run","workout-distance-meters":5000}\n')
-        chat.stdin.flush()
-        assert read_until("workout-bot: ")[-1].startswith("workout-bot: This week: 1 workout, 5.0 km")
-        chat.stdin.write(":edit morning run\n:delete now\n:delete\n")
-        chat.stdin.flush()
-        shown = read_until("Workout removed.")
-        chat.stdin.write(":quit\n")
-        chat.stdin.flush()
-        out, err = chat.communicate(timeout=30)
-    finally:
-        if chat.poll() is None:
-            chat.kill()
-    assert chat.returncode == 0, out + err
+    with ChatSession(bots, tmp_path) as chat:
+        chat.say(":edit too soon", ":delete", ':attach {"type":"workout","workout-type":"run","workout-distance-meters":5000}')
+        assert chat.read_until("workout-bot: ")[-1].startswith("workout-bot: This week: 1 workout, 5.0 km")
+        chat.say(":edit morning run", ":delete now", ":delete")
+        shown = chat.read_until("Workout removed.")
+        out, err = chat.quit()
     assert shown == [
         "(you edited your message: morning run  [workout])",
         "(your message \"morning run\" was deleted)",
@@ -893,26 +911,13 @@ def test_the_workout_bots_scheduled_report_reaches_the_official_sdk(tmp_path):
 
 def test_bots_chat_reacts_to_the_last_message_shown(bots, tmp_path):
     client, channel = alice_in(bots)
-    chat = subprocess.Popen(
-        [bots_binary(), "chat", "--config", str(tmp_path / "bots.yaml"), "--server", bots.base_url, "--user", "dora", "--linger", "1"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
-    try:
-        chat.stdin.write(":react like\n/workouts\n")
-        chat.stdin.flush()
-        lines = []
-        while not any(line.startswith("workout-bot: ") for line in lines):
-            line = chat.stdout.readline()
-            assert line, "".join(lines)
-            lines.append(line)
+    with ChatSession(bots, tmp_path) as chat:
+        chat.say(":react like", "/workouts")
+        chat.read_until("workout-bot: ")
         rows = "distance_meters,duration_seconds\n" + "5000,1800\n" * 5000
         (tmp_path / "runs.csv").write_text(rows)
-        chat.stdin.write(":react\n:react like\n:file runs.csv\n:quit\n")
-        chat.stdin.flush()
-        out, err = chat.communicate(timeout=30)
-    finally:
-        if chat.poll() is None:
-            chat.kill()
-    assert chat.returncode == 0, out + err
+        chat.say(":react", ":react like", ":file runs.csv")
+        out, err = chat.quit()
     errors = [line for line in err.splitlines() if not line.startswith("Uploading: ")]
     assert errors == [
         "error: :react: no message by anyone else is shown yet",
@@ -934,11 +939,8 @@ def test_bots_chat_shows_pins_deletions_undeletions_and_members_joining_and_leav
     client, channel = alice_in(bots)
     client.upsert_user({"id": "bob"})
     channel.add_members(["bob"])
-    chat = subprocess.Popen(
-        [bots_binary(), "chat", "--config", str(tmp_path / "bots.yaml"), "--server", bots.base_url, "--user", "dora", "--linger", "1"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
-    try:
-        assert chat.stdout.readline().startswith("Talking in messaging:general as dora."), "watching before the others act"
+    with ChatSession(bots, tmp_path) as chat:
+        assert chat.read_until("Talking in")[0].startswith("Talking in messaging:general as dora."), "watching before the others act"
         channel.send_message({"id": "rules", "text": "house rules"}, "alice")
         client.pin_message("rules", "bob")
         client.update_message_partial("rules", {"set": {"text": "house rules v2"}}, "alice")
@@ -948,19 +950,9 @@ def test_bots_chat_shows_pins_deletions_undeletions_and_members_joining_and_leav
         client.upsert_user({"id": "cem"})
         channel.add_members(["cem"])
         channel.remove_members(["bob"])
-        lines = []
-        while "(bob left)" not in "".join(lines):
-            line = chat.stdout.readline()
-            assert line, "".join(lines)
-            lines.append(line)
-        chat.stdin.write(":quit\n")
-        chat.stdin.flush()
-        chat.communicate(timeout=30)
-    finally:
-        if chat.poll() is None:
-            chat.kill()
-    assert chat.returncode == 0
-    assert [line.rstrip("\n") for line in lines] == [
+        lines = chat.read_until("(bob left)")
+        chat.quit()
+    assert lines == [
         "alice: house rules",
         "(bob pinned alice's \"house rules\")",
         "alice edited: house rules v2",

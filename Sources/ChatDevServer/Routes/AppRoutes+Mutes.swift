@@ -30,75 +30,72 @@ extension AppRoutes {
     }
 
     private func changeUserMutes(_ request: Request, operation: String, muting: Bool) async throws -> JSONReply {
-        let principal = try await state.authenticate(request)
-        let body = try await state.jsonBody(request, operation: operation)
-        let userId = try state.actingUser(principal, body, operation: operation)
-        let (targets, single) = try Self.targets(body, one: "target_id", many: "target_ids", operation: operation)
-        let now = state.clock.now()
-        let expires = muting ? try Self.expiry(body["timeout"], field: "timeout", unit: 60, unitName: "minutes", from: now, operation: operation) : nil
-        let renderer = await state.renderer(for: request)
-        let (reply, me) = try await state.store.write { db -> (JSONObject, JSONObject) in
-            let user = try UsersTable.ensure(db, userId, now: now)
-            for target in targets {
-                guard target != userId else { throw APIError.input(operation, "user \(userId) cannot mute themselves") }
-                guard try UsersTable.fetch(db, target) != nil else { throw APIError.notFound(operation, "user \(target) does not exist") }
-            }
-            var mutes: [RawJSON] = []
-            for target in targets {
-                if muting {
-                    let stored = try MutesTable.store(
-                        db, StoredMute(userId: userId, kind: .user, target: target, createdAt: now, updatedAt: now, expires: expires))
-                    mutes.append(.object(try renderer.mute(stored, db)))
-                } else {
-                    try MutesTable.remove(db, userId: userId, kind: .user, target: target)
-                }
-            }
-            let me = try renderer.ownUser(db, user)
-            var reply: JSONObject = ["own_user": .object(me)]
-            if muting { reply[single ? "mute" : "mutes"] = single ? mutes[0] : .array(mutes) }
-            return (reply, me)
+        try await changeMutes(
+            request, operation: operation, muting: muting, kind: .user, keys: ("target_id", "target_ids"), replyKeys: ("mute", "mutes"),
+            expiry: ("timeout", .seconds(60), "minutes"), event: "notification.mutes_updated"
+        ) { target, userId, db in
+            guard target != userId else { throw APIError.input(operation, "user \(userId) cannot mute themselves") }
+            guard try UsersTable.fetch(db, target) != nil else { throw APIError.notFound(operation, "user \(target) does not exist") }
+        } render: { renderer, mute, db in
+            try renderer.mute(mute, db)
         }
-        await notify(userId, "notification.mutes_updated", me: me, at: now)
-        return JSONReply(reply, status: .created)
     }
 
     private func changeChannelMutes(_ request: Request, operation: String, muting: Bool) async throws -> JSONReply {
+        try await changeMutes(
+            request, operation: operation, muting: muting, kind: .channel, keys: ("channel_cid", "channel_cids"),
+            replyKeys: ("channel_mute", "channel_mutes"), expiry: ("expiration", .milliseconds(1), "milliseconds"),
+            event: "notification.channel_mutes_updated"
+        ) { target, userId, db in
+            guard let cid = try? ChannelId(cid: target) else { throw APIError.input(operation, "\(target) is not a channel id (type:id)") }
+            _ = try DevServerState.requireChannel(db, cid, operation: operation)
+            guard try ChannelsTable.member(db, cid, userId) != nil else {
+                throw APIError.forbidden(operation, "user \(userId) is not a member of channel \(cid.rawValue)")
+            }
+        } render: { renderer, mute, db in
+            try renderer.channelMute(mute, db)
+        }
+    }
+
+    /// Mutes or unmutes (`muting`) the targets named by `keys` for the acting user, once
+    /// `check` accepts every one of them, and answers with the mutes made (under `replyKeys`:
+    /// one for a single target, the other for a list) and the user's `own_user`; the user's
+    /// connections hear `event`.
+    private func changeMutes(
+        _ request: Request, operation: String, muting: Bool, kind: StoredMute.Kind, keys: (one: String, many: String),
+        replyKeys: (one: String, many: String), expiry: (field: String, unit: Duration, unitName: String), event: String,
+        check: @escaping @Sendable (_ target: String, _ userId: String, Database) throws -> Void,
+        render: @escaping @Sendable (Renderer, StoredMute, Database) throws -> JSONObject?
+    ) async throws -> JSONReply {
         let principal = try await state.authenticate(request)
         let body = try await state.jsonBody(request, operation: operation)
         let userId = try state.actingUser(principal, body, operation: operation)
-        let (names, single) = try Self.targets(body, one: "channel_cid", many: "channel_cids", operation: operation)
-        let cids = try names.map { name in
-            guard let cid = try? ChannelId(cid: name) else { throw APIError.input(operation, "\(name) is not a channel id (type:id)") }
-            return cid
-        }
+        let (targets, single) = try Self.targets(body, one: keys.one, many: keys.many, operation: operation)
         let now = state.clock.now()
         let expires =
-            muting ? try Self.expiry(body["expiration"], field: "expiration", unit: 0.001, unitName: "milliseconds", from: now, operation: operation) : nil
+            muting
+            ? try Self.expiry(body[expiry.field], field: expiry.field, unit: expiry.unit, unitName: expiry.unitName, from: now, operation: operation)
+            : nil
         let renderer = await state.renderer(for: request)
         let (reply, me) = try await state.store.write { db -> (JSONObject, JSONObject) in
             let user = try UsersTable.ensure(db, userId, now: now)
-            for cid in cids {
-                _ = try DevServerState.requireChannel(db, cid, operation: operation)
-                guard try ChannelsTable.member(db, cid, userId) != nil else {
-                    throw APIError.forbidden(operation, "user \(userId) is not a member of channel \(cid.rawValue)")
-                }
-            }
+            for target in targets { try check(target, userId, db) }
             var mutes: [RawJSON] = []
-            for cid in cids {
-                if muting {
-                    let stored = try MutesTable.store(
-                        db, StoredMute(userId: userId, kind: .channel, target: cid.rawValue, createdAt: now, updatedAt: now, expires: expires))
-                    if let rendered = try renderer.channelMute(stored, db) { mutes.append(.object(rendered)) }
-                } else {
-                    try MutesTable.remove(db, userId: userId, kind: .channel, target: cid.rawValue)
+            for target in targets {
+                guard muting else {
+                    try MutesTable.remove(db, userId: userId, kind: kind, target: target)
+                    continue
                 }
+                let stored = try MutesTable.store(
+                    db, StoredMute(userId: userId, kind: kind, target: target, createdAt: now, updatedAt: now, expires: expires))
+                if let rendered = try render(renderer, stored, db) { mutes.append(.object(rendered)) }
             }
             let me = try renderer.ownUser(db, user)
             var reply: JSONObject = ["own_user": .object(me)]
-            if muting { reply[single ? "channel_mute" : "channel_mutes"] = single ? mutes[0] : .array(mutes) }
+            if muting, let first = mutes.first { reply[single ? replyKeys.one : replyKeys.many] = single ? first : .array(mutes) }
             return (reply, me)
         }
-        await notify(userId, "notification.channel_mutes_updated", me: me, at: now)
+        await notify(userId, event, me: me, at: now)
         return JSONReply(reply, status: .created)
     }
 
@@ -124,13 +121,13 @@ extension AppRoutes {
         }
     }
 
-    /// The expiry `value` sets: nil when absent (for good), else `value` × `unit` seconds after
-    /// `now`, for a whole number of at least 1.
-    static func expiry(_ value: RawJSON?, field: String, unit: Double, unitName: String, from now: Date, operation: String) throws -> Date? {
+    /// The expiry `value` sets: nil when absent (for good), else `value` × `unit` after `now`,
+    /// for a whole number of at least 1.
+    static func expiry(_ value: RawJSON?, field: String, unit: Duration, unitName: String, from now: Date, operation: String) throws -> Date? {
         guard let value, value != .null else { return nil }
         guard let amount = value.intValue, amount >= 1 else {
             throw APIError.input(operation, "\(field) must be a whole number of \(unitName), at least 1")
         }
-        return now.addingTimeInterval(Double(amount) * unit)
+        return now.addingTimeInterval(Double(amount) * (unit / .seconds(1)))
     }
 }
