@@ -105,10 +105,15 @@ public final class Archive: Sendable {
         guard FileManager.default.fileExists(atPath: manifestURL.path) else { return [] }
         // Foundation's Data(contentsOf:) leaks a 4 KiB buffer for each empty file it reads
         // (swift-foundation on Linux, found by LeakSanitizer), and the manifest is empty once
-        // every file has left the archive.
-        let size = (try FileManager.default.attributesOfItem(atPath: manifestURL.path)[.size] as? NSNumber)?.intValue ?? 0
-        guard size > 0 else { return [] }
-        let lines = try Data(contentsOf: manifestURL).split(separator: 0x0A, omittingEmptySubsequences: false)
+        // every file has left the archive. So the size is read from the opened file: a removal
+        // replaces the manifest by renaming a new file over it, which leaves the opened one as
+        // it was, where a size read from the path could be the old file's and the read the new,
+        // empty one's (a reader racing a removal leaked so).
+        let handle = try FileHandle(forReadingFrom: manifestURL)
+        defer { try? handle.close() }
+        guard try handle.seekToEnd() > 0 else { return [] }
+        try handle.seek(toOffset: 0)
+        let lines = (try handle.readToEnd() ?? Data()).split(separator: 0x0A, omittingEmptySubsequences: false)
         var entries: [Entry] = []
         for (index, line) in lines.enumerated() where !line.isEmpty {
             do {
