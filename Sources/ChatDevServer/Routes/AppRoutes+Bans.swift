@@ -20,9 +20,9 @@ extension AppRoutes {
         if body["shadow"]?.flag == true || body["ip_ban"]?.flag == true {
             throw APIError.input(operation, "shadow and IP bans are not supported by the dev server; leave out shadow and ip_ban")
         }
-        let minutes = try Self.timeoutMinutes(body["timeout"], operation: operation)
-        let reason = body["reason"]?.stringValue
         let now = state.clock.now()
+        let expires = try Self.expiry(body["timeout"], field: "timeout", unit: .seconds(60), unitName: "minutes", from: now, operation: operation)
+        let reason = body["reason"]?.stringValue
         let renderer = await state.renderer(for: request)
         let events = try await state.store.write { db -> [PendingEvent] in
             guard let targetUser = try UsersTable.fetch(db, target) else {
@@ -33,7 +33,7 @@ extension AppRoutes {
             try UsersTable.ensure(db, bannedBy, now: now)
             let ban = StoredBan(
                 targetUserId: target, cid: cid, bannedBy: bannedBy, reason: reason, createdAt: now,
-                expires: minutes.map { now.addingTimeInterval(Double($0) * 60) })
+                expires: expires)
             try BansTable.store(db, ban)
             let banner = renderer.user(id: bannedBy, from: try UsersTable.fetch(db, ids: [bannedBy]))
             var event: JSONObject = ["user": .object(renderer.user(targetUser)), "created_by": .object(banner), "shadow": false]
@@ -99,13 +99,6 @@ extension AppRoutes {
             }
         }
         return JSONReply(["bans": .array(bans)])
-    }
-
-    /// `timeout`: whole minutes, more than 0; nil (a ban for good) when absent or null.
-    static func timeoutMinutes(_ value: RawJSON?, operation: String) throws -> Int? {
-        guard let value, value != .null else { return nil }
-        guard let minutes = value.intValue, minutes > 0 else { throw APIError.input(operation, "timeout must be a positive whole number of minutes") }
-        return minutes
     }
 
     static func targetUser(_ value: String?, operation: String) throws -> String {

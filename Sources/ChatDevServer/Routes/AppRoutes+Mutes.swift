@@ -120,14 +120,4 @@ extension AppRoutes {
             throw APIError.input(operation, "either \(one) (an id) or \(many) (an array of ids) is required, not both")
         }
     }
-
-    /// The expiry `value` sets: nil when absent (for good), else `value` × `unit` after `now`,
-    /// for a whole number of at least 1.
-    static func expiry(_ value: RawJSON?, field: String, unit: Duration, unitName: String, from now: Date, operation: String) throws -> Date? {
-        guard let value, value != .null else { return nil }
-        guard let amount = value.intValue, amount >= 1 else {
-            throw APIError.input(operation, "\(field) must be a whole number of \(unitName), at least 1")
-        }
-        return now.addingTimeInterval(Double(amount) * (unit / .seconds(1)))
-    }
 }

@@ -166,4 +166,14 @@ struct AppRoutes {
         if let targetUser { flag["target_user"] = .object(["id": .string(targetUser)]) }
         return JSONReply(["flag": .object(flag)], status: .created)
     }
+
+    /// The expiry `value` sets (a ban's or a mute's): nil when absent or null (for good), else
+    /// `value` × `unit` after `now`, for a positive whole number.
+    static func expiry(_ value: RawJSON?, field: String, unit: Duration, unitName: String, from now: Date, operation: String) throws -> Date? {
+        guard let value, value != .null else { return nil }
+        guard let amount = value.intValue, amount > 0 else {
+            throw APIError.input(operation, "\(field) must be a positive whole number of \(unitName)")
+        }
+        return now.addingTimeInterval(Double(amount) * (unit / .seconds(1)))
+    }
 }

@@ -38,13 +38,8 @@ extension MessageRoutes {
             message.deletedAt = nil
             message.updatedAt = now
             try MessagesTable.update(db, message)
-            let rendered = try renderer.messages([message], viewer: nil, in: db)[0]
-            var event = DevServerState.event("message.undeleted", message.cid, at: now)
-            event["message_id"] = .string(id)
-            event["message"] = .object(rendered)
-            event["user"] = .object(renderer.user(user))
-            try DevServerState.log(db, event, cid: message.cid, at: now)
-            return (rendered, PendingEvent(cid: message.cid, event: event))
+            return try MessageRoutes.announce(
+                message, as: "message.undeleted", by: .object(renderer.user(user)), viewer: nil, renderer: renderer, at: now, in: db)
         }
         await state.publish([event])
         return JSONReply(["message": .object(rendered)])

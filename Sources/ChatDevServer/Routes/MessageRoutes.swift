@@ -273,11 +273,21 @@ struct MessageRoutes {
     static func updated(
         _ message: StoredMessage, viewer: String?, renderer: Renderer, at now: Date, in db: Database
     ) throws -> (JSONObject, PendingEvent) {
+        try announce(message, as: "message.updated", viewer: viewer, renderer: renderer, at: now, in: db)
+    }
+
+    /// The rendered message and its event of `type` (`message_id`, `message`, and as `user` the
+    /// message's author unless `actor` is given, with `extra` fields), logged for `/sync`.
+    static func announce(
+        _ message: StoredMessage, as type: String, by actor: RawJSON? = nil, extra: JSONObject = [:], viewer: String?, renderer: Renderer,
+        at now: Date, in db: Database
+    ) throws -> (JSONObject, PendingEvent) {
         let rendered = try renderer.messages([message], viewer: viewer, in: db)[0]
-        var event = DevServerState.event("message.updated", message.cid, at: now)
+        var event = DevServerState.event(type, message.cid, at: now)
         event["message_id"] = .string(message.id)
         event["message"] = .object(rendered)
-        event["user"] = rendered["user"]
+        event["user"] = actor ?? rendered["user"]
+        for (key, value) in extra { event[key] = value }
         try DevServerState.log(db, event, cid: message.cid, at: now)
         return (rendered, PendingEvent(cid: message.cid, event: event))
     }
@@ -305,14 +315,9 @@ struct MessageRoutes {
             } else {
                 try MessagesTable.update(db, message)
             }
-            let rendered = try renderer.messages([message], viewer: principal.userId, in: db)[0]
-            var event = DevServerState.event("message.deleted", message.cid, at: now)
-            event["message_id"] = .string(id)
-            event["message"] = .object(rendered)
-            event["hard_delete"] = .bool(hard)
-            event["user"] = rendered["user"]
-            try DevServerState.log(db, event, cid: message.cid, at: now)
-            return (rendered, [PendingEvent(cid: message.cid, event: event)])
+            let (rendered, event) = try MessageRoutes.announce(
+                message, as: "message.deleted", extra: ["hard_delete": .bool(hard)], viewer: principal.userId, renderer: renderer, at: now, in: db)
+            return (rendered, [event])
         }
         await state.publish(events)
         return JSONReply(["message": .object(rendered)])
