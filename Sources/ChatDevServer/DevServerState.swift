@@ -31,6 +31,9 @@ final class DevServerState: Sendable {
     private let settings: Locked<AppSettings>
     /// The address the server is reachable at, set once it is bound.
     let boundAddress = Locked<String?>(nil)
+    /// The deactivated and deleted users, with why: their tokens are refused at once, without
+    /// a read of the store per request.
+    let disabledUsers: Locked<[String: String]>
     /// Test hooks: failures the server injects before handling matching requests.
     let faults = Locked<[InjectedFault]>([])
 
@@ -56,10 +59,11 @@ final class DevServerState: Sendable {
         webhooks = WebhookSender(
             apiKey: configuration.apiKey, signer: payloadSigner, timeout: configuration.webhookTimeout,
             deadline: configuration.webhookDeadline, logger: logger)
-        let (stored, catalog) = try await store.read { db in
-            (try SettingsTable.fetch(db, "app")?.objectValue, try CommandCatalog(db))
+        let (stored, catalog, disabled) = try await store.read { db in
+            (try SettingsTable.fetch(db, "app")?.objectValue, try CommandCatalog(db), try UsersTable.disabled(db))
         }
         commands = catalog
+        disabledUsers = Locked(disabled)
         var initial = AppSettings(
             fileUploadConfig: configuration.initialFileUploadConfig, imageUploadConfig: configuration.initialImageUploadConfig,
             other: [:])
@@ -97,10 +101,18 @@ final class DevServerState: Sendable {
 
     /// Authenticates a REST request: `api_key` query item, `Authorization` and `stream-auth-type` headers.
     func authenticate(_ request: Request) async throws(APIError) -> Principal {
-        try await verifier.authenticate(
+        let principal = try await verifier.authenticate(
             apiKey: request.query("api_key"),
             token: request.headers[.authorization] ?? request.query("authorization"),
             authType: request.headers[HTTPField.Name("stream-auth-type")!])
+        try requireEnabled(principal)
+        return principal
+    }
+
+    /// Refuses (403, code 17) the token of a user that is deactivated or deleted.
+    func requireEnabled(_ principal: Principal) throws(APIError) {
+        guard let userId = principal.userId, let reason = disabledUsers.withLock({ $0[userId] }) else { return }
+        throw APIError(code: 17, status: .forbidden, message: reason)
     }
 
     /// Authenticates a request that only a server token may make; another is refused (403)

@@ -42,4 +42,13 @@ extension DevServerState {
             }
         }
     }
+
+    /// Delivers an event about a user, which belongs to no channel (`user.deleted`, ...), to
+    /// `users`' connections and to the app's webhook.
+    func publishUserEvent(_ event: JSONObject, to users: Set<String>) async {
+        if let webhook = appSettings.webhook, let type = event["type"]?.stringValue {
+            webhooks.post(JSONWriter.string(.object(event)), type: type, settings: webhook)
+        }
+        await hub.publish(event, toUsers: users)
+    }
 }

@@ -41,6 +41,7 @@ struct WebSocketEndpoint: Sendable {
             let token = query["authorization"] ?? head.headerFields[.authorization]
             let authType = query["stream-auth-type"] ?? head.headerFields[HTTPField.Name("stream-auth-type")!]
             let principal = try await state.verifier.authenticate(apiKey: apiKey, token: token, authType: authType)
+            try state.requireEnabled(principal)
             guard case .user(let tokenUser) = principal else {
                 throw APIError.unauthorized(code: 5, "JWTAuth error: a WebSocket connection needs a user token (with user_id)")
             }

@@ -38,6 +38,8 @@ struct Renderer: Sendable {
             "online": .bool(onlineUsers.contains(user.id)), "teams": [],
         ]
         if let lastActive = user.lastActive { object["last_active"] = .string(RFC3339.string(from: lastActive)) }
+        if let deactivated = user.deactivatedAt { object["deactivated_at"] = .string(RFC3339.string(from: deactivated)) }
+        if let deleted = user.deletedAt { object["deleted_at"] = .string(RFC3339.string(from: deleted)) }
         for (key, value) in user.data where object[key] == nil { object[key] = value }
         return object
     }

@@ -7,6 +7,8 @@ extension AppRoutes {
     /// `POST /moderation/ban`: bans `target_user_id` app-wide, or in one channel (`channel_cid`,
     /// or `type` and `id` as the Python SDK sends them), for `timeout` minutes or for good. A
     /// banned user's messages, reactions and uploads are refused (403, code 17) until it ends.
+    /// `delete_messages` (`"soft"` or `"hard"`) also deletes the messages it posted in the
+    /// channel (app-wide: everywhere), announced with `user.messages.deleted` in each channel.
     func ban(_ request: Request) async throws -> JSONReply {
         let operation = "BanUser"
         let principal = try await state.authenticate(request)
@@ -23,6 +25,7 @@ extension AppRoutes {
         let now = state.clock.now()
         let expires = try Self.expiry(body["timeout"], field: "timeout", unit: .seconds(60), unitName: "minutes", from: now, operation: operation)
         let reason = body["reason"]?.stringValue
+        let deletesHard = try Self.messageDeletion(body["delete_messages"], operation: operation)
         let renderer = await state.renderer(for: request)
         let events = try await state.store.write { db -> [PendingEvent] in
             guard let targetUser = try UsersTable.fetch(db, target) else {
@@ -36,10 +39,13 @@ extension AppRoutes {
                 expires: expires)
             try BansTable.store(db, ban)
             let banner = renderer.user(id: bannedBy, from: try UsersTable.fetch(db, ids: [bannedBy]))
-            var event: JSONObject = ["user": .object(renderer.user(targetUser)), "created_by": .object(banner), "shadow": false]
+            let rendered = renderer.user(targetUser)
+            var event: JSONObject = ["user": .object(rendered), "created_by": .object(banner), "shadow": false]
             if let reason { event["reason"] = .string(reason) }
             if let expires = ban.expires { event["expiration"] = .string(RFC3339.string(from: expires)) }
-            return try Self.banEvents("user.banned", event, target: target, cid: cid, at: now, db)
+            let banned = try Self.banEvents("user.banned", event, target: target, cid: cid, at: now, db)
+            guard let deletesHard else { return banned }
+            return try banned + Self.deleteMessages(of: target, rendered: rendered, in: cid.map { [$0] }, hard: deletesHard, at: now, db)
         }
         await state.publish(events)
         return JSONReply([:], status: .created)

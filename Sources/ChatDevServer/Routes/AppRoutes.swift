@@ -21,6 +21,10 @@ struct AppRoutes {
         router.get("/users") { request, _ in try await queryUsers(request) }
         router.patch("/users") { request, _ in try await updateUsersPartial(request) }
         router.post("/users/:userId/event") { request, context in try await sendUserEvent(request, context) }
+        router.delete("/users/:userId") { request, context in try await deleteUser(request, context) }
+        router.post("/users/:userId/deactivate") { request, context in try await deactivateUser(request, context) }
+        router.post("/users/:userId/reactivate") { request, context in try await reactivateUser(request, context) }
+        router.post("/users/restore") { request, _ in try await restoreUsers(request) }
         router.post("/sync") { request, _ in try await sync(request) }
         router.post("/moderation/flag") { request, _ in try await flag(request) }
         router.post("/moderation/unflag") { request, _ in try await unflag(request) }

@@ -33,15 +33,22 @@ extension MessageRoutes {
             guard let user = try UsersTable.fetch(db, restorer) else {
                 throw APIError.input(operation, "undeleted_by names user \(restorer), who does not exist")
             }
-            message.type = message.typeBeforeDelete ?? (message.parentId == nil ? "regular" : "reply")
-            message.typeBeforeDelete = nil
-            message.deletedAt = nil
-            message.updatedAt = now
+            message.restore(at: now)
             try MessagesTable.update(db, message)
             return try MessageRoutes.announce(
                 message, as: "message.undeleted", by: .object(renderer.user(user)), viewer: nil, renderer: renderer, at: now, in: db)
         }
         await state.publish([event])
         return JSONReply(["message": .object(rendered)])
+    }
+}
+
+extension StoredMessage {
+    /// Gives a soft-deleted message back the type it had (regular, reply or system).
+    mutating func restore(at now: Date) {
+        type = typeBeforeDelete ?? (parentId == nil ? "regular" : "reply")
+        typeBeforeDelete = nil
+        deletedAt = nil
+        updatedAt = now
     }
 }

@@ -117,6 +117,11 @@ enum ChannelsTable {
         return removed
     }
 
+    /// Takes `userId` out of every channel, with no event (its hard deletion).
+    static func removeMemberships(of userId: String, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM members WHERE user_id = ?", arguments: [userId])
+    }
+
     static func decode(_ row: Row) -> StoredChannel {
         StoredChannel(
             cid: StoreCoding.channelId(row["cid"]), data: StoreCoding.object(row["data"]), createdBy: row["created_by"],

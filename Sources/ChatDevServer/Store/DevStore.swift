@@ -71,6 +71,7 @@ final class DevStore: Sendable {
         migrator.registerMigration("v4: undeleted messages") { db in try db.execute(sql: MessagesTable.undeleteMigration) }
         migrator.registerMigration("v5: mutes") { db in try db.execute(sql: MutesTable.migration) }
         migrator.registerMigration("v6: unread counts") { db in try db.execute(sql: UnreadCounts.migration) }
+        migrator.registerMigration("v7: deactivated and deleted users") { db in try db.execute(sql: UsersTable.lifecycleMigration) }
         return migrator
     }
 }

@@ -129,6 +129,40 @@ enum MessagesTable {
         }
     }
 
+    /// The channels `userId` has messages in (deleted ones included), by id.
+    static func channelIds(withMessagesOf userId: String, _ db: Database) throws -> [ChannelId] {
+        try String.fetchAll(db, sql: "SELECT DISTINCT cid FROM messages WHERE user_id = ? ORDER BY cid", arguments: [userId])
+            .compactMap { try? ChannelId(cid: $0) }
+    }
+
+    /// Deletes every message `userId` posted in `cid` (thread replies included): `hard` removes
+    /// them with their reactions, otherwise they stay as deleted messages an undelete can bring
+    /// back. Returns how many there were (messages already soft-deleted count only when `hard`).
+    static func deleteMessages(_ db: Database, of userId: String, in cid: ChannelId, hard: Bool, at now: Date) throws -> Int {
+        if hard {
+            try db.execute(
+                sql: "DELETE FROM reactions WHERE message_id IN (SELECT id FROM messages WHERE cid = ? AND user_id = ?)",
+                arguments: [cid.rawValue, userId])
+            try db.execute(sql: "DELETE FROM messages WHERE cid = ? AND user_id = ?", arguments: [cid.rawValue, userId])
+            return db.changesCount
+        }
+        try db.execute(
+            sql: """
+                UPDATE messages SET type_before_delete = type, type = 'deleted', deleted_at = ?, updated_at = ?
+                WHERE cid = ? AND user_id = ? AND deleted_at IS NULL
+                """,
+            arguments: [StoreCoding.text(now), StoreCoding.text(now), cid.rawValue, userId])
+        return db.changesCount
+    }
+
+    /// The messages of `userId` soft-deleted at `date` (all at once, by a deactivation), oldest first.
+    static func deletedMessages(_ db: Database, of userId: String, at date: Date) throws -> [StoredMessage] {
+        try Row.fetchAll(
+            db, sql: "SELECT * FROM messages WHERE user_id = ? AND deleted_at = ? ORDER BY seq",
+            arguments: [userId, StoreCoding.text(date)]
+        ).map(decode)
+    }
+
     /// A message's reactions, newest first.
     static func reactions(_ db: Database, messageId: String, limit: Int, offset: Int) throws -> [StoredReaction] {
         try Row.fetchAll(

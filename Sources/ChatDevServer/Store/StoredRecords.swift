@@ -9,6 +9,20 @@ struct StoredUser: Sendable {
     var createdAt: Date
     var updatedAt: Date
     var lastActive: Date?
+    /// When it was deactivated; it can neither connect nor act until reactivated.
+    var deactivatedAt: Date? = nil
+    /// When it was deleted; it can neither connect nor act unless restored.
+    var deletedAt: Date? = nil
+    /// Whether the deletion was for good: such a user cannot be restored.
+    var isHardDeleted = false
+
+    /// Why the user may not connect or act now, nil when it may.
+    var disabledReason: String? {
+        if isHardDeleted { return "user \(id) was deleted for good" }
+        if deletedAt != nil { return "user \(id) was deleted; restore it with POST /users/restore" }
+        if deactivatedAt != nil { return "user \(id) is deactivated; reactivate it with POST /users/\(id)/reactivate" }
+        return nil
+    }
 }
 
 /// A channel as stored; `data` holds `name`, `image` and custom fields.

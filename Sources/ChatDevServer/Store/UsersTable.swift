@@ -6,7 +6,7 @@ import GRDB
 enum UsersTable {
     static let serverKeys: Set<String> = [
         "id", "role", "created_at", "updated_at", "last_active", "online", "banned", "teams", "devices", "mutes",
-        "channel_mutes", "unread_count", "total_unread_count", "unread_channels", "unread_threads", "deactivated_at",
+        "channel_mutes", "unread_count", "total_unread_count", "unread_channels", "unread_threads", "deactivated_at", "deleted_at",
     ]
 
     static func fetch(_ db: Database, _ id: String) throws -> StoredUser? {
@@ -68,6 +68,31 @@ enum UsersTable {
         StoredUser(
             id: row["id"], data: StoreCoding.object(row["data"]), role: row["role"],
             createdAt: StoreCoding.date(row["created_at"]) ?? Date(), updatedAt: StoreCoding.date(row["updated_at"]) ?? Date(),
-            lastActive: StoreCoding.date(row["last_active"]))
+            lastActive: StoreCoding.date(row["last_active"]), deactivatedAt: StoreCoding.date(row["deactivated_at"]),
+            deletedAt: StoreCoding.date(row["deleted_at"]), isHardDeleted: row["hard_deleted"] ?? false)
     }
+
+    /// Stores when `user` was deactivated and deleted, and whether for good; a hard deletion
+    /// also forgets its custom fields (name, image, ...), keeping the id its messages name.
+    static func storeLifecycle(_ db: Database, _ user: StoredUser, now: Date) throws {
+        let data = user.isHardDeleted ? JSONObject() : user.data
+        try db.execute(
+            sql: "UPDATE users SET data = ?, deactivated_at = ?, deleted_at = ?, hard_deleted = ?, updated_at = ? WHERE id = ?",
+            arguments: [
+                StoreCoding.text(data), user.deactivatedAt.map(StoreCoding.text), user.deletedAt.map(StoreCoding.text), user.isHardDeleted,
+                StoreCoding.text(now), user.id,
+            ])
+    }
+
+    /// The users that may not connect or act now, with why.
+    static func disabled(_ db: Database) throws -> [String: String] {
+        let rows = try Row.fetchAll(db, sql: "SELECT * FROM users WHERE deactivated_at IS NOT NULL OR deleted_at IS NOT NULL")
+        return Dictionary(uniqueKeysWithValues: rows.map(decode).compactMap { user in user.disabledReason.map { (user.id, $0) } })
+    }
+
+    static let lifecycleMigration = """
+        ALTER TABLE users ADD COLUMN deactivated_at TEXT;
+        ALTER TABLE users ADD COLUMN deleted_at TEXT;
+        ALTER TABLE users ADD COLUMN hard_deleted INTEGER NOT NULL DEFAULT 0;
+        """
 }

@@ -27,6 +27,14 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     public static let updateUsersPartial: Self = "UpdateUsersPartial"
     /// `POST /users/{id}/event`.
     public static let sendUserCustomEvent: Self = "SendUserCustomEvent"
+    /// `DELETE /users/{id}`.
+    public static let deleteUser: Self = "DeleteUser"
+    /// `POST /users/{id}/deactivate`.
+    public static let deactivateUser: Self = "DeactivateUser"
+    /// `POST /users/{id}/reactivate`.
+    public static let reactivateUser: Self = "ReactivateUser"
+    /// `POST /users/restore`.
+    public static let restoreUsers: Self = "RestoreUsers"
     /// `POST /sync`.
     public static let sync: Self = "Sync"
     /// `POST /channels/{type}/{id}/query`: getting, creating and watching one channel.
@@ -119,7 +127,8 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     /// Every endpoint the dev server serves, in name order: what `GET /rate_limits` lists and
     /// what `bots.yaml`'s `embedded.rate_limits` may name.
     public static let known: [EndpointName] = [
-        getApp, updateApp, getRateLimits, updateUsers, updateUsersPartial, sendUserCustomEvent, queryUsers, sync, getOrCreateChannel, queryChannels,
+        getApp, updateApp, getRateLimits, updateUsers, updateUsersPartial, sendUserCustomEvent, deleteUser, deactivateUser, reactivateUser, restoreUsers,
+        queryUsers, sync, getOrCreateChannel, queryChannels,
         updateChannel, updateChannelPartial, deleteChannel, truncateChannel, stopWatchingChannel, queryMembers, updateMemberPartial,
         markRead, markUnread, markChannelsRead, unreadCounts, unreadCountsBatch, sendEvent, sendMessage, getMessage, getManyMessages, getPinnedMessages, updateMessage, updateMessagePartial,
         deleteMessage, undeleteMessage, getReplies, search, getOG, sendReaction, deleteReaction, getReactions, uploadFile, uploadImage, deleteFile,

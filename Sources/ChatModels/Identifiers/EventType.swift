@@ -64,6 +64,15 @@ public struct EventType: RawRepresentable, Hashable, Sendable, ExpressibleByStri
     public static let userWatchingStart = Self(rawValue: "user.watching.start")
     /// A user stopped watching a channel.
     public static let userWatchingStop = Self(rawValue: "user.watching.stop")
+    /// A user's messages in a channel were deleted at once (a ban with `delete_messages`, or the
+    /// user deleted or deactivated with `mark_messages_deleted`), with no `message.deleted` each.
+    public static let userMessagesDeleted = Self(rawValue: "user.messages.deleted")
+    /// A user was deleted.
+    public static let userDeleted = Self(rawValue: "user.deleted")
+    /// A user was deactivated: it can no longer connect or act until it is reactivated.
+    public static let userDeactivated = Self(rawValue: "user.deactivated")
+    /// A deactivated user was reactivated.
+    public static let userReactivated = Self(rawValue: "user.reactivated")
 
     /// Whether the event carries a new message (`message.new` or `notification.message_new`).
     public var carriesNewMessage: Bool { self == .messageNew || self == .notificationMessageNew }
