@@ -15,11 +15,14 @@ extension Archive {
     }
 
     /// Forgets the files of the messages of `cid` posted at or before `date` (a truncated or
-    /// deleted channel). Entries without `postedAt` go by when they were archived.
+    /// deleted channel), only `userId`'s when given (a user's messages deleted at once).
+    /// Entries without `postedAt` go by when they were archived.
     @discardableResult
-    public func remove(cid: ChannelId, postedUpTo date: Date) throws -> [Entry] {
+    public func remove(cid: ChannelId, userId: String? = nil, postedUpTo date: Date) throws -> [Entry] {
         try remove { entry in
-            guard entry.cid == cid.rawValue, let posted = RFC3339.date(from: entry.postedAt ?? entry.archivedAt) else { return false }
+            guard entry.cid == cid.rawValue, userId.map({ $0 == entry.userId }) ?? true,
+                let posted = RFC3339.date(from: entry.postedAt ?? entry.archivedAt)
+            else { return false }
             return posted <= date
         }
     }

@@ -56,6 +56,15 @@ public enum ArchiveBot: BotKind {
                 "Removed the files of a \(truncation.isChannelDeleted ? "deleted" : "truncated") channel",
                 metadata: ["cid": "\(truncation.cid)", "files": "\(removed.map(\.name))"])
         }
+        // So do the files of a user whose messages were deleted at once (banned with them,
+        // deleted or deactivated).
+        bot.onUserMessagesDeleted { deletion, _ in
+            let removed = try archive.remove(cid: deletion.cid, userId: deletion.user.id, postedUpTo: deletion.deletedAt)
+            guard !removed.isEmpty else { return }
+            Logger(label: "ArchiveBot").info(
+                "Removed the files of \(deletion.user.id)'s deleted messages",
+                metadata: ["cid": "\(deletion.cid)", "files": "\(removed.map(\.name))"])
+        }
         bot.command("archive") { _, context in
             let entries = try archive.entries()
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("archive-manifest-\(UUID().uuidString)")

@@ -70,6 +70,17 @@ public enum WorkoutBot: BotKind {
         bot.onMessageUndeleted { context in
             try await recordEdit(context: context, store: store, isRestored: true)
         }
+        // Messages that leave at once, with no message.deleted each (a truncated or deleted
+        // channel; a user banned with their messages, deleted or deactivated), take their
+        // workouts out of the totals too.
+        bot.onChannelTruncated { truncation, _ in
+            let removed = try store.remove(in: truncation.cid, postedUpTo: truncation.truncatedAt)
+            logForgotten(removed, of: "a \(truncation.isChannelDeleted ? "deleted" : "truncated") channel", in: truncation.cid)
+        }
+        bot.onUserMessagesDeleted { deletion, _ in
+            let removed = try store.remove(in: deletion.cid, userId: deletion.user.id, postedUpTo: deletion.deletedAt)
+            logForgotten(removed, of: "\(deletion.user.id)'s deleted messages", in: deletion.cid)
+        }
         return bot
     }
 
@@ -168,11 +179,18 @@ public enum WorkoutBot: BotKind {
         return fields.first { ($0.1 ?? 0) < 0 }.map { ($0.0, "it cannot be negative") }
     }
 
+    /// Says that `count` workouts of `what` left the totals, if any did.
+    static func logForgotten(_ count: Int, of what: String, in cid: ChannelId) {
+        guard count > 0 else { return }
+        Logger(label: "WorkoutBot").info("Forgot the workouts of \(what)", metadata: ["cid": "\(cid)", "workouts": "\(count)"])
+    }
+
     /// The row stored for a workout posted in `message`.
     static func storedRecord(_ workout: WorkoutAttachmentPayload, of message: Message, userId: String) -> WorkoutStore.Record {
         WorkoutStore.Record(
             messageId: message.id, userId: userId, type: workout.workoutType ?? "workout", distanceMeters: workout.workoutDistanceMeters ?? 0,
-            durationSeconds: workout.workoutDurationSeconds ?? 0, energyCal: workout.workoutEnergyCal ?? 0, date: message.createdAt ?? Date())
+            durationSeconds: workout.workoutDurationSeconds ?? 0, energyCal: workout.workoutEnergyCal ?? 0, date: message.createdAt ?? Date(),
+            cid: message.cid)
     }
 
     /// Replies with the user's totals for the week of `date`, as text and a `workout-summary`.

@@ -1,3 +1,4 @@
+import ChatModels
 import Foundation
 import GRDB
 
@@ -20,9 +21,15 @@ public final class WorkoutStore: Sendable {
         public var energyCal: Int
         /// When it was posted.
         public var date: Date
+        /// The channel it was posted in (nil for workouts stored before channels were recorded).
+        public var cid: ChannelId?
 
         /// A workout record.
-        public init(messageId: String, userId: String, type: String, distanceMeters: Int, durationSeconds: Int, energyCal: Int, date: Date) {
+        public init(
+            messageId: String, userId: String, type: String, distanceMeters: Int, durationSeconds: Int, energyCal: Int, date: Date,
+            cid: ChannelId? = nil
+        ) {
+            self.cid = cid
             self.messageId = messageId
             self.userId = userId
             self.type = type
@@ -48,6 +55,10 @@ public final class WorkoutStore: Sendable {
                         created_at REAL NOT NULL, PRIMARY KEY (message_id, position));
                     CREATE INDEX IF NOT EXISTS workouts_by_user ON workouts(user_id, created_at);
                     """)
+            // Databases written before channels were recorded get the column, empty for their rows.
+            if try !db.columns(in: "workouts").contains(where: { $0.name == "cid" }) {
+                try db.execute(sql: "ALTER TABLE workouts ADD COLUMN cid TEXT")
+            }
             try Self.createGoals(db)
         }
     }
@@ -61,12 +72,12 @@ public final class WorkoutStore: Sendable {
     private static func insert(_ record: Record, position: Int, _ db: Database) throws {
         try db.execute(
             sql: """
-                INSERT OR IGNORE INTO workouts (message_id, position, user_id, type, distance_meters, duration_seconds, energy_cal, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT OR IGNORE INTO workouts (message_id, position, user_id, type, distance_meters, duration_seconds, energy_cal, created_at, cid)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 record.messageId, position, record.userId, record.type, record.distanceMeters, record.durationSeconds, record.energyCal,
-                record.date.timeIntervalSince1970,
+                record.date.timeIntervalSince1970, record.cid?.rawValue,
             ])
     }
 
@@ -91,6 +102,22 @@ public final class WorkoutStore: Sendable {
         }
     }
 
+    /// Forgets the workouts posted in `cid` up to `date`, only `userId`'s when given (a truncated
+    /// channel, or a user's messages deleted at once); returns how many there were.
+    @discardableResult
+    public func remove(in cid: ChannelId, userId: String? = nil, postedUpTo date: Date) throws -> Int {
+        try queue.write { db in
+            var sql = "DELETE FROM workouts WHERE cid = ? AND created_at <= ?"
+            var arguments: StatementArguments = [cid.rawValue, date.timeIntervalSince1970]
+            if let userId {
+                sql += " AND user_id = ?"
+                arguments += [userId]
+            }
+            try db.execute(sql: sql, arguments: arguments)
+            return db.changesCount
+        }
+    }
+
     /// Deletes the workouts of a message, inside the caller's transaction.
     private static func delete(messageId: String, _ db: Database) throws {
         try db.execute(sql: "DELETE FROM workouts WHERE message_id = ?", arguments: [messageId])
@@ -111,7 +138,7 @@ public final class WorkoutStore: Sendable {
                 Record(
                     messageId: row["message_id"], userId: row["user_id"], type: row["type"], distanceMeters: row["distance_meters"],
                     durationSeconds: row["duration_seconds"], energyCal: row["energy_cal"],
-                    date: Date(timeIntervalSince1970: row["created_at"]))
+                    date: Date(timeIntervalSince1970: row["created_at"]), cid: (row["cid"] as String?).flatMap { try? ChannelId(cid: $0) })
             }
         }
     }

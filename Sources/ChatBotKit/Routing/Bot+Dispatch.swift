@@ -40,12 +40,27 @@ extension Bot {
     /// throws is logged and reported to `onError` (without a context); the others still run.
     public func handle(_ truncation: ChannelTruncation, channel: ChatChannel, logger: Logger) async {
         let routes = self.routes.withLock { $0 }
-        for handler in routes.truncations {
+        await run(routes.truncations, with: truncation, what: "a channel truncation handler", channel, logger, routes)
+    }
+
+    /// Runs every handler of a deletion of one user's messages in a channel, as
+    /// a truncation's handlers are run.
+    public func handle(_ deletion: UserMessagesDeletion, channel: ChatChannel, logger: Logger) async {
+        let routes = self.routes.withLock { $0 }
+        await run(routes.userMessagesDeletions, with: deletion, what: "a user's messages deletion handler", channel, logger, routes)
+    }
+
+    /// Runs `handlers` on `value`; one that throws is logged and reported to `onError` (without
+    /// a context), and the others still run.
+    private func run<Value>(
+        _ handlers: [@Sendable (Value, ChatChannel) async throws -> Void], with value: Value, what: String, _ channel: ChatChannel,
+        _ logger: Logger, _ routes: Routes
+    ) async {
+        for handler in handlers {
             do {
-                try await handler(truncation, channel)
+                try await handler(value, channel)
             } catch {
-                let botError = BotError(
-                    code: .handlerFailed, message: "a channel truncation handler of bot \(name) failed: \(error)", underlying: error)
+                let botError = BotError(code: .handlerFailed, message: "\(what) of bot \(name) failed: \(error)", underlying: error)
                 await report(botError, in: channel, logger: logger, context: nil, routes: routes)
             }
         }

@@ -36,6 +36,7 @@ public final class Bot: Sendable {
         var updates: [@Sendable (BotContext) async throws -> Void] = []
         var reactions: [(type: String?, isRemoved: Bool, handler: @Sendable (Reaction, BotContext) async throws -> Void)] = []
         var truncations: [@Sendable (ChannelTruncation, ChatChannel) async throws -> Void] = []
+        var userMessagesDeletions: [@Sendable (UserMessagesDeletion, ChatChannel) async throws -> Void] = []
         var unknownAttachments: [@Sendable (AnyChatMessageAttachment, BotContext) async throws -> Void] = []
         var decodingFailures: [@Sendable (AttachmentDecodingFailure, BotContext) async throws -> Void] = []
         var errors: [@Sendable (BotError, BotContext?) async -> Void] = []
@@ -154,6 +155,17 @@ public final class Bot: Sendable {
     /// message.
     public func onChannelTruncated(_ handler: @escaping @Sendable (ChannelTruncation, ChatChannel) async throws -> Void) {
         routes.withLock { $0.truncations.append(handler) }
+    }
+
+    /// Handles the deletion of all of one user's messages in a channel at once
+    /// (`user.messages.deleted`: a ban with `delete_messages`, or the user's deletion or
+    /// deactivation with its messages). The service sends no `message.deleted` for each, so a
+    /// bot that keeps something derived from them forgets it here: the messages of
+    /// `deletion.user` posted up to `deletion.deletedAt`. It runs in order with the channel's
+    /// messages, once, never for the bot's own messages. Middleware does not run around it: it
+    /// concerns no one message.
+    public func onUserMessagesDeleted(_ handler: @escaping @Sendable (UserMessagesDeletion, ChatChannel) async throws -> Void) {
+        routes.withLock { $0.userMessagesDeletions.append(handler) }
     }
 
     /// Handles the channel events of `type` in the bot's channels: a member added or removed

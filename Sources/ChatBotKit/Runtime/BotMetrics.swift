@@ -22,7 +22,7 @@ final class BotMetrics: Sendable {
     private let leftToOtherNodes: Counter
 
     /// What metrics name a delivery's kind.
-    static let triggers = ["message", "edit", "deletion", "undeletion", "reaction", "truncation", "event", "addition", "schedule", "conversation_timeout"]
+    static let triggers = ["message", "edit", "deletion", "undeletion", "reaction", "truncation", "user_messages_deletion", "event", "addition", "schedule", "conversation_timeout"]
 
     init(bot: String, factory: any MetricsFactory) {
         let dimensions = [("bot", bot)]
@@ -110,6 +110,7 @@ extension Delivery {
     var metricsTrigger: String {
         switch work {
         case .truncation: "truncation"
+        case .userMessagesDeletion: "user_messages_deletion"
         case .event: "event"
         case .addition: "addition"
         case .schedule: "schedule"

@@ -324,6 +324,7 @@ public final class BotService: Service, Sendable {
         case .messageDeleted: trigger = .deletion(isHardDelete: event.hardDelete ?? false)
         case .messageUndeleted: trigger = .undeletion
         case .channelTruncated, .channelDeleted: return acceptTruncation(event)
+        case .userMessagesDeleted: return acceptUserMessagesDeletion(event)
         case .reactionNew, .reactionUpdated, .reactionDeleted: return acceptReaction(event)
         default: return acceptChannelEvent(event)
         }
@@ -369,6 +370,13 @@ public final class BotService: Service, Sendable {
         guard let truncatedAt = (isDeleted ? channel.deletedAt : channel.truncatedAt) ?? event.createdAt else { return nil }
         let truncation = ChannelTruncation(channel: channel, truncatedAt: truncatedAt, isChannelDeleted: isDeleted, user: event.user)
         return once(Delivery(truncation), in: cid)
+    }
+
+    /// One user's messages in a channel deleted at once, unless they are the bot's own (queued
+    /// like a truncation, whether or not the bot has handlers for it).
+    private func acceptUserMessagesDeletion(_ event: Event) -> (Delivery, ChannelId)? {
+        guard let cid = event.cid, let user = event.user, user.id != bot.user.id, let deletedAt = event.createdAt else { return nil }
+        return once(Delivery(UserMessagesDeletion(cid: cid, user: user, deletedAt: deletedAt, isHardDelete: event.hardDelete ?? false)), in: cid)
     }
 
     /// Follows how far the bot has handled (for its checkpoint): the event's time, and the
@@ -423,6 +431,8 @@ public final class BotService: Service, Sendable {
         switch delivery.work {
         case .truncation(let truncation):
             await bot.handle(truncation, channel: client.channel(cid), logger: logger)
+        case .userMessagesDeletion(let deletion):
+            await bot.handle(deletion, channel: client.channel(cid), logger: logger)
         case .event(let event):
             await bot.handle(event, channel: client.channel(cid), logger: logger, postKey: delivery.key)
         case .addition(let event):

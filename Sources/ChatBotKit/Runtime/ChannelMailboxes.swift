@@ -13,6 +13,8 @@ struct Delivery: Sendable {
         case message(BotContext.Trigger, Message)
         /// A channel's truncation or deletion, which concerns no one message.
         case truncation(ChannelTruncation)
+        /// One user's messages in the channel deleted at once.
+        case userMessagesDeletion(UserMessagesDeletion)
         /// Another channel event (a member added, a custom event, ...) for ``Bot/onEvent(_:handler:)``.
         case event(Event)
         /// The bot added to the channel, for ``Bot/onAddedToChannel(_:)``.
@@ -41,6 +43,12 @@ struct Delivery: Sendable {
     init(_ truncation: ChannelTruncation) {
         work = .truncation(truncation)
         key = "\(truncation.cid.rawValue)\n\(truncation.isChannelDeleted ? "deleted" : "truncated") \(RFC3339.string(from: truncation.truncatedAt))"
+    }
+
+    /// A deletion of one user's messages, keyed by the channel, the user and the moment.
+    init(_ deletion: UserMessagesDeletion) {
+        work = .userMessagesDeletion(deletion)
+        key = "\(deletion.cid.rawValue)\nuser messages deleted \(deletion.user.id) \(RFC3339.string(from: deletion.deletedAt))"
     }
 
     /// A channel event of `cid`, keyed by its type, whom it concerns and when it happened. One

@@ -43,11 +43,12 @@ enum DeliverySpan {
 }
 
 extension Delivery {
-    /// `HandleMessage`, `HandleEdit`, `HandleDeletion`, `HandleUndeletion`, `HandleReaction`, `HandleTruncation`, `HandleEvent`, `HandleAddition`, `HandleSchedule` or
+    /// `HandleMessage`, `HandleEdit`, `HandleDeletion`, `HandleUndeletion`, `HandleReaction`, `HandleTruncation`, `HandleUserMessagesDeletion`, `HandleEvent`, `HandleAddition`, `HandleSchedule` or
     /// `HandleConversationTimeout`.
     var spanName: String {
         switch work {
         case .truncation: "HandleTruncation"
+        case .userMessagesDeletion: "HandleUserMessagesDeletion"
         case .event: "HandleEvent"
         case .addition: "HandleAddition"
         case .schedule: "HandleSchedule"

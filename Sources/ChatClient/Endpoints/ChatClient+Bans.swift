@@ -20,11 +20,15 @@ public struct UserBan: Sendable, Hashable {
 extension ChatClient {
     /// Bans `userId` in `cid` (or app-wide when nil) for `timeout`, rounded up to whole minutes
     /// as the service counts them, or for good (`POST /moderation/ban`). Their messages,
-    /// reactions and uploads are refused until it ends or ``unbanUser(_:in:)``.
-    public func banUser(_ userId: String, in cid: ChannelId? = nil, reason: String? = nil, timeout: Duration? = nil, as bannedBy: String? = nil)
-        async throws
-    {
+    /// reactions and uploads are refused until it ends or ``unbanUser(_:in:)``. With
+    /// `deletingMessages`, the messages they posted in `cid` (app-wide: everywhere) are deleted
+    /// too, announced in each channel with one `user.messages.deleted`.
+    public func banUser(
+        _ userId: String, in cid: ChannelId? = nil, reason: String? = nil, timeout: Duration? = nil,
+        deletingMessages: MessageDeletionMode? = nil, as bannedBy: String? = nil
+    ) async throws {
         var body: JSONObject = ["target_user_id": .string(userId)]
+        if let deletingMessages { body["delete_messages"] = .string(deletingMessages.rawValue) }
         if let cid { body["channel_cid"] = .string(cid.rawValue) }
         if let reason { body["reason"] = .string(reason) }
         if let timeout {
