@@ -147,13 +147,22 @@ final class ChatSession: Sendable {
     }
 
     /// How an event shows: others' messages, edits, deletions, undeletions and reactions, pins of
-    /// anyone's, and others joining and leaving; nil for the rest (the user's own messages,
+    /// anyone's, a user's messages deleted at once, others joining and leaving, and others
+    /// deactivated, reactivated or deleted; nil for the rest (the user's own messages,
     /// which they typed, typing indicators, reads). `wasPinned` is whether the message was
     /// pinned when last seen.
     static func line(for event: Event, me: String, wasPinned: Bool = false) -> String? {
         if event.type == .memberAdded || event.type == .memberRemoved, let member = event.member, member.userId != me {
             // By id, as messages show their senders.
             return "(\(member.userId) \(event.type == .memberAdded ? "joined" : "left"))"
+        }
+        if event.type == .userMessagesDeleted, let user = event.user {
+            // One event for all of them: the service sends no message.deleted for each.
+            return "(all of \(user.id == me ? "your" : "\(user.id)'s") messages here were deleted)"
+        }
+        let lifecycle: [EventType: String] = [.userDeactivated: "deactivated", .userReactivated: "reactivated", .userDeleted: "deleted"]
+        if let what = lifecycle[event.type], let user = event.user, user.id != me {
+            return "(\(user.id) was \(what))"
         }
         guard let message = event.message else { return nil }
         let author = message.user?.id ?? "?"

@@ -22,18 +22,6 @@ struct ChannelEventTests {
         return bot
     }
 
-    /// Hands the greeter's connection again the event of `cid`'s log (the last minute) that
-    /// `matches`, as a reconnect's `/sync` would.
-    static func redeliver(
-        in cid: ChannelId, on server: TestChatServer, sourceLocation: SourceLocation = #_sourceLocation, where matches: (Event) -> Bool
-    ) async throws {
-        let events = try await server.client(as: "admin").sync([cid], since: RFC3339.string(from: Date().addingTimeInterval(-60)))
-        let found = events.first(where: matches)
-        let event = try #require(found, sourceLocation: sourceLocation)
-        #expect(
-            await server.server.sendRawFrame(String(decoding: event.rawData, as: UTF8.self), toUser: "greeter") == 1, sourceLocation: sourceLocation)
-    }
-
     @Test("members added and custom events reach onEvent in order with the messages, once each; the bot's own do not, nor types without handlers")
     func eventsInOrder() async throws {
         try await TestChatServer.withServer { server in
@@ -51,7 +39,7 @@ struct ChannelEventTests {
                 try await recorder.wait { $0.contains("new bye") }
 
                 // The same member.added again, as a reconnect's /sync would bring it.
-                try await Self.redeliver(in: "messaging:general", on: server) { $0.type == .memberAdded && $0.member?.userId == "bob" }
+                try await redeliver(in: "messaging:general", on: server, to: "greeter") { $0.type == .memberAdded && $0.member?.userId == "bob" }
                 try await ann.send(text: "last")
                 try await recorder.wait { $0.contains("new last") }
                 try await Task.sleep(for: .milliseconds(200))
@@ -90,7 +78,7 @@ struct ChannelEventTests {
             // Started with no memory of it (a crash lost the checkpoint), the bot is handed the same
             // event again: it handles it, and its welcome keeps the id it had, so it is posted once.
             try await server.withBot(bot, channels: ["messaging:general"]) { _ in
-                try await Self.redeliver(in: "messaging:general", on: server) { $0.type == .memberAdded && $0.member?.userId == "bob" }
+                try await redeliver(in: "messaging:general", on: server, to: "greeter") { $0.type == .memberAdded && $0.member?.userId == "bob" }
                 try await recorder.wait { $0.filter { $0.hasPrefix("added") }.count == 2 }
                 try await errors.wait { $0.count == 2 }
             }
@@ -120,7 +108,7 @@ struct ChannelEventTests {
                 try await ann.send(text: "hi general")
                 try await recorder.wait { $0.contains("new messaging:general hi general") && $0.contains("new messaging:club hi bot") }
                 // The notification and the channel's member.added of one addition, again.
-                try await Self.redeliver(in: "messaging:club", on: server) { $0.isAddition(of: "greeter") }
+                try await redeliver(in: "messaging:club", on: server, to: "greeter") { $0.isAddition(of: "greeter") }
                 try await ann.send(text: "last")
                 try await recorder.wait { $0.contains("new messaging:general last") }
                 try await Task.sleep(for: .milliseconds(200))

@@ -1,9 +1,23 @@
 import ChatBotKit
 import ChatBotKitTesting
+import ChatClient
+import ChatDevServer
 import ChatLocking
 import ChatModels
 import Foundation
 import Testing
+
+/// Hands `user`'s connection again the event of `cid`'s log (the last minute) that `matches`,
+/// as a reconnect's `/sync` would.
+func redeliver(
+    in cid: ChannelId, on server: TestChatServer, to user: String, sourceLocation: SourceLocation = #_sourceLocation,
+    where matches: (Event) -> Bool
+) async throws {
+    let events = try await server.client(as: "admin").sync([cid], since: RFC3339.string(from: Date().addingTimeInterval(-60)))
+    let found = events.first(where: matches)
+    let event = try #require(found, sourceLocation: sourceLocation)
+    #expect(await server.server.sendRawFrame(String(decoding: event.rawData, as: UTF8.self), toUser: user) == 1, sourceLocation: sourceLocation)
+}
 
 extension AttachmentType {
     static let poll = Self(rawValue: "poll")

@@ -85,6 +85,26 @@ struct ArchiveBotTests {
         #expect(stored.count == 1, "the files of the truncated and deleted messages left the folder too: \(stored)")
     }
 
+    @Test("a deactivated user's files leave the archive with their messages; other users' files stay")
+    func deactivatedUsersFiles() async throws {
+        let files = try FixtureFiles()
+        let data = try FixtureFiles()
+        let archive = try Archive(folder: data.folder)
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let bob = try await TestUser.join(server, id: "bob", channel: "messaging:general")
+            let admin = server.client(as: "admin")
+            try await server.withBot(ArchiveBot.make(name: "archive", user: User(id: "archive-bot"), archive: archive), channels: ["messaging:general"]) { _ in
+                try await ann.sendFile(try files.pdf(named: "ann.pdf"))
+                try await bob.sendFile(try files.png(named: "bob.png"))
+                try await eventually("both files are archived") { try archive.entries().count == 2 }
+                try await admin.deactivateUser("ann", markingMessagesDeleted: true)
+                try await eventually("ann's file leaves") { try archive.entries().count == 1 }
+                #expect(try archive.entries().map(\.name) == ["bob.png"])
+            }
+        }
+    }
+
     @Test("a file whose signed link expired before the bot got to it is fetched through a fresh link")
     func expiredLinkIsRefreshed() async throws {
         struct Delay: BotMiddleware {

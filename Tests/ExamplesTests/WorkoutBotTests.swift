@@ -3,6 +3,7 @@ import ChatBotKitTesting
 import ChatClient
 import ChatModels
 import Foundation
+import GRDB
 import Testing
 import WorkoutBot
 
@@ -186,6 +187,60 @@ struct WorkoutBotTests {
                 #expect(reply.attachments[1].rawJSON["mime_type"]?.stringValue == "image/svg+xml")
             }
         }
+    }
+
+    @Test("workouts leave the totals with messages that leave at once: a user's deleted by a ban, a channel's by its truncation; others stay")
+    func messagesLeavingAtOnce() async throws {
+        let data = try FixtureFiles()
+        let store = try WorkoutStore(url: data.folder.appendingPathComponent("workouts.sqlite"))
+        let bot = WorkoutBot.make(name: "workout", user: User(id: "workout-bot"), store: store)
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let annInClub = try await TestUser.join(server, id: "ann", channel: "messaging:club")
+            let bob = try await TestUser.join(server, id: "bob", channel: "messaging:general")
+            let moderator = server.client(as: "mod")
+            try await moderator.upsertUsers([User(id: "mod")])
+            try await server.withBot(bot, channels: ["messaging:general", "messaging:club"]) { _ in
+                for (user, workout) in [(ann, Self.run), (annInClub, Self.ride), (bob, Self.run)] {
+                    let sent = try await user.send(workout)
+                    _ = try await user.replies(to: sent, from: "workout-bot")
+                }
+                #expect(try store.workouts(of: "ann").map(\.cid) == ["messaging:general", "messaging:club"])
+
+                try await moderator.banUser("ann", in: "messaging:general", deletingMessages: .soft, as: "mod")
+                try await eventually("ann's workout in general is forgotten") { try store.workouts(of: "ann").count == 1 }
+                #expect(try store.workouts(of: "ann").map(\.type) == ["ride"], "her workout in the club stays")
+                #expect(try store.workouts(of: "bob").count == 1, "bob's workouts stay")
+
+                try await moderator.truncateChannel("messaging:general")
+                try await eventually("bob's workout in the truncated channel is forgotten") { try store.workouts(of: "bob").isEmpty }
+                #expect(try store.workouts(of: "ann").map(\.type) == ["ride"])
+            }
+        }
+    }
+
+    @Test("a database written before workouts recorded their channel opens, keeps its workouts, and records channels from then on")
+    func storeWithoutChannels() throws {
+        let data = try FixtureFiles()
+        let url = data.folder.appendingPathComponent("workouts.sqlite")
+        try DatabaseQueue(path: url.path).write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE workouts (
+                        message_id TEXT NOT NULL, position INTEGER NOT NULL, user_id TEXT NOT NULL, type TEXT NOT NULL,
+                        distance_meters INTEGER NOT NULL, duration_seconds INTEGER NOT NULL, energy_cal INTEGER NOT NULL,
+                        created_at REAL NOT NULL, PRIMARY KEY (message_id, position));
+                    INSERT INTO workouts VALUES ('m-0', 0, 'ann', 'run', 1000, 300, 80, 0);
+                    """)
+        }
+        let store = try WorkoutStore(url: url)
+        try store.record(
+            WorkoutStore.Record(
+                messageId: "m-1", userId: "ann", type: "ride", distanceMeters: 9000, durationSeconds: 900, energyCal: 200, date: Date(),
+                cid: "messaging:general"), position: 0)
+        #expect(try store.workouts(of: "ann").map(\.cid) == [nil, "messaging:general"])
+        #expect(try store.remove(in: "messaging:general", postedUpTo: Date()) == 1, "an old workout belongs to no channel it can be told apart by")
+        #expect(try WorkoutStore(url: url).workouts(of: "ann").map(\.messageId) == ["m-0"], "opened again, nothing is added twice")
     }
 
     @Test("a workout delivered twice is stored once")

@@ -935,7 +935,7 @@ def test_bots_chat_reacts_to_the_last_message_shown(bots, tmp_path):
     assert reacted["reaction_counts"] == {"like": 1}, reacted
 
 
-def test_bots_chat_shows_pins_deletions_undeletions_and_members_joining_and_leaving(bots, tmp_path):
+def test_bots_chat_shows_pins_deletions_undeletions_members_joining_and_leaving_and_users_deactivated(bots, tmp_path):
     client, channel = alice_in(bots)
     client.upsert_user({"id": "bob"})
     channel.add_members(["bob"])
@@ -950,7 +950,10 @@ def test_bots_chat_shows_pins_deletions_undeletions_and_members_joining_and_leav
         client.upsert_user({"id": "cem"})
         channel.add_members(["cem"])
         channel.remove_members(["bob"])
-        lines = chat.read_until("(bob left)")
+        channel.send_message({"id": "spam", "text": "buy now"}, "cem")
+        client.deactivate_user("cem", mark_messages_deleted=True)
+        client.reactivate_user("cem")
+        lines = chat.read_until("(cem was reactivated)")
         chat.quit()
     assert lines == [
         "alice: house rules",
@@ -961,4 +964,8 @@ def test_bots_chat_shows_pins_deletions_undeletions_and_members_joining_and_leav
         "(alice's message \"house rules v2\" was undeleted by bob)",
         "(cem joined)",
         "(bob left)",
+        "cem: buy now",
+        "(all of cem's messages here were deleted)",
+        "(cem was deactivated)",
+        "(cem was reactivated)",
     ], lines
