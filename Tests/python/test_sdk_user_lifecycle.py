@@ -6,6 +6,7 @@ import json
 
 import requests
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from conftest import API_KEY, refused, user_headers
 from test_websocket import connect_url
@@ -17,6 +18,20 @@ def first_frame(server, client, user_id):
         async with connect(connect_url(server, client.create_token(user_id), user_id)) as socket:
             return json.loads(await socket.recv())
     return asyncio.run(receive())
+
+
+def closed_by(server, client, user_id, action):
+    """Opens a connection of `user_id`, runs `action` and answers how the server closed it."""
+    async def watch():
+        async with connect(connect_url(server, client.create_token(user_id), user_id)) as socket:
+            assert json.loads(await socket.recv())["type"] == "health.check"
+            await asyncio.to_thread(action)
+            try:
+                while True:
+                    await asyncio.wait_for(socket.recv(), timeout=5)
+            except ConnectionClosed as closed:
+                return closed.rcvd.code, closed.rcvd.reason
+    return asyncio.run(watch())
 
 
 def types_by_id(channel):
@@ -34,15 +49,19 @@ def test_deactivate_and_reactivate_with_messages(server, client, channel):
     channel.send_message({"id": "a-1", "text": "first"}, "u2")
     channel.send_message({"id": "a-2", "text": "second"}, "u2")
     channel.send_message({"id": "b-1", "text": "from the bot"}, "bot-1")
-    assert first_frame(server, client, "u2")["type"] == "health.check"
-
-    deactivated = client.deactivate_user("u2", mark_messages_deleted=True, created_by_id="bot-1")
+    answers = []
+    code, reason = closed_by(server, client, "u2", lambda: answers.append(
+        client.deactivate_user("u2", mark_messages_deleted=True, created_by_id="bot-1")))
+    assert (code, reason) == (1000, "user u2 is deactivated; reactivate it with POST /users/u2/reactivate"), "its open connection is closed"
+    deactivated = answers[0]
     assert deactivated["user"]["id"] == "u2" and deactivated["user"]["deactivated_at"]
     assert types_by_id(channel) == {"a-1": "deleted", "a-2": "deleted", "b-1": "regular"}
     refused_as_user(server, client, "u2", "user u2 is deactivated; reactivate it with POST /users/u2/reactivate")
     error = first_frame(server, client, "u2")
     assert error["type"] == "connection.error" and error["error"]["code"] == 17, error
     refused(lambda: client.deactivate_user("u2"), 400, 4, "user u2 is already deactivated")
+    refused(lambda: channel.send_message({"text": "as u2"}, "u2"), 403, 17, "user u2 is deactivated")
+    refused(lambda: channel.send_reaction("b-1", {"type": "like"}, "u2"), 403, 17, "user u2 is deactivated")
 
     reactivated = client.reactivate_user("u2", restore_messages=True, name="Ann again", created_by_id="bot-1")
     assert "deactivated_at" not in reactivated["user"] and reactivated["user"]["name"] == "Ann again"

@@ -1,3 +1,4 @@
+import ChatLocking
 import ChatModels
 import Foundation
 import GRDB
@@ -42,6 +43,8 @@ extension DevServerState {
     func actingUser(_ principal: Principal, _ body: JSONObject, operation: String) throws -> String {
         if let userId = principal.userId { return userId }
         if let id = body["user"]?["id"]?.stringValue ?? body["user_id"]?.stringValue ?? body["user"]?.stringValue, !id.isEmpty {
+            // A server token cannot act as a user that may not act itself.
+            if let reason = disabledUsers.withLock({ $0[id] }) { throw APIError.forbidden(operation, reason) }
             return id
         }
         throw APIError.input(operation, "either user or user_id must be provided when using server side auth")
