@@ -80,6 +80,25 @@ struct UserLifecycleTests {
         }
     }
 
+    @Test("the event connection of a user deactivated while connected ends for good, saying why, instead of reconnecting forever")
+    func connectionOfDeactivatedUser() async throws {
+        try await TestChatServer.withServer { server in
+            let ann = server.userClient("ann")
+            let connection = EventConnection(
+                client: ann, user: User(id: "ann"), configuration: .init(heartbeatInterval: .seconds(1), serverHealthCheckInterval: .seconds(1)))
+            let runner = Task { try await connection.run() }
+            defer { runner.cancel() }
+            await connection.waitUntilConnected()
+            try await server.client(as: "mod").deactivateUser("ann")
+            let ending = await runner.result
+            #expect(throws: ChatClientError.self) { try ending.get() }
+            if case .failure(let error as ChatClientError) = ending {
+                #expect(error.code == .connectionRefused && error.streamCode == 17)
+                #expect(error.message.contains("user ann is deactivated; reactivate it with POST /users/ann/reactivate"))
+            }
+        }
+    }
+
     @Test("bad lifecycle calls are refused with what is wrong, and change nothing")
     func badCalls() async throws {
         try await TestChatServer.withServer { server in
