@@ -34,6 +34,8 @@ final class DevServerState: Sendable {
     /// The deactivated and deleted users, with why: their tokens are refused at once, without
     /// a read of the store per request.
     let disabledUsers: Locked<[String: String]>
+    /// The tasks of bulk user deletions and deactivations, by id, while the server runs.
+    let tasks = Locked<[String: JSONObject]>([:])
     /// Test hooks: failures the server injects before handling matching requests.
     let faults = Locked<[InjectedFault]>([])
 

@@ -121,3 +121,35 @@ def test_ban_that_deletes_messages(server, client, channel):
     channel.unban_user("u2")
     client.ban_user("u2", banned_by_id="bot-1", delete_messages="hard")
     assert types_by_id(channel) == {"b-1": "regular"}
+
+
+def test_bulk_deletes_and_deactivations_answer_completed_tasks(server, client, channel):
+    client.upsert_users([{"id": "cem"}, {"id": "dan"}])
+    channel.add_members(["cem", "dan"])
+    channel.send_message({"id": "c-1", "text": "from cem"}, "cem")
+    channel.send_message({"id": "d-1", "text": "from dan"}, "dan")
+    channel.send_message({"id": "u-1", "text": "from u2"}, "u2")
+
+    task = client.get_task(client.delete_users(["cem", "ghost"], "soft", messages="soft")["task_id"])
+    assert task["status"] == "completed" and task["result"]["cem"] == "ok", task
+    assert "user ghost does not exist" in task["result"]["ghost"], "one user's refusal does not stop the others"
+    assert types_by_id(channel) == {"c-1": "deleted", "d-1": "regular", "u-1": "regular"}
+    refused_as_user(server, client, "cem", "user cem was deleted")
+
+    task = client.get_task(client.deactivate_users(["dan", "u2"], mark_messages_deleted=True, created_by_id="bot-1")["task_id"])
+    assert task["result"] == {"dan": "ok", "u2": "ok"}, task
+    assert types_by_id(channel) == {"c-1": "deleted", "d-1": "deleted", "u-1": "deleted"}
+    refused_as_user(server, client, "dan", "user dan is deactivated")
+
+    task = client.get_task(client.delete_users(["dan"], "hard", messages="hard")["task_id"])
+    assert task["result"] == {"dan": "ok"} and "d-1" not in types_by_id(channel)
+
+    refused(lambda: client.delete_users(["u2"], "hard"), 400, 4, "user: hard needs messages: hard")
+    refused(lambda: client.delete_users(["u2"], "pruning"), 400, 4, "user \"pruning\" is not supported by the dev server")
+    refused(lambda: client.delete_users(["u2"], "soft", conversations="hard"), 400, 4, "conversations is not supported by the dev server")
+    refused(lambda: client.delete_users([], "soft"), 400, 4, "user_ids must be a list of 1 to 100 user ids")
+    refused(lambda: client.deactivate_users([f"u{n}" for n in range(101)]), 400, 4, "user_ids must be a list of 1 to 100 user ids")
+    refused(lambda: client.get_task("no-such-task"), 404, 16, "task no-such-task does not exist")
+    as_user = requests.post(server.url(f"/users/delete?api_key={API_KEY}"), headers=user_headers(client, "bot-1"),
+                            data=json.dumps({"user_ids": ["u2"], "user": "soft"}))
+    assert as_user.status_code == 403 and "users can only be deleted with a server token" in as_user.json()["message"]

@@ -21,21 +21,8 @@ extension AppRoutes {
                 "delete_conversation_channels is not supported by the dev server; delete the channels with DELETE /channels/{type}/{id}")
         }
         let hard = request.queryFlag("hard_delete")
-        let marksMessages = request.queryFlag("mark_messages_deleted")
-        let fields: JSONObject = [
-            "hard_delete": .bool(hard), "mark_messages_deleted": .bool(marksMessages), "delete_conversation_channels": false,
-        ]
-        let user = try await changeLifecycle(
-            of: userId, announcing: "user.deleted", fields, deletingMessages: marksMessages ? hard : nil, request, operation
-        ) { user, now, _ in
-            if user.isHardDeleted || (user.deletedAt != nil && !hard) {
-                throw APIError.input(operation, "user \(user.id) is already deleted")
-            }
-            user.deletedAt = user.deletedAt ?? now
-            user.isHardDeleted = hard
-            return []
-        }
-        return JSONReply(["user": .object(user)])
+        let messages: Bool? = request.queryFlag("mark_messages_deleted") ? hard : nil
+        return JSONReply(["user": .object(try await delete(userId, hard: hard, deletingMessages: messages, request, operation))])
     }
 
     /// `POST /users/{id}/deactivate` with `mark_messages_deleted` and `created_by_id` (server
@@ -47,16 +34,42 @@ extension AppRoutes {
         let userId = context.parameters.get("userId") ?? ""
         let body = try await state.jsonBody(request, operation: operation)
         let marksMessages = body["mark_messages_deleted"]?.flag ?? false
-        let user = try await changeLifecycle(
-            of: userId, announcing: "user.deactivated", [:], deletingMessages: marksMessages ? false : nil, by: body["created_by_id"]?.stringValue,
-            request, operation
+        let user = try await deactivate(userId, markingMessagesDeleted: marksMessages, by: body["created_by_id"]?.stringValue, request, operation)
+        return JSONReply(["user": .object(user)], status: .created)
+    }
+
+    /// Deletes user `userId` (for good when `hard`), and its messages when `messages` is set
+    /// (for good when true), as ``deleteUser(_:_:)`` describes; returns the user as rendered.
+    func delete(_ userId: String, hard: Bool, deletingMessages messages: Bool?, _ request: Request, _ operation: String) async throws
+        -> JSONObject
+    {
+        let fields: JSONObject = [
+            "hard_delete": .bool(hard), "mark_messages_deleted": .bool(messages != nil), "delete_conversation_channels": false,
+        ]
+        return try await changeLifecycle(of: userId, announcing: "user.deleted", fields, deletingMessages: messages, request, operation) {
+            user, now, _ in
+            if user.isHardDeleted || (user.deletedAt != nil && !hard) {
+                throw APIError.input(operation, "user \(user.id) is already deleted")
+            }
+            user.deletedAt = user.deletedAt ?? now
+            user.isHardDeleted = hard
+            return []
+        }
+    }
+
+    /// Deactivates user `userId`, soft-deleting its messages when asked, as
+    /// ``deactivateUser(_:_:)`` describes; returns the user as rendered.
+    func deactivate(_ userId: String, markingMessagesDeleted: Bool, by actor: String?, _ request: Request, _ operation: String) async throws
+        -> JSONObject
+    {
+        try await changeLifecycle(
+            of: userId, announcing: "user.deactivated", [:], deletingMessages: markingMessagesDeleted ? false : nil, by: actor, request, operation
         ) { user, now, _ in
             if user.deletedAt != nil { throw APIError.input(operation, "user \(user.id) is deleted, so it cannot be deactivated") }
             if user.deactivatedAt != nil { throw APIError.input(operation, "user \(user.id) is already deactivated") }
             user.deactivatedAt = now
             return []
         }
-        return JSONReply(["user": .object(user)], status: .created)
     }
 
     /// `POST /users/{id}/reactivate` with `restore_messages`, `name` and `created_by_id` (server

@@ -35,6 +35,12 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     public static let reactivateUser: Self = "ReactivateUser"
     /// `POST /users/restore`.
     public static let restoreUsers: Self = "RestoreUsers"
+    /// `POST /users/delete`.
+    public static let deleteUsers: Self = "DeleteUsers"
+    /// `POST /users/deactivate`.
+    public static let deactivateUsers: Self = "DeactivateUsers"
+    /// `GET /tasks/{id}`.
+    public static let getTask: Self = "GetTask"
     /// `POST /sync`.
     public static let sync: Self = "Sync"
     /// `POST /channels/{type}/{id}/query`: getting, creating and watching one channel.
@@ -128,7 +134,7 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     /// what `bots.yaml`'s `embedded.rate_limits` may name.
     public static let known: [EndpointName] = [
         getApp, updateApp, getRateLimits, updateUsers, updateUsersPartial, sendUserCustomEvent, deleteUser, deactivateUser, reactivateUser, restoreUsers,
-        queryUsers, sync, getOrCreateChannel, queryChannels,
+        deleteUsers, deactivateUsers, getTask, queryUsers, sync, getOrCreateChannel, queryChannels,
         updateChannel, updateChannelPartial, deleteChannel, truncateChannel, stopWatchingChannel, queryMembers, updateMemberPartial,
         markRead, markUnread, markChannelsRead, unreadCounts, unreadCountsBatch, sendEvent, sendMessage, getMessage, getManyMessages, getPinnedMessages, updateMessage, updateMessagePartial,
         deleteMessage, undeleteMessage, getReplies, search, getOG, sendReaction, deleteReaction, getReactions, uploadFile, uploadImage, deleteFile,
