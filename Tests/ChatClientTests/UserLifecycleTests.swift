@@ -99,6 +99,26 @@ struct UserLifecycleTests {
         }
     }
 
+    @Test("bulk deletions and deactivations answer a task that says, per user, ok or why not")
+    func bulkTasks() async throws {
+        try await TestChatServer.withServer { server in
+            let moderator = server.client(as: "mod")
+            for user in ["ann", "bob", "cem"] { try await moderator.join("messaging:club", as: user) }
+            let spam = try await server.userClient("ann").channel("messaging:club").sendMessage(text: "spam")
+            let deletion = try await moderator.task(try await moderator.deleteUsers(["ann", "ghost"], messages: .soft))
+            #expect(deletion.isFinished && deletion.status == "completed")
+            #expect(deletion.result["ann"] == "ok")
+            #expect(deletion.result["ghost"]?.stringValue?.contains("user ghost does not exist") == true)
+            #expect(try await moderator.getMessage(spam.id).type == .deleted)
+
+            let deactivation = try await moderator.task(try await moderator.deactivateUsers(["bob", "cem"], by: "mod"))
+            #expect(deactivation.result == ["bob": "ok", "cem": "ok"])
+            await expectRefused(17, "user bob is deactivated") { _ = try await server.userClient("bob").queryChannel("messaging:club") }
+            await expectRefused(4, "user: hard needs messages: hard") { try await moderator.deleteUsers(["bob"], hard: true) }
+            await expectRefused(16, "task nothing does not exist") { try await moderator.task("nothing") }
+        }
+    }
+
     @Test("bad lifecycle calls are refused with what is wrong, and change nothing")
     func badCalls() async throws {
         try await TestChatServer.withServer { server in
