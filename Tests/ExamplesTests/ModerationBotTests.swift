@@ -229,6 +229,39 @@ struct ModerationBotTests {
         }
     }
 
+    @Test("with ban_deletes_messages, the ban takes the offender's messages in the channel with it, and the notice says so")
+    func banDeletesMessages() async throws {
+        let files = try FixtureFiles()
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let bob = try await TestUser.join(server, id: "bob", channel: "messaging:general")
+            let entry = try botEntry(
+                """
+                name: moderator
+                kind: moderation
+                channels: [messaging:general]
+                policy: { blocked_file_extensions: [.sh], action: notify, ban_after: 1, ban_deletes_messages: soft }
+                """)
+            let bot = try ModerationBot.makeBot(entry, environment: try FixtureFiles().environment)
+            try await server.withBot(bot, channels: ["messaging:general"]) { _ in
+                let earlier = try await ann.send(text: "click my link")
+                let kept = try await bob.send(text: "hi all")
+                let file = try await ann.sendFile(try files.text("echo 1", named: "one.sh"))
+                let notice = try #require(try await ann.replies(to: file, from: "moderator").first)
+                #expect(
+                    notice.text
+                        == "@Ann: one.sh breaks this channel's file policy: .sh files are not allowed here. "
+                        + "That is 1 files against the policy, so Ann is banned from this channel until a moderator lifts the ban, "
+                        + "and their messages here were deleted.")
+                let admin = server.client(as: "admin")
+                #expect(try await admin.getMessage(earlier.id).type == .deleted)
+                #expect(try await admin.getMessage(file.id).type == .deleted)
+                #expect(try await admin.getMessage(kept.id).type == .regular, "bob's messages stay")
+                #expect(try await admin.getMessage(notice.id).type == .regular, "the notice is the moderator's")
+            }
+        }
+    }
+
     @Test("files from trusted users (the other bots) are not judged; the same file from a member is")
     func trustedUsers() async throws {
         let files = try FixtureFiles()
@@ -314,6 +347,8 @@ struct ModerationBotTests {
         ("policy: { action: flag, ban_after: 2 }", "action: flag posts none; use notify or delete_and_notify", 6, 40),
         ("policy: { ban_for: 1h }", "needs ban_after, the number of files that earns a ban", 6, 24),
         ("policy: { ban_after: 2, ban_for: soon }", "must be a duration such as 30s", 6, 38),
+        ("policy: { ban_deletes_messages: soft }", "needs ban_after, the number of files that earns a ban", 6, 37),
+        ("policy: { ban_after: 2, ban_deletes_messages: all }", "must be soft (a moderator can undelete them) or hard (for good), found \"all\"", 6, 51),
         ("removal_reaction: gone", "removal_reaction needs moderators, the users whose reaction removes a message", 6, 23),
         ("moderators: [mia]\nremoval_reaction: \"\"", "removal_reaction must be a reaction type of 1 to 30 characters", 7, 23),
     ])

@@ -210,9 +210,11 @@ public enum ModerationBot: BotKind {
             next = page.next
         } while next != nil
         guard offences.count >= banAfter else { return "" }
-        try await context.banSender(reason: "\(offences.count) files against the file policy", for: policy.banDuration)
+        try await context.banSender(
+            reason: "\(offences.count) files against the file policy", for: policy.banDuration, deletingMessages: policy.banDeletesMessages)
         let name = context.message.user?.name ?? offender
         let length = policy.banDuration.map { "for \(DurationText.format($0))" } ?? "until a moderator lifts the ban"
-        return " That is \(offences.count) files against the policy, so \(name) is banned from this channel \(length)."
+        let deleted = policy.banDeletesMessages == nil ? "" : ", and their messages here were deleted"
+        return " That is \(offences.count) files against the policy, so \(name) is banned from this channel \(length)\(deleted)."
     }
 }

@@ -33,13 +33,17 @@ public struct ModerationPolicy: Sendable, Hashable {
     public var banAfter: Int?
     /// How long such a ban lasts; nil: until a moderator lifts it.
     public var banDuration: Duration?
+    /// Whether such a ban also deletes the sender's messages in the channel, and how (soft
+    /// deletions can be undone by a moderator); nil keeps them.
+    public var banDeletesMessages: MessageDeletionMode?
 
     /// A policy.
     public init(
         allowedExtensions: [String] = [], blockedExtensions: [String] = [], allowedMimeTypes: [String] = [], blockedMimeTypes: [String] = [],
         maximumFileSize: Int64? = nil, sniffContent: Bool = false, action: Action = .deleteAndNotify, banAfter: Int? = nil,
-        banDuration: Duration? = nil
+        banDuration: Duration? = nil, banDeletesMessages: MessageDeletionMode? = nil
     ) {
+        self.banDeletesMessages = banDeletesMessages
         self.allowedExtensions = allowedExtensions
         self.blockedExtensions = blockedExtensions
         self.allowedMimeTypes = allowedMimeTypes
@@ -53,7 +57,7 @@ public struct ModerationPolicy: Sendable, Hashable {
 
     static let keys = [
         "allowed_file_extensions", "blocked_file_extensions", "allowed_mime_types", "blocked_mime_types", "max_file_size", "sniff_content",
-        "action", "ban_after", "ban_for",
+        "action", "ban_after", "ban_for", "ban_deletes_messages",
     ]
 
     /// Reads a `policy:` mapping; unknown keys and bad values are located errors.
@@ -88,7 +92,8 @@ public struct ModerationPolicy: Sendable, Hashable {
         try readBan(node)
     }
 
-    /// `ban_after` (a count of files) and `ban_for` (a duration, or until lifted when absent).
+    /// `ban_after` (a count of files), `ban_for` (a duration, or until lifted when absent) and
+    /// `ban_deletes_messages` (`soft` or `hard`).
     private mutating func readBan(_ node: ConfigNode) throws(ConfigurationError) {
         if let countNode = node["ban_after"] {
             let count = try countNode.int()
@@ -104,6 +109,17 @@ public struct ModerationPolicy: Sendable, Hashable {
                 throw durationNode.error(.badValue, "\(durationNode.path) needs ban_after, the number of files that earns a ban")
             }
             banDuration = try durationNode.duration()
+        }
+        if let deletionNode = node["ban_deletes_messages"] {
+            guard banAfter != nil else {
+                throw deletionNode.error(.badValue, "\(deletionNode.path) needs ban_after, the number of files that earns a ban")
+            }
+            let text = try deletionNode.string()
+            guard let mode = MessageDeletionMode(rawValue: text) else {
+                throw deletionNode.error(
+                    .badValue, "\(deletionNode.path) must be soft (a moderator can undelete them) or hard (for good), found \"\(text)\"")
+            }
+            banDeletesMessages = mode
         }
     }
 

@@ -159,12 +159,14 @@ public struct BotContext: Sendable {
     }
 
     /// Bans the message's sender from this channel for `timeout` (whole minutes, rounded up),
-    /// or for good: their messages, reactions and uploads there are refused until it ends.
-    public func banSender(reason: String? = nil, for timeout: Duration? = nil) async throws {
+    /// or for good: their messages, reactions and uploads there are refused until it ends. With
+    /// `deletingMessages`, the messages they posted in the channel are deleted too (bots get
+    /// one `onUserMessagesDeleted` for them).
+    public func banSender(reason: String? = nil, for timeout: Duration? = nil, deletingMessages: MessageDeletionMode? = nil) async throws {
         guard let sender = message.user?.id else {
             throw BotError(code: .handlerFailed, message: "the message names no sender to ban", messageId: message.id)
         }
-        try await client.banUser(sender, in: channel.cid, reason: reason, timeout: timeout, as: bot.user.id)
+        try await client.banUser(sender, in: channel.cid, reason: reason, timeout: timeout, deletingMessages: deletingMessages, as: bot.user.id)
     }
 
     /// Shows (or stops showing) the bot as typing in the channel.
