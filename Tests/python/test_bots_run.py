@@ -8,6 +8,7 @@ import re
 import shlex
 import shutil
 import signal
+import sqlite3
 import socket
 import subprocess
 import time
@@ -309,6 +310,27 @@ def test_the_repository_bots_yaml_lets_the_bots_answer_with_files_past_the_moder
         for answer in (export, manifest):
             kept = client.get_message(answer["id"])["message"]
             assert len(kept["attachments"]) == len(answer["attachments"]), kept
+
+        # Her third such file bans her for ten minutes and deletes her messages (soft): the
+        # workout bot forgets her workout and the archive bot her file.
+        for number in (2, 3):
+            # Each on its own upload: the moderator deleted the first from the CDN.
+            again = channel.send_file(str(program), f"holiday-{number}.png", {"id": "alice"}, content_type="image/png")["file"]
+            channel.send_message({"text": f"holiday {number}", "attachments": [
+                {"type": "file", "asset_url": again, "title": f"holiday-{number}.png", "mime_type": "image/png"}]}, "alice")
+        notices = wait_for(lambda: [n for n in bot_messages(channel, "moderator") if "banned" in n["text"]])
+        assert notices[0]["text"].endswith(
+            "That is 3 files against the policy, so Alice is banned from this channel for 10m, and their messages here were deleted."), notices
+        assert client.get_message(sent["id"])["message"]["type"] == "deleted", "her workout went with the ban"
+        workouts = tmp_path / ".bots" / "workout" / "workouts.sqlite"
+        wait_for(lambda: sqlite3.connect(workouts).execute("SELECT COUNT(*) FROM workouts WHERE user_id = 'alice'").fetchone()[0] == 0)
+        client.upsert_user({"id": "bob"})
+        channel.add_members(["bob"])
+        asked = channel.send_message({"text": "/archive"}, "bob")["message"]
+        listed = wait_for(lambda: bot_messages(channel, "archive-bot", asked["id"]))[0]
+        with urllib.request.urlopen(listed["attachments"][0]["asset_url"]) as response:
+            entries = json.load(response)
+        assert entries and {entry["user_id"] for entry in entries} == {"workout-bot"}, "her report.csv left the archive"
         assert run.terminate() == 0, "".join(run.output)
     finally:
         run.kill()
