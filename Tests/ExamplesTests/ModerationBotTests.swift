@@ -105,11 +105,8 @@ struct ModerationBotTests {
         let files = try FixtureFiles()
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
-            let entry = try botEntry(
+            let entry = try moderatorEntry(
                 """
-                name: moderator
-                kind: moderation
-                channels: [messaging:general]
                 policy: { blocked_file_extensions: [.sh], action: notify }
                 """)
             let bot = try ModerationBot.makeBot(entry, environment: try FixtureFiles().environment)
@@ -189,11 +186,8 @@ struct ModerationBotTests {
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let bob = try await TestUser.join(server, id: "bob", channel: "messaging:general")
-            let entry = try botEntry(
+            let entry = try moderatorEntry(
                 """
-                name: moderator
-                kind: moderation
-                channels: [messaging:general]
                 policy: { blocked_file_extensions: [.sh], action: notify, ban_after: 2, ban_for: 10m }
                 """)
             // Each run is a new bot, as after a restart: it remembers nothing of the last one.
@@ -235,11 +229,8 @@ struct ModerationBotTests {
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let bob = try await TestUser.join(server, id: "bob", channel: "messaging:general")
-            let entry = try botEntry(
+            let entry = try moderatorEntry(
                 """
-                name: moderator
-                kind: moderation
-                channels: [messaging:general]
                 policy: { blocked_file_extensions: [.sh], action: notify, ban_after: 1, ban_deletes_messages: soft }
                 """)
             let bot = try ModerationBot.makeBot(entry, environment: try FixtureFiles().environment)
@@ -268,11 +259,8 @@ struct ModerationBotTests {
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let reporter = try await TestUser.join(server, id: "report-bot", channel: "messaging:general")
-            let entry = try botEntry(
+            let entry = try moderatorEntry(
                 """
-                name: moderator
-                kind: moderation
-                channels: [messaging:general]
                 policy: { allowed_mime_types: [image/*], sniff_content: true }
                 trusted_users: [report-bot]
                 """)
@@ -306,11 +294,8 @@ struct ModerationBotTests {
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let mia = try await TestUser.join(server, id: "mia", channel: "messaging:general")
             let reporter = try await TestUser.join(server, id: "report-bot", channel: "messaging:general")
-            let entry = try botEntry(
+            let entry = try moderatorEntry(
                 """
-                name: moderator
-                kind: moderation
-                channels: [messaging:general]
                 trusted_users: [report-bot]
                 moderators: [mia]
                 """)
@@ -363,4 +348,10 @@ struct ModerationBotTests {
             return true
         }
     }
+}
+
+/// The `bots.yaml` entry of a moderator named `moderator` in messaging:general, with `options`
+/// (its policy, trusted users, ...).
+func moderatorEntry(_ options: String) throws -> BotsConfiguration.BotEntry {
+    try botEntry("name: moderator\nkind: moderation\nchannels: [messaging:general]\n" + options)
 }
