@@ -204,7 +204,12 @@ struct DoctorCommand: AsyncParsableCommand {
     ) async {
         let subject = "bot \(entry.name)"
         do {
-            let exists = try await !client.queryUsers(ids: [entry.user]).isEmpty
+            let user = try await client.queryUsers(ids: [entry.user]).first
+            if let user, let disabled = Self.disabled(user) {
+                checkup.report(.fail, subject, "user \(entry.user) is \(disabled), so the bot could neither connect nor post; \(disabled == "deactivated" ? "reactivate" : "restore") it first")
+                return
+            }
+            let exists = user != nil
             let existing = try await client.existingChannels(entry.channels)
             let memberOf = try await client.memberChannels(of: entry.user)
             let userText = exists ? "user \(entry.user) exists" : "user \(entry.user) does not exist yet (made at start)"
@@ -246,6 +251,12 @@ struct DoctorCommand: AsyncParsableCommand {
             return ("\(saved), longer than catch_up (\(age)): its next start catches up on the last \(age) only", false)
         }
         return ("\(saved): its next start catches up from there", true)
+    }
+
+    /// `deactivated` or `deleted` for a user that may not connect or act, nil for one that may.
+    static func disabled(_ user: User) -> String? {
+        if user.deletedAt != nil { return "deleted" }
+        return user.deactivatedAt == nil ? nil : "deactivated"
     }
 
     private static func list(_ cids: [ChannelId]) -> String { cids.map(\.rawValue).joined(separator: ", ") }

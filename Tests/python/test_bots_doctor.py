@@ -121,6 +121,25 @@ def test_what_each_bot_catches_up_on_at_start_is_read_from_its_checkpoint(server
     assert broken.read_text() == '{"version": 1, "bot": "workout"}', "the doctor changes nothing"
 
 
+def test_a_deactivated_or_deleted_bot_user_fails_its_bots_check(server, client, tmp_path):
+    client.upsert_users([{"id": "workout-bot"}, {"id": "archive-bot"}])
+    client.channel("messaging", "general").create("workout-bot")
+    client.channel("messaging", "general").add_members(["workout-bot", "archive-bot"])
+    config = write_config(tmp_path, server.base_url, channels="[messaging:general]")
+    client.deactivate_user("archive-bot")
+    result = doctor(config)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert line(result, "bot archive") == ("FAIL  bot archive: user archive-bot is deactivated, so the bot could neither connect nor post; "
+                                           "reactivate it first")
+    assert line(result, "bot workout").startswith("ok    bot workout: user workout-bot exists")
+
+    client.reactivate_user("archive-bot")
+    client.delete_user("archive-bot")
+    assert line(doctor(config), "bot archive").endswith("user archive-bot is deleted, so the bot could neither connect nor post; restore it first")
+    client.restore_users(["archive-bot"])
+    assert doctor(config).returncode == 0
+
+
 def test_a_wrong_secret_fails_the_credentials_and_skips_what_needs_them(server, tmp_path):
     result = doctor(write_config(tmp_path, server.base_url, secret="not-the-secret-of-this-app-at-all-32-bytes"))
 
