@@ -34,6 +34,18 @@ struct DeletedChannelTests {
         }
     }
 
+    @Test("channels deleted in bulk each reach the connection as channel.deleted; the task says per channel ok or why not")
+    func deletedInBulk() async throws {
+        try await watchingTwoChannels { _, admin, connection, collector in
+            let task = try await admin.task(try await admin.deleteChannels(["messaging:doomed", "messaging:nowhere"], hardDelete: true))
+            #expect(task.isFinished && task.result["messaging:doomed"] == "ok")
+            #expect(task.result["messaging:nowhere"]?.stringValue?.contains("channel messaging:nowhere does not exist") == true)
+            try await collector.wait { $0.contains { $0.type == .channelDeleted && $0.cid == "messaging:doomed" } }
+            #expect(connection.watchedChannels == ["messaging:kept"])
+            #expect(try await admin.existingChannels(["messaging:doomed", "messaging:kept"]) == ["messaging:kept"])
+        }
+    }
+
     @Test("a channel deleted while disconnected: /sync brings its deletion back once, and it is not created again")
     func deletedWhileDisconnected() async throws {
         try await watchingTwoChannels { server, admin, connection, collector in

@@ -101,6 +101,30 @@ def test_truncate_and_delete(client, channel):
     assert state["messages"] == [] and [m["user_id"] for m in state["members"]] == []
 
 
+def test_delete_channels_in_bulk_answers_a_completed_task(server, client, channel):
+    lab = client.channel("messaging", "lab")
+    lab.create("bot-1")
+    lab.send_message({"id": "lab-1", "text": "in the lab"}, "bot-1")
+    task = client.get_task(client.delete_channels(["messaging:lab", "messaging:ghost"], hard_delete=True)["task_id"])
+    assert task["status"] == "completed" and task["result"]["messaging:lab"] == "ok", task
+    assert "channel messaging:ghost does not exist" in task["result"]["messaging:ghost"], "one refusal does not stop the others"
+    assert client.query_channels({"cid": {"$in": ["messaging:lab", "messaging:general"]}})["channels"][0]["channel"]["cid"] == "messaging:general"
+    with pytest.raises(StreamAPIException) as gone:
+        client.get_message("lab-1")
+    assert gone.value.error_code == 16, "hard_delete removed its messages"
+    with pytest.raises(StreamAPIException) as bad:
+        client.delete_channels(["general"])
+    assert bad.value.error_code == 4 and "cids: general is not a channel id" in str(bad.value)
+    with pytest.raises(StreamAPIException) as empty:
+        client.delete_channels([])
+    assert empty.value.error_code == 4 and "cids must be a list of 1 to 100 channel ids" in str(empty.value)
+    as_member = requests.post(server.url("/channels/delete"), params={"api_key": client.api_key},
+                              json={"cids": ["messaging:general"]}, headers=user_headers(client, "u2"), timeout=10).json()
+    result = client.get_task(as_member["task_id"])["result"]
+    assert "user u2 may not change channel messaging:general" in result["messaging:general"], result
+    assert len(client.query_channels({"cid": "messaging:general"})["channels"]) == 1
+
+
 def test_query_members(client, channel):
     client.upsert_users([{"id": "u3", "name": "Annika Berg"}])
     channel.add_members(["u3"])

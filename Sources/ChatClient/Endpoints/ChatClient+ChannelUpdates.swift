@@ -56,6 +56,14 @@ extension ChatClient {
         return try ChatClient.channel(in: response, operation: "DeleteChannel")
     }
 
+    /// Deletes up to 100 channels in the background (`POST /channels/delete`), each as
+    /// ``deleteChannel(_:hardDelete:)`` does. Answers the id of the task to follow with
+    /// ``task(_:)``, whose result says per channel `ok` or why it was not deleted.
+    public func deleteChannels(_ cids: [ChannelId], hardDelete: Bool = false) async throws -> String {
+        let body: JSONObject = ["cids": .array(cids.map { .string($0.rawValue) }), "hard_delete": .bool(hardDelete)]
+        return try await taskId(of: .post("/channels/delete", body, operation: "DeleteChannels"))
+    }
+
     /// Sets and removes single fields of one membership, keeping the others (`PATCH
     /// /channels/{type}/{id}/member/{user_id}`): custom fields such as a member's standing in
     /// the channel, or `pinned` and `archived`. The channel hears `member.updated`.

@@ -53,19 +53,6 @@ extension ChatClient {
     }
 }
 
-/// A background task of the service (`GET /tasks/{id}`): a bulk deletion or deactivation of users.
-public struct ChatTask: Sendable, Hashable {
-    /// The task's id.
-    public var id: String
-    /// `pending`, `running`, `completed` or `failed`.
-    public var status: String
-    /// What it did; for bulk user changes, each user id with `ok` or why it was not changed.
-    public var result: [String: RawJSON]
-
-    /// Whether it finished, successfully or not.
-    public var isFinished: Bool { status == "completed" || status == "failed" }
-}
-
 extension ChatClient {
     /// Deletes up to 100 users in the background (`POST /users/delete`; needs the API secret),
     /// each as ``deleteUser(_:messages:hard:)`` does; `hard` needs `messages: .hard`. Answers
@@ -83,21 +70,5 @@ extension ChatClient {
         var body: JSONObject = ["user_ids": .array(userIds.map(RawJSON.string)), "mark_messages_deleted": .bool(markingMessagesDeleted)]
         if let actor { body["created_by_id"] = .string(actor) }
         return try await taskId(of: .post("/users/deactivate", body, operation: "DeactivateUsers"))
-    }
-
-    /// A background task as it stands now (`GET /tasks/{id}`; needs the API secret).
-    public func task(_ id: String) async throws -> ChatTask {
-        let response = try await perform(.get("/tasks/\(Endpoint.escape(id))", operation: "GetTask"))
-        guard let status = response["status"]?.stringValue else {
-            throw ChatClientError(code: .invalidResponse, message: "GetTask answered without a status for task \(id)")
-        }
-        return ChatTask(id: id, status: status, result: response["result"]?.objectValue.map { Dictionary($0.members, uniquingKeysWith: { a, _ in a }) } ?? [:])
-    }
-
-    private func taskId(of endpoint: Endpoint) async throws -> String {
-        guard let id = try await perform(endpoint)["task_id"]?.stringValue else {
-            throw ChatClientError(code: .invalidResponse, message: "\(endpoint.operation) answered without a task_id")
-        }
-        return id
     }
 }

@@ -26,6 +26,7 @@ enum EndpointRoutes {
         "POST /channels/{type}/{id}": .updateChannel,
         "PATCH /channels/{type}/{id}": .updateChannelPartial,
         "DELETE /channels/{type}/{id}": .deleteChannel,
+        "POST /channels/delete": .deleteChannels,
         "POST /channels/{type}/{id}/truncate": .truncateChannel,
         "POST /channels/{type}/{id}/stop-watching": .stopWatchingChannel,
         "GET /members": .queryMembers,

@@ -24,7 +24,7 @@ extension AppRoutes {
         if hard, messages != true {
             throw APIError.input(operation, "user: hard needs messages: hard, as on the service (a user deleted for good keeps no messages)")
         }
-        let task = try await runTask(for: ids) { id in _ = try await delete(id, hard: hard, deletingMessages: messages, request, operation) }
+        let task = try await state.runTask(for: ids) { id in _ = try await delete(id, hard: hard, deletingMessages: messages, request, operation) }
         return JSONReply(["task_id": .string(task)], status: .created)
     }
 
@@ -38,40 +38,18 @@ extension AppRoutes {
         let ids = try Self.taskUserIds(body, operation: operation)
         let marks = body["mark_messages_deleted"]?.flag ?? false
         let actor = body["created_by_id"]?.stringValue
-        let task = try await runTask(for: ids) { id in _ = try await deactivate(id, markingMessagesDeleted: marks, by: actor, request, operation) }
+        let task = try await state.runTask(for: ids) { id in _ = try await deactivate(id, markingMessagesDeleted: marks, by: actor, request, operation) }
         return JSONReply(["task_id": .string(task)], status: .created)
     }
 
-    /// `GET /tasks/{id}` (server tokens only): a task of ``deleteUsers(_:)`` or
-    /// ``deactivateUsers(_:)``, kept while the server runs.
+    /// `GET /tasks/{id}` (server tokens only): a task of ``deleteUsers(_:)``,
+    /// ``deactivateUsers(_:)`` or `POST /channels/delete`, kept while the server runs.
     func task(_ request: Request, _ context: DevRequestContext) async throws -> JSONReply {
         let operation = "GetTask"
         try await state.requireServer(request, operation, "tasks can only be read")
         let id = context.parameters.get("taskId") ?? ""
         guard let task = state.tasks.withLock({ $0[id] }) else { throw APIError.notFound(operation, "task \(id) does not exist") }
         return JSONReply(task)
-    }
-
-    /// Runs `work` for each user and records a completed task whose result is `ok` or the
-    /// refusal for each; returns its id.
-    private func runTask(for ids: [String], _ work: (String) async throws -> Void) async throws -> String {
-        let created = RFC3339.string(from: state.clock.now())
-        var result = JSONObject()
-        for id in ids {
-            do {
-                try await work(id)
-                result[id] = "ok"
-            } catch let error as APIError {
-                result[id] = .string(error.message)
-            }
-        }
-        let taskId = UUID().uuidString.lowercased()
-        let task: JSONObject = [
-            "task_id": .string(taskId), "status": "completed", "created_at": .string(created),
-            "updated_at": .string(RFC3339.string(from: state.clock.now())), "result": .object(result),
-        ]
-        state.tasks.withLock { $0[taskId] = task }
-        return taskId
     }
 
     private static func taskUserIds(_ body: JSONObject, operation: String) throws -> [String] {

@@ -127,7 +127,37 @@ extension ChannelRoutes {
         let operation = "DeleteChannel"
         let principal = try await state.authenticate(request)
         let cid = try state.channelId(context, operation: operation)
-        let hard = request.queryFlag("hard_delete")
+        return JSONReply(try await delete(cid, hard: request.queryFlag("hard_delete"), by: principal, request, operation))
+    }
+
+    /// `POST /channels/delete` with `cids` (1 to 100) and `hard_delete`: deletes each channel as
+    /// `DELETE /channels/{type}/{id}` does and answers a `task_id` for `GET /tasks/{id}`,
+    /// completed already, whose `result` says per channel `ok` or why it was not deleted.
+    func deleteMany(_ request: Request) async throws -> JSONReply {
+        let operation = "DeleteChannels"
+        let principal = try await state.authenticate(request)
+        let body = try await state.jsonBody(request, operation: operation)
+        guard let texts = body["cids"]?.arrayValue?.compactMap(\.stringValue), (1...100).contains(texts.count) else {
+            throw APIError.input(operation, "cids must be a list of 1 to 100 channel ids (type:id)")
+        }
+        let cids = try texts.map { text in
+            guard let cid = try? ChannelId(cid: text) else {
+                throw APIError.input(operation, "cids: \(text) is not a channel id; write type:id, for example messaging:general")
+            }
+            return cid
+        }
+        let hard = body["hard_delete"]?.flag ?? false
+        let task = try await state.runTask(for: cids.map(\.rawValue)) { text in
+            _ = try await delete(try ChannelId(cid: text), hard: hard, by: principal, request, operation)
+        }
+        return JSONReply(["task_id": .string(task)], status: .created)
+    }
+
+    /// Deletes channel `cid`: it answers as missing from then on, its members leave, and its
+    /// messages are soft-deleted (or removed for good when `hard`); returns the answer's body.
+    private func delete(_ cid: ChannelId, hard: Bool, by principal: Principal, _ request: Request, _ operation: String) async throws
+        -> JSONObject
+    {
         let now = state.clock.now()
         let renderer = await state.renderer(for: request)
         let (object, event) = try await state.store.write { db -> (JSONObject, PendingEvent) in
@@ -150,7 +180,7 @@ extension ChannelRoutes {
             return (["channel": pending.event["channel"] ?? .null], pending)
         }
         await state.publish([event])
-        return JSONReply(object)
+        return object
     }
 
     /// Hides the channel's messages created up to `date` (all of them when nil) from its

@@ -14,6 +14,7 @@ struct ChannelRoutes {
         router.post("/channels/:type/:id") { request, context in try await update(request, context) }
         router.patch("/channels/:type/:id") { request, context in try await updatePartial(request, context) }
         router.delete("/channels/:type/:id") { request, context in try await delete(request, context) }
+        router.post("/channels/delete") { request, _ in try await deleteMany(request) }
         router.post("/channels/:type/:id/truncate") { request, context in try await truncate(request, context) }
         router.post("/channels/:type/:id/stop-watching") { request, context in try await stopWatching(request, context) }
         router.get("/members") { request, _ in try await queryMembers(request) }
