@@ -125,6 +125,31 @@ struct ChannelLifecycleTests {
         }
     }
 
+    @Test("a hidden channel leaves the member's list until shown or a new message; clearing history hides what was sent so far")
+    func hiding() async throws {
+        try await withClub { server, owner, ann in
+            let old = try await owner.channel("messaging:club").sendMessage(text: "before")
+            try await ann.hideChannel("messaging:club", clearingHistory: true)
+            #expect(try await ann.queryChannels(filter: ["cid": "messaging:club"]).isEmpty)
+            let hidden = try #require(try await ann.queryChannels(filter: ["cid": "messaging:club", "hidden": true]).first)
+            #expect(hidden.isHidden && hidden.messages.isEmpty, "its history so far is cleared for ann")
+            #expect(try await owner.queryChannel("messaging:club").messages.map(\.id) == [old.id], "not for the others")
+
+            let new = try await owner.channel("messaging:club").sendMessage(text: "after")
+            let shown = try #require(try await ann.queryChannels(filter: ["cid": "messaging:club"]).first)
+            #expect(!shown.isHidden && shown.messages.map(\.id) == [new.id], "a new message shows it again")
+
+            let bob = server.userClient("bob")
+            try await owner.hideChannel("messaging:club", as: "bob")
+            #expect(try await bob.queryChannel("messaging:club").isHidden)
+            try await owner.showChannel("messaging:club", as: "bob")
+            #expect(try await bob.queryChannel("messaging:club").isHidden == false)
+            await expectRefused(4, "user outsider is not a member of channel messaging:club") {
+                try await owner.hideChannel("messaging:club", as: "outsider")
+            }
+        }
+    }
+
     @Test("a deleted channel is gone for everyone with its messages; created again, it starts empty")
     func deletion() async throws {
         try await withClub { _, owner, ann in

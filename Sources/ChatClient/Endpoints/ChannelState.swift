@@ -15,6 +15,8 @@ public struct ChannelState: Sendable {
     public var watcherCount: Int
     /// Each member's read state and unread messages.
     public var reads: [ChannelRead]
+    /// Whether the querying user hid the channel (``ChatClient/hideChannel(_:clearingHistory:as:)``).
+    public var isHidden: Bool
 
     init(json: JSONObject, operation: String) throws {
         guard let channelJSON = json["channel"] else {
@@ -30,6 +32,7 @@ public struct ChannelState: Sendable {
         }
         watcherCount = json["watcher_count"]?.intValue ?? 0
         reads = (json["read"]?.arrayValue ?? []).compactMap { $0.objectValue.map(ChannelRead.init(json:)) }
+        isHidden = json["hidden"]?.boolValue ?? false
     }
 }
 

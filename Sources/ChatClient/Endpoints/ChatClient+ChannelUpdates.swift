@@ -56,6 +56,23 @@ extension ChatClient {
         return try ChatClient.channel(in: response, operation: "DeleteChannel")
     }
 
+    /// Hides `cid` from `userId`'s channel list (the configured user when nil): its channel
+    /// queries leave it out (a `hidden: true` filter lists it) until ``showChannel(_:as:)`` or a
+    /// new message in it. `clearingHistory` also takes the messages sent so far out of what the
+    /// user reads of it, for good (`POST /channels/{type}/{id}/hide`).
+    public func hideChannel(_ cid: ChannelId, clearingHistory: Bool = false, as userId: String? = nil) async throws {
+        var body: JSONObject = ["clear_history": .bool(clearingHistory)]
+        if let user = try actingUser(userId, operation: "HideChannel") { body["user_id"] = .string(user) }
+        _ = try await perform(.post(Endpoint.channelPath(cid) + "/hide", body, idempotent: true, operation: "HideChannel"))
+    }
+
+    /// Lists a hidden channel in `userId`'s channel queries again (`POST /channels/{type}/{id}/show`).
+    public func showChannel(_ cid: ChannelId, as userId: String? = nil) async throws {
+        var body: JSONObject = [:]
+        if let user = try actingUser(userId, operation: "ShowChannel") { body["user_id"] = .string(user) }
+        _ = try await perform(.post(Endpoint.channelPath(cid) + "/show", body, idempotent: true, operation: "ShowChannel"))
+    }
+
     /// Deletes up to 100 channels in the background (`POST /channels/delete`), each as
     /// ``deleteChannel(_:hardDelete:)`` does. Answers the id of the task to follow with
     /// ``task(_:)``, whose result says per channel `ok` or why it was not deleted.

@@ -27,6 +27,8 @@ enum EndpointRoutes {
         "PATCH /channels/{type}/{id}": .updateChannelPartial,
         "DELETE /channels/{type}/{id}": .deleteChannel,
         "POST /channels/delete": .deleteChannels,
+        "POST /channels/{type}/{id}/hide": .hideChannel,
+        "POST /channels/{type}/{id}/show": .showChannel,
         "POST /channels/{type}/{id}/truncate": .truncateChannel,
         "POST /channels/{type}/{id}/stop-watching": .stopWatchingChannel,
         "GET /members": .queryMembers,

@@ -3,8 +3,8 @@ import Foundation
 import GRDB
 
 /// The subset of Stream's channel filters the dev server understands: `cid`, `id`, `type`
-/// (equality, `$eq`, `$in`), `members` (`$in`, `$eq`) and `$and`. Anything else is refused with
-/// a clear error rather than silently ignored.
+/// (equality, `$eq`, `$in`), `members` (`$in`, `$eq`), `hidden` (true or false, at the top
+/// level) and `$and`. Anything else is refused with a clear error rather than silently ignored.
 struct ChannelFilter: Sendable {
     private indirect enum Condition: Sendable {
         case field(String, Set<String>)
@@ -13,9 +13,21 @@ struct ChannelFilter: Sendable {
     }
 
     private let condition: Condition
+    /// `hidden: true` lists only the channels the querying user hid; otherwise they are left out.
+    private let listsHidden: Bool
 
     init(_ filter: JSONObject, operation: String) throws {
-        condition = try ChannelFilter.parse(filter, operation: operation)
+        var rest = filter
+        if let hidden = rest["hidden"] {
+            guard let flag = hidden.boolValue ?? hidden["$eq"]?.boolValue else {
+                throw APIError.input(operation, "filter on hidden must be true or false")
+            }
+            listsHidden = flag
+            rest["hidden"] = nil
+        } else {
+            listsHidden = false
+        }
+        condition = try ChannelFilter.parse(rest, operation: operation)
     }
 
     private static func parse(_ filter: JSONObject, operation: String) throws -> Condition {
@@ -36,12 +48,18 @@ struct ChannelFilter: Sendable {
     }
 
     /// The matching channels `principal` may read: any with a server token, only its user's
-    /// channels with a user token.
-    func channels(visibleTo principal: Principal, _ db: Database) throws -> [StoredChannel] {
-        let matching = try ChannelsTable.all(db).filter { channel in try matches(channel, db) }
-        guard let userId = principal.userId else { return matching }
-        let visible = Set(try ChannelsTable.channelIds(ofMember: userId, db))
-        return matching.filter { visible.contains($0.cid) }
+    /// channels with a user token. For a querying `viewer` (the token's user, or the one a
+    /// server query names), the channels it hid are left out, or with `hidden: true` are the
+    /// only ones listed.
+    func channels(visibleTo principal: Principal, viewer: String?, _ db: Database) throws -> [StoredChannel] {
+        var matching = try ChannelsTable.all(db).filter { channel in try matches(channel, db) }
+        if let userId = principal.userId {
+            let visible = Set(try ChannelsTable.channelIds(ofMember: userId, db))
+            matching = matching.filter { visible.contains($0.cid) }
+        }
+        guard let viewer else { return listsHidden ? [] : matching }
+        let hidden = try ChannelsTable.hiddenChannelIds(of: viewer, db)
+        return matching.filter { hidden.contains($0.cid) == listsHidden }
     }
 
     func matches(_ channel: StoredChannel, _ db: Database) throws -> Bool {

@@ -15,6 +15,8 @@ struct ChannelRoutes {
         router.patch("/channels/:type/:id") { request, context in try await updatePartial(request, context) }
         router.delete("/channels/:type/:id") { request, context in try await delete(request, context) }
         router.post("/channels/delete") { request, _ in try await deleteMany(request) }
+        router.post("/channels/:type/:id/hide") { request, context in try await hide(request, context) }
+        router.post("/channels/:type/:id/show") { request, context in try await show(request, context) }
         router.post("/channels/:type/:id/truncate") { request, context in try await truncate(request, context) }
         router.post("/channels/:type/:id/stop-watching") { request, context in try await stopWatching(request, context) }
         router.get("/members") { request, _ in try await queryMembers(request) }
@@ -116,8 +118,10 @@ struct ChannelRoutes {
         let offset = max(body["offset"]?.intValue ?? 0, 0)
         let messageLimit = min(max(body["message_limit"]?.intValue ?? 25, 0), 300)
         let renderer = await state.renderer(for: request)
+        // Whose hidden channels are left out: the token's user, or the user a server query names.
+        let viewer = principal.userId ?? body["user_id"]?.stringValue
         let matches = try await state.store.read { db -> [StoredChannel] in
-            Array(try sort.sorted(filter.channels(visibleTo: principal, db), db).dropFirst(offset).prefix(limit))
+            Array(try sort.sorted(filter.channels(visibleTo: principal, viewer: viewer, db), db).dropFirst(offset).prefix(limit))
         }
         for channel in matches {
             try await watchIfAsked(request, body: body, cid: channel.cid, principal: principal, operation: operation)

@@ -13,10 +13,14 @@ extension Renderer {
         var userIds = Set(members.map(\.userId))
         if let createdBy = channel.createdBy { userIds.insert(createdBy) }
         let users = try UsersTable.fetch(db, ids: userIds)
+        let membership = viewer.flatMap { viewer in members.first { $0.userId == viewer } }
         let messages = try self.messages(
-            try MessagesTable.latest(db, channel.cid, limit: messageLimit, beforeId: beforeId), viewer: viewer, in: db)
+            try MessagesTable.latest(db, channel.cid, limit: messageLimit, beforeId: beforeId, afterSeq: membership?.historyClearedSeq),
+            viewer: viewer, in: db)
+        var rendered = self.channel(channel, memberCount: members.count, createdBy: channel.createdBy.flatMap { users[$0] })
+        rendered["hidden"] = .bool(membership?.isHidden ?? false)
         var state: JSONObject = [
-            "channel": .object(self.channel(channel, memberCount: members.count, createdBy: channel.createdBy.flatMap { users[$0] })),
+            "channel": .object(rendered),
             "messages": .array(messages.map(RawJSON.object)),
             "pinned_messages": .array(
                 try self.messages(try MessagesTable.pinned(db, channel.cid, at: now, limit: 10), viewer: viewer, in: db).map(RawJSON.object)),
@@ -25,11 +29,9 @@ extension Renderer {
             "watcher_count": .number(JSONNumber(watcherCount)),
             "watchers": [],
             "threads": [],
-            "hidden": false,
+            "hidden": .bool(membership?.isHidden ?? false),
         ]
-        if let viewer, let membership = members.first(where: { $0.userId == viewer }) {
-            state["membership"] = .object(member(membership, users: users))
-        }
+        if let membership { state["membership"] = .object(member(membership, users: users)) }
         return state
     }
 

@@ -25,7 +25,7 @@ extension MessageRoutes {
         let (limit, offset) = try Self.searchPage(payload, sorted: !sort.isEmpty, operation: operation)
         let renderer = await state.renderer(for: request)
         let (results, more) = try await state.store.read { db -> ([RawJSON], Bool) in
-            let channels = try channelFilter.channels(visibleTo: principal, db)
+            let channels = try channelFilter.channels(visibleTo: principal, viewer: nil, db)
             guard !channels.isEmpty else { return ([], false) }
             var conditions = SQLConditions("deleted_at IS NULL")
             conditions.add("cid", in: Set(channels.map(\.cid.rawValue)))

@@ -107,6 +107,8 @@ struct MessageRoutes {
         let now = message.createdAt
         try MessagesTable.insert(db, message)
         try ChannelsTable.touchLastMessage(db, cid, at: now)
+        // A new message shows a hidden channel again to the members that hid it, as on the service.
+        try ChannelsTable.showToAll(db, cid)
         // Posting in the channel reads it for the sender, as on the service.
         if message.parentId == nil || message.data["show_in_channel"]?.boolValue == true {
             try MessagesTable.markRead(db, cid, message.userId, messageId: message.id, at: now)

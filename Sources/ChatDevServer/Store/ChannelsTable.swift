@@ -117,6 +117,28 @@ enum ChannelsTable {
         return removed
     }
 
+    /// Hides `cid` for `userId` or shows it again, and records the history it cleared.
+    static func setHidden(_ db: Database, _ cid: ChannelId, _ userId: String, _ isHidden: Bool, historyClearedSeq: Int64?) throws {
+        try db.execute(
+            sql: "UPDATE members SET hidden = ?, history_cleared_seq = ? WHERE cid = ? AND user_id = ?",
+            arguments: [isHidden, historyClearedSeq, cid.rawValue, userId])
+    }
+
+    /// Shows `cid` again to every member that hid it (a new message arrived).
+    static func showToAll(_ db: Database, _ cid: ChannelId) throws {
+        try db.execute(sql: "UPDATE members SET hidden = 0 WHERE cid = ? AND hidden = 1", arguments: [cid.rawValue])
+    }
+
+    /// The channels `userId` hid.
+    static func hiddenChannelIds(of userId: String, _ db: Database) throws -> Set<ChannelId> {
+        Set(try String.fetchAll(db, sql: "SELECT cid FROM members WHERE user_id = ? AND hidden = 1", arguments: [userId]).map(StoreCoding.channelId))
+    }
+
+    static let hidingMigration = """
+        ALTER TABLE members ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE members ADD COLUMN history_cleared_seq INTEGER;
+        """
+
     /// Takes `userId` out of every channel, with no event (its hard deletion).
     static func removeMemberships(of userId: String, _ db: Database) throws {
         try db.execute(sql: "DELETE FROM members WHERE user_id = ?", arguments: [userId])
@@ -137,6 +159,7 @@ enum ChannelsTable {
         StoredMember(
             cid: StoreCoding.channelId(row["cid"]), userId: row["user_id"], channelRole: row["channel_role"],
             data: StoreCoding.object(row["data"]), createdAt: StoreCoding.date(row["created_at"]) ?? Date(),
-            updatedAt: StoreCoding.date(row["updated_at"]) ?? Date(), banned: row["banned"] ?? false)
+            updatedAt: StoreCoding.date(row["updated_at"]) ?? Date(), banned: row["banned"] ?? false, isHidden: row["hidden"] ?? false,
+            historyClearedSeq: row["history_cleared_seq"])
     }
 }

@@ -72,6 +72,7 @@ final class DevStore: Sendable {
         migrator.registerMigration("v5: mutes") { db in try db.execute(sql: MutesTable.migration) }
         migrator.registerMigration("v6: unread counts") { db in try db.execute(sql: UnreadCounts.migration) }
         migrator.registerMigration("v7: deactivated and deleted users") { db in try db.execute(sql: UsersTable.lifecycleMigration) }
+        migrator.registerMigration("v8: hidden channels") { db in try db.execute(sql: ChannelsTable.hidingMigration) }
         return migrator
     }
 }

@@ -35,12 +35,13 @@ enum MessagesTable {
     }
 
     /// The latest `limit` channel messages (thread replies only when shown in the channel), oldest first.
-    static func latest(_ db: Database, _ cid: ChannelId, limit: Int, beforeId: String? = nil) throws -> [StoredMessage] {
+    /// `afterSeq` leaves out the messages up to it (a history the viewer cleared).
+    static func latest(_ db: Database, _ cid: ChannelId, limit: Int, beforeId: String? = nil, afterSeq: Int64? = nil) throws -> [StoredMessage] {
         var sql = """
             SELECT * FROM messages WHERE cid = ? AND (parent_id IS NULL OR json_extract(data, '$.show_in_channel') = 1)
-            AND seq > \(visibleSeq)
+            AND seq > \(visibleSeq) AND seq > ?
             """
-        var arguments: StatementArguments = [cid.rawValue, cid.rawValue]
+        var arguments: StatementArguments = [cid.rawValue, cid.rawValue, afterSeq ?? 0]
         if let beforeId, let seq = try Int64.fetchOne(db, sql: "SELECT seq FROM messages WHERE id = ?", arguments: [beforeId]) {
             sql += " AND seq < ?"
             arguments += [seq]

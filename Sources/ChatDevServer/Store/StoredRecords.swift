@@ -52,6 +52,12 @@ struct StoredMember: Sendable {
     var updatedAt: Date
     /// Whether a ban (app-wide or of this channel) is in force for the member.
     var banned = false
+    /// Whether the member hid the channel: its channel queries leave it out until it shows it
+    /// again or a new message arrives.
+    var isHidden = false
+    /// The last message of the channel when the member hid it clearing its history: the member
+    /// no longer sees it or those before it.
+    var historyClearedSeq: Int64?
 }
 
 /// A message as stored: `data` is what the client sent (text, attachments, custom fields), with

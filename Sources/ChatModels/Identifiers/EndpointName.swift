@@ -55,6 +55,10 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     public static let deleteChannel: Self = "DeleteChannel"
     /// `POST /channels/delete`.
     public static let deleteChannels: Self = "DeleteChannels"
+    /// `POST /channels/{type}/{id}/hide`.
+    public static let hideChannel: Self = "HideChannel"
+    /// `POST /channels/{type}/{id}/show`.
+    public static let showChannel: Self = "ShowChannel"
     /// `POST /channels/{type}/{id}/truncate`.
     public static let truncateChannel: Self = "TruncateChannel"
     /// `POST /channels/{type}/{id}/stop-watching`.
@@ -137,7 +141,7 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     public static let known: [EndpointName] = [
         getApp, updateApp, getRateLimits, updateUsers, updateUsersPartial, sendUserCustomEvent, deleteUser, deactivateUser, reactivateUser, restoreUsers,
         deleteUsers, deactivateUsers, getTask, queryUsers, sync, getOrCreateChannel, queryChannels,
-        updateChannel, updateChannelPartial, deleteChannel, deleteChannels, truncateChannel, stopWatchingChannel, queryMembers, updateMemberPartial,
+        updateChannel, updateChannelPartial, deleteChannel, deleteChannels, hideChannel, showChannel, truncateChannel, stopWatchingChannel, queryMembers, updateMemberPartial,
         markRead, markUnread, markChannelsRead, unreadCounts, unreadCountsBatch, sendEvent, sendMessage, getMessage, getManyMessages, getPinnedMessages, updateMessage, updateMessagePartial,
         deleteMessage, undeleteMessage, getReplies, search, getOG, sendReaction, deleteReaction, getReactions, uploadFile, uploadImage, deleteFile,
         deleteImage, flag, unflag, muteUser, unmuteUser, muteChannel, unmuteChannel, queryMessageFlags, ban, unban, queryBannedUsers,

@@ -58,6 +58,10 @@ public struct EventType: RawRepresentable, Hashable, Sendable, ExpressibleByStri
     public static let channelDeleted = Self(rawValue: "channel.deleted")
     /// A channel the user is a member of but was not watching was deleted.
     public static let notificationChannelDeleted = Self(rawValue: "notification.channel_deleted")
+    /// A member hid the channel from its channel list (to that member's connections).
+    public static let channelHidden = Self(rawValue: "channel.hidden")
+    /// A member listed a hidden channel again.
+    public static let channelVisible = Self(rawValue: "channel.visible")
     /// A channel's history was emptied (truncated).
     public static let channelTruncated = Self(rawValue: "channel.truncated")
     /// A user started watching a channel.
