@@ -25,7 +25,6 @@ struct ChatCommand: AsyncParsableCommand {
         guard linger >= 0, linger <= 600 else { throw ValidationError("--linger must be 0 to 600 seconds, found \(linger)") }
         let (client, configuration) = try options.client(as: user)
         try await options.reaching(configuration) { try await client.upsertUsers([User(id: user, name: user.capitalized)]) }
-        try await client.join(channel, as: user)
         let connection = EventConnection(client: client, user: User(id: user))
         let session = ChatSession(client: client, channel: channel, user: user)
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -35,6 +34,8 @@ struct ChatCommand: AsyncParsableCommand {
             group.addTask {
                 for await event in connection.events { session.show(event) }
             }
+            // Joined once watching, so what the bots say to a new member (a welcome) shows.
+            try await client.join(channel, as: user)
             group.addTask { await ChatConnectionNotices(connection: connection, say: say).run() }
             say("Talking in \(channel.rawValue) as \(user). A line is a message; :help lists the rest.")
             for await line in StandardInputLines.lines() {

@@ -4,6 +4,7 @@ port 0 and the three example bots; the official Python SDK plays the user."""
 import contextlib
 import json
 import os
+import queue
 import re
 import shlex
 import shutil
@@ -11,6 +12,7 @@ import signal
 import sqlite3
 import socket
 import subprocess
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -133,12 +135,22 @@ def bot_messages(channel, bot_id, after_id=None):
 
 class ChatSession:
     """`bots chat` as `user` against the run's server, talked to line by line; killed when the
-    test leaves it still running."""
+    test leaves it still running. Its output is read on a thread, so waiting for a line that
+    never comes fails after `timeout` seconds instead of hanging the test run."""
 
-    def __init__(self, run, folder, user="dora"):
+    def __init__(self, run, folder, user="dora", timeout=30):
         self.process = subprocess.Popen(
             [bots_binary(), "chat", "--config", str(folder / "bots.yaml"), "--server", run.base_url, "--user", user, "--linger", "1"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=folder)
+        self.timeout = timeout
+        self.lines = queue.Queue()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        for line in self.process.stdout:
+            self.lines.put(line)
+        self.lines.put(None)
 
     def __enter__(self):
         return self
@@ -155,16 +167,27 @@ class ChatSession:
     def read_until(self, marker):
         """The lines shown up to the first one containing `marker`, without their newlines."""
         seen = []
+        deadline = time.time() + self.timeout
         while not seen or marker not in seen[-1]:
-            line = self.process.stdout.readline()
-            assert line, "".join(seen)
+            try:
+                line = self.lines.get(timeout=max(0.0, deadline - time.time()))
+            except queue.Empty:
+                raise AssertionError(f"no line with {marker!r} within {self.timeout} s; shown:\n" + "".join(seen))
+            assert line is not None, "bots chat ended first; shown:\n" + "".join(seen)
             seen.append(line)
         return [line.rstrip("\n") for line in seen]
 
     def quit(self):
         """Ends the session with :quit; its remaining output and its errors."""
         self.say(":quit")
-        out, err = self.process.communicate(timeout=30)
+        self.process.stdin.close()
+        err = self.process.stderr.read()
+        self.process.wait(timeout=30)
+        self.reader.join(timeout=30)
+        rest = []
+        while (line := self.lines.get(timeout=1)) is not None:
+            rest.append(line)
+        out = "".join(rest)
         assert self.process.returncode == 0, out + err
         return out, err
 
@@ -832,6 +855,21 @@ def test_the_workout_bots_goal_conversation_goes_on_after_a_restart(tmp_path):
         samples = scrape(run.metrics_url)[0]
         assert sample(samples, "chatbotkit_bot_conversation_events_total", bot="workout", conversation="GoalSetup", event="ended") == 1
         assert saved_steps() == [], "an ended conversation leaves the file"
+        assert run.terminate() == 0, "".join(run.output)
+    finally:
+        run.kill()
+
+
+def test_bots_chat_shows_the_welcome_a_new_member_gets(tmp_path):
+    config = write_config(tmp_path)
+    config.write_text(config.read_text().replace("    database: ", "    welcome: true\n    database: ", 1))
+    run = BotsRun(config)
+    try:
+        with ChatSession(run, tmp_path, user="erin") as chat:
+            lines = chat.read_until("workout-bot: ")
+            chat.quit()
+        assert lines[0].startswith("Talking in messaging:general as erin."), lines
+        assert lines[-1].startswith("workout-bot: Welcome, Erin! Post a workout attachment"), lines
         assert run.terminate() == 0, "".join(run.output)
     finally:
         run.kill()
