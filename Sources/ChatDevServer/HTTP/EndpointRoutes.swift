@@ -49,6 +49,8 @@ enum EndpointRoutes {
         "POST /messages/{messageId}/undelete": .undeleteMessage,
         "GET /messages/{messageId}/replies": .getReplies,
         "GET /search": .search,
+        "POST /threads": .queryThreads,
+        "GET /threads/{messageId}": .getThread,
         "GET /og": .getOG,
         "POST /messages/{messageId}/reaction": .sendReaction,
         "DELETE /messages/{messageId}/reaction/{reactionType}": .deleteReaction,

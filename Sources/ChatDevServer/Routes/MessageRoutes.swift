@@ -25,6 +25,8 @@ struct MessageRoutes {
         router.get("/messages/:messageId/replies") { request, context in try await replies(request, context) }
         router.post("/messages/:messageId/action") { request, context in try await runAction(request, context) }
         router.post("/messages/:messageId/undelete") { request, context in try await undelete(request, context) }
+        router.post("/threads") { request, _ in try await queryThreads(request) }
+        router.get("/threads/:messageId") { request, context in try await thread(request, context) }
         router.get("/search") { request, _ in try await search(request) }
         router.get("/og") { request, _ in try await openGraph(request) }
     }

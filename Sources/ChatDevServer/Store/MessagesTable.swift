@@ -88,6 +88,13 @@ enum MessagesTable {
         ).map(decode)
     }
 
+    /// The latest `limit` replies of a thread not deleted, oldest first.
+    static func latestReplies(_ db: Database, parentId: String, limit: Int) throws -> [StoredMessage] {
+        try Row.fetchAll(
+            db, sql: "SELECT * FROM messages WHERE parent_id = ? AND deleted_at IS NULL ORDER BY seq DESC LIMIT ?", arguments: [parentId, limit]
+        ).map(decode).reversed()
+    }
+
     static func replyCount(_ db: Database, parentId: String) throws -> Int {
         try Int.fetchOne(
             db, sql: "SELECT COUNT(*) FROM messages WHERE parent_id = ? AND deleted_at IS NULL", arguments: [parentId]) ?? 0

@@ -99,6 +99,10 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     public static let getReplies: Self = "GetReplies"
     /// `GET /search`.
     public static let search: Self = "Search"
+    /// `POST /threads`.
+    public static let queryThreads: Self = "QueryThreads"
+    /// `GET /threads/{message_id}`.
+    public static let getThread: Self = "GetThread"
     /// `GET /og`.
     public static let getOG: Self = "GetOG"
     /// `POST /messages/{id}/reaction`.
@@ -143,7 +147,7 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
         deleteUsers, deactivateUsers, getTask, queryUsers, sync, getOrCreateChannel, queryChannels,
         updateChannel, updateChannelPartial, deleteChannel, deleteChannels, hideChannel, showChannel, truncateChannel, stopWatchingChannel, queryMembers, updateMemberPartial,
         markRead, markUnread, markChannelsRead, unreadCounts, unreadCountsBatch, sendEvent, sendMessage, getMessage, getManyMessages, getPinnedMessages, updateMessage, updateMessagePartial,
-        deleteMessage, undeleteMessage, getReplies, search, getOG, sendReaction, deleteReaction, getReactions, uploadFile, uploadImage, deleteFile,
+        deleteMessage, undeleteMessage, getReplies, queryThreads, getThread, search, getOG, sendReaction, deleteReaction, getReactions, uploadFile, uploadImage, deleteFile,
         deleteImage, flag, unflag, muteUser, unmuteUser, muteChannel, unmuteChannel, queryMessageFlags, ban, unban, queryBannedUsers,
     ].sorted()
 }
