@@ -206,7 +206,8 @@ struct DoctorCommand: AsyncParsableCommand {
         do {
             let user = try await client.queryUsers(ids: [entry.user]).first
             if let user, let disabled = Self.disabled(user) {
-                checkup.report(.fail, subject, "user \(entry.user) is \(disabled), so the bot could neither connect nor post; \(disabled == "deactivated" ? "reactivate" : "restore") it first")
+                let remedy = disabled == "deactivated" ? "reactivate" : "restore"
+                checkup.report(.fail, subject, "user \(entry.user) is \(disabled), so the bot could neither connect nor post; \(remedy) it first")
                 return
             }
             let exists = user != nil

@@ -22,7 +22,10 @@ final class BotMetrics: Sendable {
     private let leftToOtherNodes: Counter
 
     /// What metrics name a delivery's kind.
-    static let triggers = ["message", "edit", "deletion", "undeletion", "reaction", "truncation", "user_messages_deletion", "event", "addition", "schedule", "conversation_timeout"]
+    static let triggers = [
+        "message", "edit", "deletion", "undeletion", "reaction", "truncation", "user_messages_deletion", "event", "addition", "schedule",
+        "conversation_timeout",
+    ]
 
     init(bot: String, factory: any MetricsFactory) {
         let dimensions = [("bot", bot)]

@@ -43,8 +43,9 @@ enum DeliverySpan {
 }
 
 extension Delivery {
-    /// `HandleMessage`, `HandleEdit`, `HandleDeletion`, `HandleUndeletion`, `HandleReaction`, `HandleTruncation`, `HandleUserMessagesDeletion`, `HandleEvent`, `HandleAddition`, `HandleSchedule` or
-    /// `HandleConversationTimeout`.
+    /// `HandleMessage`, `HandleEdit`, `HandleDeletion`, `HandleUndeletion`, `HandleReaction`,
+    /// `HandleTruncation`, `HandleUserMessagesDeletion`, `HandleEvent`, `HandleAddition`,
+    /// `HandleSchedule` or `HandleConversationTimeout`.
     var spanName: String {
         switch work {
         case .truncation: "HandleTruncation"

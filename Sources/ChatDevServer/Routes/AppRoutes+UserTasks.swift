@@ -38,7 +38,9 @@ extension AppRoutes {
         let ids = try Self.taskUserIds(body, operation: operation)
         let marks = body["mark_messages_deleted"]?.flag ?? false
         let actor = body["created_by_id"]?.stringValue
-        let task = try await state.runTask(for: ids) { id in _ = try await deactivate(id, markingMessagesDeleted: marks, by: actor, request, operation) }
+        let task = try await state.runTask(for: ids) { id in
+            _ = try await deactivate(id, markingMessagesDeleted: marks, by: actor, request, operation)
+        }
         return JSONReply(["task_id": .string(task)], status: .created)
     }
 

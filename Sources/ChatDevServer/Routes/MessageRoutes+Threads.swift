@@ -24,8 +24,8 @@ extension MessageRoutes {
         let userId = try state.actingUser(principal, body, operation: operation)
         let filter = body["filter"]?.objectValue ?? [:]
         if let unsupported = filter.members.map(\.key).first(where: { !Self.threadFilterFields.contains($0) }) {
-            throw APIError.input(
-                operation, "filter.\(unsupported) is not supported by the dev server; use \(Self.threadFilterFields.sorted().joined(separator: ", "))")
+            let supported = Self.threadFilterFields.sorted().joined(separator: ", ")
+            throw APIError.input(operation, "filter.\(unsupported) is not supported by the dev server; use \(supported)")
         }
         let conditions = try filter.members.map { ($0.key, try FilterConditions.strings($0.value, key: $0.key, operation: operation)) }
         let sort = try DevServerState.sortKeys(body["sort"], fields: Self.threadSortFields, operation: operation)

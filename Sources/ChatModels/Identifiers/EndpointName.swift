@@ -143,11 +143,12 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     /// Every endpoint the dev server serves, in name order: what `GET /rate_limits` lists and
     /// what `bots.yaml`'s `embedded.rate_limits` may name.
     public static let known: [EndpointName] = [
-        getApp, updateApp, getRateLimits, updateUsers, updateUsersPartial, sendUserCustomEvent, deleteUser, deactivateUser, reactivateUser, restoreUsers,
-        deleteUsers, deactivateUsers, getTask, queryUsers, sync, getOrCreateChannel, queryChannels,
-        updateChannel, updateChannelPartial, deleteChannel, deleteChannels, hideChannel, showChannel, truncateChannel, stopWatchingChannel, queryMembers, updateMemberPartial,
-        markRead, markUnread, markChannelsRead, unreadCounts, unreadCountsBatch, sendEvent, sendMessage, getMessage, getManyMessages, getPinnedMessages, updateMessage, updateMessagePartial,
-        deleteMessage, undeleteMessage, getReplies, queryThreads, getThread, search, getOG, sendReaction, deleteReaction, getReactions, uploadFile, uploadImage, deleteFile,
-        deleteImage, flag, unflag, muteUser, unmuteUser, muteChannel, unmuteChannel, queryMessageFlags, ban, unban, queryBannedUsers,
+        getApp, updateApp, getRateLimits, updateUsers, updateUsersPartial, sendUserCustomEvent, deleteUser, deactivateUser, reactivateUser,
+        restoreUsers, deleteUsers, deactivateUsers, getTask, queryUsers, sync, getOrCreateChannel, queryChannels, updateChannel,
+        updateChannelPartial, deleteChannel, deleteChannels, hideChannel, showChannel, truncateChannel, stopWatchingChannel, queryMembers,
+        updateMemberPartial, markRead, markUnread, markChannelsRead, unreadCounts, unreadCountsBatch, sendEvent, sendMessage, getMessage,
+        getManyMessages, getPinnedMessages, updateMessage, updateMessagePartial, deleteMessage, undeleteMessage, getReplies, queryThreads,
+        getThread, search, getOG, sendReaction, deleteReaction, getReactions, uploadFile, uploadImage, deleteFile, deleteImage, flag, unflag,
+        muteUser, unmuteUser, muteChannel, unmuteChannel, queryMessageFlags, ban, unban, queryBannedUsers,
     ].sorted()
 }
