@@ -37,7 +37,10 @@ struct ServerClockTests {
     func againstTheDevServer() async throws {
         try await TestChatServer.withServer { server in
             let clock = try await server.client(as: "ann").serverClock()
-            #expect(!clock.isOff(byMoreThan: .zero), "\(clock)")
+            // Hummingbird writes a `Date` it refreshes once a second on its event loop; under a
+            // full test run's load that refresh can come late, so the header may be a second or
+            // two old. Two seconds is also where `bots doctor` starts to note a difference.
+            #expect(!clock.isOff(byMoreThan: .seconds(2)), "\(clock)")
             let refused = await #expect(throws: ChatClientError.self) {
                 try await server.client(as: "ann") { $0.credentials = .apiSecret("not-this-server's-secret-at-all-32b") }.serverClock()
             }
