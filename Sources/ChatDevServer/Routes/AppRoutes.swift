@@ -25,6 +25,9 @@ struct AppRoutes {
         router.post("/users/:userId/deactivate") { request, context in try await deactivateUser(request, context) }
         router.post("/users/:userId/reactivate") { request, context in try await reactivateUser(request, context) }
         router.post("/users/restore") { request, _ in try await restoreUsers(request) }
+        router.post("/users/block") { request, _ in try await block(request) }
+        router.post("/users/unblock") { request, _ in try await unblock(request) }
+        router.get("/users/block") { request, _ in try await blockedUsers(request) }
         router.post("/users/delete") { request, _ in try await deleteUsers(request) }
         router.post("/users/deactivate") { request, _ in try await deactivateUsers(request) }
         router.get("/tasks/:taskId") { request, context in try await task(request, context) }

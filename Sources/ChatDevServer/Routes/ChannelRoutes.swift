@@ -118,7 +118,8 @@ struct ChannelRoutes {
         let offset = max(body["offset"]?.intValue ?? 0, 0)
         let messageLimit = min(max(body["message_limit"]?.intValue ?? 25, 0), 300)
         let renderer = await state.renderer(for: request)
-        // Whose hidden channels are left out: the token's user, or the user a server query names.
+        // For whom the channels are listed (its hidden ones left out) and rendered: the token's user,
+        // or the user a server query names.
         let viewer = principal.userId ?? body["user_id"]?.stringValue
         let matches = try await state.store.read { db -> [StoredChannel] in
             Array(try sort.sorted(filter.channels(visibleTo: principal, viewer: viewer, db), db).dropFirst(offset).prefix(limit))
@@ -133,7 +134,7 @@ struct ChannelRoutes {
             try matches.map { channel in
                 RawJSON.object(
                     try renderer.channelState(
-                        db, channel, viewer: principal.userId, messageLimit: messageLimit, watcherCount: watchers[channel.cid] ?? 0))
+                        db, channel, viewer: viewer, messageLimit: messageLimit, watcherCount: watchers[channel.cid] ?? 0))
             }
         }
         return JSONReply(["channels": .array(states)], status: .created)
@@ -145,7 +146,7 @@ struct ChannelRoutes {
         let principal = try await state.authenticate(request)
         let cid = try state.channelId(context, operation: operation)
         let body = try await state.jsonBody(request, operation: operation)
-        let adding = try ChannelRoutes.memberEntries(body["add_members"], operation: operation)
+        let requested = try ChannelRoutes.memberEntries(body["add_members"], operation: operation)
         let removing = (body["remove_members"]?.arrayValue ?? []).compactMap { $0.stringValue ?? $0["user_id"]?.stringValue }
         let now = state.clock.now()
         let renderer = await state.renderer(for: request)
@@ -153,6 +154,9 @@ struct ChannelRoutes {
             try DevServerState.requireAccess(db, cid, principal, operation: operation)
             var channel = try DevServerState.requireChannel(db, cid, operation: operation)
             var events: [PendingEvent] = []
+            // A user who blocked the one adding is left out, as on the service.
+            let adder = try? state.actingUser(principal, body, operation: operation)
+            let adding = try requested.filter { entry in try adder.map { try !BlocksTable.isBlocking(db, entry.userId, $0) } ?? true }
             for member in try ChannelsTable.addMembers(db, cid, adding, now: now) {
                 events.append(
                     try ChannelRoutes.memberEvent("member.added", "notification.added_to_channel", cid, member, renderer: renderer, db, at: now))

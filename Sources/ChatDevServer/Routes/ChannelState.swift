@@ -19,6 +19,12 @@ extension Renderer {
             viewer: viewer, in: db)
         var rendered = self.channel(channel, memberCount: members.count, createdBy: channel.createdBy.flatMap { users[$0] })
         rendered["hidden"] = .bool(membership?.isHidden ?? false)
+        // A one-to-one channel with someone the viewer blocked says so, as on the service.
+        if let membership, members.count == 2, let other = members.first(where: { $0.userId != membership.userId }),
+            try BlocksTable.isBlocking(db, membership.userId, other.userId)
+        {
+            rendered["blocked"] = true
+        }
         var state: JSONObject = [
             "channel": .object(rendered),
             "messages": .array(messages.map(RawJSON.object)),

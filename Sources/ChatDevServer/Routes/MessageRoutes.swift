@@ -141,6 +141,7 @@ struct MessageRoutes {
         _ = try DevServerState.requireChannel(db, cid, operation: operation)
         try DevServerState.requireAccess(db, cid, principal, operation: operation)
         try DevServerState.requireNotBanned(db, cid, author, at: now ?? state.clock.now(), operation: operation)
+        try DevServerState.requireNotBlocked(db, cid, author, operation: operation)
     }
 
     /// Text length, attachment count and shape, mention count: what the service refuses.

@@ -73,6 +73,7 @@ final class DevStore: Sendable {
         migrator.registerMigration("v6: unread counts") { db in try db.execute(sql: UnreadCounts.migration) }
         migrator.registerMigration("v7: deactivated and deleted users") { db in try db.execute(sql: UsersTable.lifecycleMigration) }
         migrator.registerMigration("v8: hidden channels") { db in try db.execute(sql: ChannelsTable.hidingMigration) }
+        migrator.registerMigration("v9: blocks") { db in try db.execute(sql: BlocksTable.migration) }
         return migrator
     }
 }

@@ -49,7 +49,8 @@ enum UnreadCounts {
         return totals
     }
 
-    /// How many messages of `channel` that count are sent after `date` by someone else.
+    /// How many messages of `channel` that count are sent after `date` by someone else whom
+    /// `userId` has not blocked.
     static func count(_ db: Database, _ channel: StoredChannel, for userId: String, after date: Date) throws -> Int {
         try Int.fetchOne(
             db,
@@ -58,7 +59,8 @@ enum UnreadCounts {
                 WHERE cid = ? AND user_id != ? AND created_at > ? AND seq > ? AND deleted_at IS NULL
                 AND COALESCE(json_extract(data, '$.silent'), 0) = 0
                 AND ((parent_id IS NULL AND type = 'regular') OR (parent_id IS NOT NULL AND json_extract(data, '$.show_in_channel') = 1))
+                AND user_id NOT IN (SELECT blocked_user_id FROM blocks WHERE user_id = ?)
                 """,
-            arguments: [channel.cid.rawValue, userId, StoreCoding.text(date), channel.truncatedSeq ?? 0]) ?? 0
+            arguments: [channel.cid.rawValue, userId, StoreCoding.text(date), channel.truncatedSeq ?? 0, userId]) ?? 0
     }
 }

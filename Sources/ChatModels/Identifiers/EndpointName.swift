@@ -35,6 +35,12 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     public static let reactivateUser: Self = "ReactivateUser"
     /// `POST /users/restore`.
     public static let restoreUsers: Self = "RestoreUsers"
+    /// `POST /users/block`.
+    public static let blockUsers: Self = "BlockUsers"
+    /// `POST /users/unblock`.
+    public static let unblockUsers: Self = "UnblockUsers"
+    /// `GET /users/block`.
+    public static let getBlockedUsers: Self = "GetBlockedUsers"
     /// `POST /users/delete`.
     public static let deleteUsers: Self = "DeleteUsers"
     /// `POST /users/deactivate`.
@@ -144,7 +150,7 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     /// what `bots.yaml`'s `embedded.rate_limits` may name.
     public static let known: [EndpointName] = [
         getApp, updateApp, getRateLimits, updateUsers, updateUsersPartial, sendUserCustomEvent, deleteUser, deactivateUser, reactivateUser,
-        restoreUsers, deleteUsers, deactivateUsers, getTask, queryUsers, sync, getOrCreateChannel, queryChannels, updateChannel,
+        restoreUsers, deleteUsers, deactivateUsers, blockUsers, unblockUsers, getBlockedUsers, getTask, queryUsers, sync, getOrCreateChannel, queryChannels, updateChannel,
         updateChannelPartial, deleteChannel, deleteChannels, hideChannel, showChannel, truncateChannel, stopWatchingChannel, queryMembers,
         updateMemberPartial, markRead, markUnread, markChannelsRead, unreadCounts, unreadCountsBatch, sendEvent, sendMessage, getMessage,
         getManyMessages, getPinnedMessages, updateMessage, updateMessagePartial, deleteMessage, undeleteMessage, getReplies, queryThreads,
