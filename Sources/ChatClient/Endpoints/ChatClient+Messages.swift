@@ -171,4 +171,12 @@ extension ChatClient {
     static func message(in response: JSONObject, operation: String) throws -> Message {
         try model(Message.self, at: "message", in: response, operation: operation)
     }
+
+    /// The versions of message `id` that edits replaced, oldest first (`POST /messages/history`):
+    /// what it said before, when and by whom each version was made.
+    public func messageHistory(of id: String, limit: Int = 100) async throws -> [MessageHistoryEntry] {
+        let body: JSONObject = ["filter": ["message_id": .string(id)], "limit": .number(JSONNumber(limit))]
+        let response = try await perform(.post("/messages/history", body, idempotent: true, operation: "QueryMessageHistory"))
+        return (response["message_history"]?.arrayValue ?? []).map(MessageHistoryEntry.init(json:))
+    }
 }

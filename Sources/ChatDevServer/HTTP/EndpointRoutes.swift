@@ -53,6 +53,7 @@ enum EndpointRoutes {
         "GET /messages/{messageId}/replies": .getReplies,
         "GET /search": .search,
         "POST /threads": .queryThreads,
+        "POST /messages/history": .queryMessageHistory,
         "GET /threads/{messageId}": .getThread,
         "GET /og": .getOG,
         "POST /messages/{messageId}/reaction": .sendReaction,

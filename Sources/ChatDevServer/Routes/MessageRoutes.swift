@@ -25,6 +25,7 @@ struct MessageRoutes {
         router.get("/messages/:messageId/replies") { request, context in try await replies(request, context) }
         router.post("/messages/:messageId/action") { request, context in try await runAction(request, context) }
         router.post("/messages/:messageId/undelete") { request, context in try await undelete(request, context) }
+        router.post("/messages/history") { request, _ in try await messageHistory(request) }
         router.post("/threads") { request, _ in try await queryThreads(request) }
         router.get("/threads/:messageId") { request, context in try await thread(request, context) }
         router.get("/search") { request, _ in try await search(request) }
@@ -213,6 +214,8 @@ struct MessageRoutes {
                 to: try MessageRoutes.edited(message.data, by: body, partial: partial, operation: operation), sent: sent,
                 before: message.data, actor: actor, now: now, operation: operation)
             var wantsPreview = false
+            // What the message said before goes to its history, unless the edit only pins it.
+            if !pinsOnly, edited != message.data { try MessageHistoryTable.keep(db, message, replacedBy: actor ?? message.userId) }
             if enrichment != .off, MessageRoutes.rewritesText(partial: partial, message.data, edited) {
                 let link = URLEnricher.linkToPreview(edited)
                 let attachment = preview.flatMap { $0.link == link ? $0.attachment : nil }

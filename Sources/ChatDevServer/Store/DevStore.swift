@@ -74,6 +74,7 @@ final class DevStore: Sendable {
         migrator.registerMigration("v7: deactivated and deleted users") { db in try db.execute(sql: UsersTable.lifecycleMigration) }
         migrator.registerMigration("v8: hidden channels") { db in try db.execute(sql: ChannelsTable.hidingMigration) }
         migrator.registerMigration("v9: blocks") { db in try db.execute(sql: BlocksTable.migration) }
+        migrator.registerMigration("v10: message history") { db in try db.execute(sql: MessageHistoryTable.migration) }
         return migrator
     }
 }

@@ -105,6 +105,8 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     public static let getReplies: Self = "GetReplies"
     /// `GET /search`.
     public static let search: Self = "Search"
+    /// `POST /messages/history`.
+    public static let queryMessageHistory: Self = "QueryMessageHistory"
     /// `POST /threads`.
     public static let queryThreads: Self = "QueryThreads"
     /// `GET /threads/{message_id}`.
@@ -153,7 +155,7 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
         restoreUsers, deleteUsers, deactivateUsers, blockUsers, unblockUsers, getBlockedUsers, getTask, queryUsers, sync, getOrCreateChannel, queryChannels, updateChannel,
         updateChannelPartial, deleteChannel, deleteChannels, hideChannel, showChannel, truncateChannel, stopWatchingChannel, queryMembers,
         updateMemberPartial, markRead, markUnread, markChannelsRead, unreadCounts, unreadCountsBatch, sendEvent, sendMessage, getMessage,
-        getManyMessages, getPinnedMessages, updateMessage, updateMessagePartial, deleteMessage, undeleteMessage, getReplies, queryThreads,
+        getManyMessages, getPinnedMessages, updateMessage, updateMessagePartial, deleteMessage, undeleteMessage, getReplies, queryMessageHistory, queryThreads,
         getThread, search, getOG, sendReaction, deleteReaction, getReactions, uploadFile, uploadImage, deleteFile, deleteImage, flag, unflag,
         muteUser, unmuteUser, muteChannel, unmuteChannel, queryMessageFlags, ban, unban, queryBannedUsers,
     ].sorted()
