@@ -80,6 +80,43 @@ struct UserMessagesDeletionTests {
         }
     }
 
+    @Test("a user.deleted with its messages counts for each of the bot's channels, once each, also beside the per-channel events")
+    func userDeletedCountsEverywhere() async throws {
+        try await TestChatServer.withServer { server in
+            let recorder = Recorder()
+            let bot = Bot(name: "keeper")
+            bot.onMessage { context in recorder.record("new \(context.message.text)") }
+            bot.onUserMessagesDeleted { deletion, _ in recorder.record("\(deletion.user.id)'s messages deleted in \(deletion.cid)") }
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            _ = try await TestUser.join(server, id: "ann", channel: "messaging:club")
+            let bob = try await TestUser.join(server, id: "bob", channel: "messaging:club")
+            try await server.withBot(bot, channels: ["messaging:general", "messaging:club"]) { _ in
+                try await ann.send(text: "spam")
+                try await recorder.wait { $0.contains("new spam") }
+                // The dev server sends user.messages.deleted in general (where ann posted) and user.deleted.
+                try await server.client(as: "admin").deleteUser("ann", messages: .soft)
+                try await recorder.wait { $0.count == 3 }
+                // A service that sends user.deleted alone: bob's, handed to the bot as it would come.
+                let alone: RawJSON = [
+                    "type": "user.deleted", "user": ["id": "bob"], "mark_messages_deleted": true, "hard_delete": false,
+                    "created_at": .string(RFC3339.string(from: Date())),
+                ]
+                #expect(await server.server.sendRawFrame(JSONWriter.string(alone), toUser: "keeper") == 1)
+                let kept: RawJSON = ["type": "user.deleted", "user": ["id": "cem"], "mark_messages_deleted": false, "created_at": "2026-11-26T10:00:00Z"]
+                #expect(await server.server.sendRawFrame(JSONWriter.string(kept), toUser: "keeper") == 1)
+                try await bob.send(text: "last")
+                try await recorder.wait { $0.contains("new last") }
+                try await Task.sleep(for: .milliseconds(300))
+                // Two channels' handlers run side by side: their order across channels is not fixed.
+                #expect(
+                    recorder.all.sorted() == [
+                        "ann's messages deleted in messaging:club", "ann's messages deleted in messaging:general",
+                        "bob's messages deleted in messaging:club", "bob's messages deleted in messaging:general", "new last", "new spam",
+                    ], "once per channel: general's user.messages.deleted and the user.deleted are one delivery; nothing for cem")
+            }
+        }
+    }
+
     @Test("a handler that throws is reported to onError without a context; the others still run")
     func failingHandler() async throws {
         try await TestChatServer.withServer { server in

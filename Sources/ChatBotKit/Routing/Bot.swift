@@ -159,8 +159,10 @@ public final class Bot: Sendable {
 
     /// Handles the deletion of all of one user's messages in a channel at once
     /// (`user.messages.deleted`: a ban with `delete_messages`, or the user's deletion or
-    /// deactivation with its messages). The service sends no `message.deleted` for each, so a
-    /// bot that keeps something derived from them forgets it here: the messages of
+    /// deactivation with its messages; a `user.deleted` with `mark_messages_deleted`, which names
+    /// no channel, counts for each of the bot's channels). The service sends no
+    /// `message.deleted` for each, so a bot that keeps something derived from them forgets it
+    /// here: the messages of
     /// `deletion.user` posted up to `deletion.deletedAt`. It runs in order with the channel's
     /// messages, once, never for the bot's own messages. Middleware does not run around it: it
     /// concerns no one message.

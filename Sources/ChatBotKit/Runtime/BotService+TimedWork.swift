@@ -27,16 +27,22 @@ extension BotService {
     /// Queues `delivery` in `cid` unless it was handled before (here, or by the channel's last
     /// holder), and starts the channel's worker when it has none.
     func queueTimed(_ delivery: Delivery, in cid: ChannelId, slots: AsyncSlots, group: inout DiscardingTaskGroup) async {
-        guard let (delivery, cid) = once(delivery, in: cid) else { return }
-        // Listed as handled once finished: in the channel's hand-off, so that the node taking
-        // the channel over does not run it again, and in the checkpoint.
-        if configuration.scaleOut != nil { ownership.withLock { $0.acceptedOwn(delivery.key, in: cid) } }
-        if configuration.catchUp != nil { progress.withLock { $0.acceptedOwn(delivery.key) } }
-        guard mailboxes.enqueue(delivery, in: cid) else { return }
+        guard queueOwn(delivery, in: cid) else { return }
         await slots.acquire()
         group.addTask { [self] in
             defer { slots.release() }
             await drainMailbox(cid)
         }
+    }
+
+    /// Queues a delivery the bot made itself (no event of its channel brought it) unless it was
+    /// handled before; true when the channel's worker must be started.
+    func queueOwn(_ delivery: Delivery, in cid: ChannelId) -> Bool {
+        guard let (delivery, cid) = once(delivery, in: cid) else { return false }
+        // Listed as handled once finished: in the channel's hand-off, so that the node taking
+        // the channel over does not run it again, and in the checkpoint.
+        if configuration.scaleOut != nil { ownership.withLock { $0.acceptedOwn(delivery.key, in: cid) } }
+        if configuration.catchUp != nil { progress.withLock { $0.acceptedOwn(delivery.key) } }
+        return mailboxes.enqueue(delivery, in: cid)
     }
 }

@@ -69,7 +69,7 @@ extension BotService {
                 logger.info(
                     "Bot \(bot.name) is ready; it takes its events by webhook",
                     metadata: ["channels": "\(webhookChannels.withLock { $0 }.map(\.rawValue).sorted())"])
-                for await event in events where follows(event) {
+                for await event in events where event.type == .userDeleted || follows(event) {
                     await consume(event, slots: slots, workers: &workers)
                 }
                 await drain(&workers)

@@ -277,6 +277,7 @@ public final class BotService: Service, Sendable {
     func consume(
         _ event: Event, slots: AsyncSlots, workers: inout ThrowingDiscardingTaskGroup<any Error>, leasedIn leasedChannel: ChannelId? = nil
     ) async {
+        if event.type == .userDeleted { return await consumeUserDeletion(event, slots: slots, workers: &workers) }
         logMembership(event)
         let accepted = accept(event)
         if configuration.catchUp != nil { track(event, accepted: accepted?.0) }
