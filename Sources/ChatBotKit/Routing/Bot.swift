@@ -162,10 +162,9 @@ public final class Bot: Sendable {
     /// deactivation with its messages; a `user.deleted` with `mark_messages_deleted`, which names
     /// no channel, counts for each of the bot's channels). The service sends no
     /// `message.deleted` for each, so a bot that keeps something derived from them forgets it
-    /// here: the messages of
-    /// `deletion.user` posted up to `deletion.deletedAt`. It runs in order with the channel's
-    /// messages, once, never for the bot's own messages. Middleware does not run around it: it
-    /// concerns no one message.
+    /// here: the messages of `deletion.user` posted up to `deletion.deletedAt`. It runs in order
+    /// with the channel's messages, once, never for the bot's own messages. Middleware does not
+    /// run around it: it concerns no one message.
     public func onUserMessagesDeleted(_ handler: @escaping @Sendable (UserMessagesDeletion, ChatChannel) async throws -> Void) {
         routes.withLock { $0.userMessagesDeletions.append(handler) }
     }
