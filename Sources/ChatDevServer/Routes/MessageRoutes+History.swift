@@ -25,11 +25,7 @@ extension MessageRoutes {
         let sort = try DevServerState.sortKeys(body["sort"], fields: ["message_updated_at"], operation: operation)
         let newestFirst = sort.first.map { !$0.ascending } ?? false
         let limit = try DevServerState.pageParameter(body["limit"], "limit", default: 25, range: 1...100, operation: operation)
-        var offset = 0
-        if let next = body["next"]?.stringValue, !next.isEmpty {
-            guard let value = Int(next), value >= 0 else { throw APIError.input(operation, "next must be the next of an earlier page") }
-            offset = value
-        }
+        let offset = try DevServerState.pageOffset(body["next"], operation: operation)
         let versions = try await state.store.read { db -> [MessageVersion] in
             let message = try DevServerState.requireMessage(db, id, operation: operation)
             try DevServerState.requireAccess(db, message.cid, principal, operation: operation)

@@ -31,13 +31,7 @@ extension MessageRoutes {
         let sort = try DevServerState.sortKeys(body["sort"], fields: Self.threadSortFields, operation: operation)
         let limit = try DevServerState.pageParameter(body["limit"], "limit", default: 10, range: 1...25, operation: operation)
         let shape = try ThreadShape(body, operation: operation)
-        let offset: Int
-        if let next = body["next"]?.stringValue, !next.isEmpty {
-            guard let value = Int(next), value >= 0 else { throw APIError.input(operation, "next must be the next of an earlier page") }
-            offset = value
-        } else {
-            offset = 0
-        }
+        let offset = try DevServerState.pageOffset(body["next"], operation: operation)
         let renderer = await state.renderer(for: request)
         let (threads, more) = try await state.store.read { db -> ([RawJSON], Bool) in
             var parents = try ThreadRows.parents(db, participant: userId)

@@ -26,6 +26,10 @@ struct MessageRoutes {
         router.post("/messages/:messageId/action") { request, context in try await runAction(request, context) }
         router.post("/messages/:messageId/undelete") { request, context in try await undelete(request, context) }
         router.post("/messages/history") { request, _ in try await messageHistory(request) }
+        router.post("/channels/:type/:id/draft") { request, context in try await saveDraft(request, context) }
+        router.get("/channels/:type/:id/draft") { request, context in try await draft(request, context) }
+        router.delete("/channels/:type/:id/draft") { request, context in try await deleteDraft(request, context) }
+        router.post("/drafts/query") { request, _ in try await queryDrafts(request) }
         router.post("/threads") { request, _ in try await queryThreads(request) }
         router.get("/threads/:messageId") { request, context in try await thread(request, context) }
         router.get("/search") { request, _ in try await search(request) }
@@ -110,6 +114,8 @@ struct MessageRoutes {
         let now = message.createdAt
         try MessagesTable.insert(db, message)
         try ChannelsTable.touchLastMessage(db, cid, at: now)
+        // The message sent is the draft its author had there, which goes.
+        _ = try DraftsTable.remove(db, cid, message.userId, parentId: message.parentId ?? "")
         // A new message shows a hidden channel again to the members that hid it, as on the service.
         try ChannelsTable.showToAll(db, cid)
         // Posting in the channel reads it for the sender, as on the service.

@@ -83,6 +83,13 @@ extension DevServerState {
         return number
     }
 
+    /// Where a page starts: 0, or the `next` an earlier page answered (its offset, as text).
+    static func pageOffset(_ next: RawJSON?, operation: String) throws -> Int {
+        guard let text = next?.stringValue, !text.isEmpty else { return 0 }
+        guard let offset = Int(text), offset >= 0 else { throw APIError.input(operation, "next must be the next of an earlier page") }
+        return offset
+    }
+
     /// The channel id of a `/channels/{type}/{id}` route, checking the type exists.
     func channelId(_ context: DevRequestContext, operation: String) throws -> ChannelId {
         let type = try channelType(context, operation: operation)

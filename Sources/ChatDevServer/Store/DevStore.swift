@@ -75,6 +75,7 @@ final class DevStore: Sendable {
         migrator.registerMigration("v8: hidden channels") { db in try db.execute(sql: ChannelsTable.hidingMigration) }
         migrator.registerMigration("v9: blocks") { db in try db.execute(sql: BlocksTable.migration) }
         migrator.registerMigration("v10: message history") { db in try db.execute(sql: MessageHistoryTable.migration) }
+        migrator.registerMigration("v11: drafts") { db in try db.execute(sql: DraftsTable.migration) }
         return migrator
     }
 }

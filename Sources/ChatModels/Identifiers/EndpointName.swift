@@ -105,6 +105,14 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     public static let getReplies: Self = "GetReplies"
     /// `GET /search`.
     public static let search: Self = "Search"
+    /// `POST /channels/{type}/{id}/draft`.
+    public static let createDraft: Self = "CreateDraft"
+    /// `GET /channels/{type}/{id}/draft`.
+    public static let getDraft: Self = "GetDraft"
+    /// `DELETE /channels/{type}/{id}/draft`.
+    public static let deleteDraft: Self = "DeleteDraft"
+    /// `POST /drafts/query`.
+    public static let queryDrafts: Self = "QueryDrafts"
     /// `POST /messages/history`.
     public static let queryMessageHistory: Self = "QueryMessageHistory"
     /// `POST /threads`.
@@ -155,7 +163,7 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
         restoreUsers, deleteUsers, deactivateUsers, blockUsers, unblockUsers, getBlockedUsers, getTask, queryUsers, sync, getOrCreateChannel, queryChannels, updateChannel,
         updateChannelPartial, deleteChannel, deleteChannels, hideChannel, showChannel, truncateChannel, stopWatchingChannel, queryMembers,
         updateMemberPartial, markRead, markUnread, markChannelsRead, unreadCounts, unreadCountsBatch, sendEvent, sendMessage, getMessage,
-        getManyMessages, getPinnedMessages, updateMessage, updateMessagePartial, deleteMessage, undeleteMessage, getReplies, queryMessageHistory, queryThreads,
+        getManyMessages, getPinnedMessages, updateMessage, updateMessagePartial, deleteMessage, undeleteMessage, getReplies, queryMessageHistory, createDraft, getDraft, deleteDraft, queryDrafts, queryThreads,
         getThread, search, getOG, sendReaction, deleteReaction, getReactions, uploadFile, uploadImage, deleteFile, deleteImage, flag, unflag,
         muteUser, unmuteUser, muteChannel, unmuteChannel, queryMessageFlags, ban, unban, queryBannedUsers,
     ].sorted()
