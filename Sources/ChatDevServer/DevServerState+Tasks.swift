@@ -3,19 +3,19 @@ import ChatModels
 import Foundation
 
 extension DevServerState {
-    /// Runs `work` for each of `ids` and records a completed task (`GET /tasks/{id}`) whose
-    /// `result` holds `ok` or the refusal for each id; returns the task's id. The service runs
-    /// such bulk work in the background; the dev server does it before answering, so the task
-    /// is finished when its id is.
-    func runTask(for ids: [String], _ work: (String) async throws -> Void) async throws -> String {
+    /// Runs `work` for each of `items` (user ids, channel ids) and records a completed task
+    /// (`GET /tasks/{id}`) whose `result` holds `ok` or the refusal for each, keyed by its
+    /// description; returns the task's id. The service runs such bulk work in the background;
+    /// the dev server does it before answering, so the task is finished when its id is.
+    func runTask<Item: CustomStringConvertible>(for items: [Item], _ work: (Item) async throws -> Void) async throws -> String {
         let created = RFC3339.string(from: clock.now())
         var result = JSONObject()
-        for id in ids {
+        for item in items {
             do {
-                try await work(id)
-                result[id] = "ok"
+                try await work(item)
+                result[item.description] = "ok"
             } catch let error as APIError {
-                result[id] = .string(error.message)
+                result[item.description] = .string(error.message)
             }
         }
         let taskId = UUID().uuidString.lowercased()

@@ -104,16 +104,12 @@ public struct ModerationPolicy: Sendable, Hashable {
             }
             banAfter = count
         }
-        if let durationNode = node["ban_for"] {
-            guard banAfter != nil else {
-                throw durationNode.error(.badValue, "\(durationNode.path) needs ban_after, the number of files that earns a ban")
-            }
-            banDuration = try durationNode.duration()
+        // The ban's other settings mean nothing without the count that earns it.
+        for key in ["ban_for", "ban_deletes_messages"] where banAfter == nil {
+            if let orphan = node[key] { throw orphan.error(.badValue, "\(orphan.path) needs ban_after, the number of files that earns a ban") }
         }
+        if let durationNode = node["ban_for"] { banDuration = try durationNode.duration() }
         if let deletionNode = node["ban_deletes_messages"] {
-            guard banAfter != nil else {
-                throw deletionNode.error(.badValue, "\(deletionNode.path) needs ban_after, the number of files that earns a ban")
-            }
             let text = try deletionNode.string()
             guard let mode = MessageDeletionMode(rawValue: text) else {
                 throw deletionNode.error(

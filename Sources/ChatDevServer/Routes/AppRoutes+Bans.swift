@@ -25,7 +25,7 @@ extension AppRoutes {
         let now = state.clock.now()
         let expires = try Self.expiry(body["timeout"], field: "timeout", unit: .seconds(60), unitName: "minutes", from: now, operation: operation)
         let reason = body["reason"]?.stringValue
-        let deletesHard = try Self.messageDeletion(body["delete_messages"], operation: operation)
+        let deletesHard = try Self.deletionMode(body["delete_messages"], field: "delete_messages", operation: operation)
         let renderer = await state.renderer(for: request)
         let events = try await state.store.write { db -> [PendingEvent] in
             guard let targetUser = try UsersTable.fetch(db, target) else {

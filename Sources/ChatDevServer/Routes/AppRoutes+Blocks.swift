@@ -19,10 +19,7 @@ extension AppRoutes {
             guard try UsersTable.fetch(db, blocked) != nil else { throw APIError.notFound(operation, "user \(blocked) does not exist") }
             try UsersTable.ensure(db, userId, now: now)
             let created = try BlocksTable.store(db, user: userId, blocks: blocked, at: now)
-            for cid in try BlocksTable.oneToOneChannels(of: userId, with: blocked, db) {
-                let seq = try ChannelsTable.member(db, cid, userId)?.historyClearedSeq
-                try ChannelsTable.setHidden(db, cid, userId, true, historyClearedSeq: seq)
-            }
+            for cid in try BlocksTable.oneToOneChannels(of: userId, with: blocked, db) { try ChannelsTable.setHidden(db, cid, userId, true) }
             return created
         }
         return JSONReply(
@@ -47,7 +44,7 @@ extension AppRoutes {
     func blockedUsers(_ request: Request) async throws -> JSONReply {
         let operation = "GetBlockedUsers"
         let principal = try await state.authenticate(request)
-        let userId = try state.actingUser(principal, request.query("user_id").map { ["user_id": .string($0)] } ?? [:], operation: operation)
+        let userId = try state.actingUser(principal, query: request, operation: operation)
         let renderer = await state.renderer(for: request)
         let blocks = try await state.store.read { db -> [RawJSON] in
             let entries = try BlocksTable.blocked(by: userId, db)

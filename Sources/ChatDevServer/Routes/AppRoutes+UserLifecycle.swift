@@ -133,7 +133,7 @@ extension AppRoutes {
     ) async throws -> JSONObject {
         let now = state.clock.now()
         let renderer = await state.renderer(for: request)
-        let (user, audience, events) = try await state.store.write { db -> (StoredUser, Set<String>, [PendingEvent]) in
+        let (user, rendered, audience, events) = try await state.store.write { db -> (StoredUser, JSONObject, Set<String>, [PendingEvent]) in
             guard var user = try UsersTable.fetch(db, userId) else { throw APIError.notFound(operation, "user \(userId) does not exist") }
             let restored = try update(&user, now, db)
             try UsersTable.storeLifecycle(db, user, now: now)
@@ -154,9 +154,8 @@ extension AppRoutes {
                     ).1)
             }
             if user.isHardDeleted { try ChannelsTable.removeMemberships(of: userId, db) }
-            return (user, audience, events)
+            return (user, rendered, audience, events)
         }
-        let rendered = renderer.user(user)
         state.disabledUsers.withLock { $0[userId] = user.disabledReason }
         if let reason = user.disabledReason { _ = await state.hub.disconnect(userId: userId, code: 1000, reason: reason) }
         await state.publish(events)

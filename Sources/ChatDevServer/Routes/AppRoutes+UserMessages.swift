@@ -3,16 +3,17 @@ import Foundation
 import GRDB
 
 extension AppRoutes {
-    /// What a ban's `delete_messages` asks for: nil to keep the user's messages, otherwise
-    /// whether they go for good (`"hard"`) or stay as deleted messages (`"soft"`).
-    static func messageDeletion(_ value: RawJSON?, operation: String) throws -> Bool? {
-        guard let value, value != .null else { return nil }
+    /// What a deletion field asks for (a ban's `delete_messages`, a bulk deletion's `user` and
+    /// `messages`): nil when absent, otherwise whether it is for good (`"hard"`) or keeps
+    /// deleted copies (`"soft"`); `"pruning"` and anything else are refused.
+    static func deletionMode(_ value: RawJSON?, field: String, operation: String) throws -> Bool? {
+        guard let value, !value.isNull else { return nil }
         switch value.stringValue {
         case "soft": return false
         case "hard": return true
         case "pruning":
-            throw APIError.input(operation, "delete_messages \"pruning\" is not supported by the dev server; use \"soft\" or \"hard\"")
-        default: throw APIError.input(operation, "delete_messages must be \"soft\" or \"hard\"")
+            throw APIError.input(operation, "\(field) \"pruning\" is not supported by the dev server; use \"soft\" or \"hard\"")
+        default: throw APIError.input(operation, "\(field) must be \"soft\" or \"hard\"")
         }
     }
 

@@ -60,15 +60,4 @@ extension AppRoutes {
         }
         return ids
     }
-
-    /// `soft` (false), `hard` (true) or nothing (nil); `pruning` and anything else are refused.
-    private static func deletionMode(_ value: RawJSON?, field: String, operation: String) throws -> Bool? {
-        guard let value, !value.isNull else { return nil }
-        switch value.stringValue {
-        case "soft": return false
-        case "hard": return true
-        case "pruning": throw APIError.input(operation, "\(field) \"pruning\" is not supported by the dev server; use soft or hard")
-        default: throw APIError.input(operation, "\(field) must be soft or hard")
-        }
-    }
 }

@@ -17,11 +17,7 @@ extension ChannelRoutes {
             throw APIError.input(operation, "clear_history must be true or false, not \(clear.kindDescription)")
         }
         let clearsHistory = body["clear_history"]?.boolValue ?? false
-        try await setHidden(true, request, context, body, operation) { db, cid, member in
-            clearsHistory ? try MessagesTable.lastSeq(db, cid, upTo: nil) ?? member.historyClearedSeq : member.historyClearedSeq
-        } event: { event in
-            event["clear_history"] = .bool(clearsHistory)
-        }
+        try await setHidden(true, clearingHistory: clearsHistory, request, context, body, operation)
         return JSONReply([:], status: .created)
     }
 
@@ -31,16 +27,15 @@ extension ChannelRoutes {
     func show(_ request: Request, _ context: DevRequestContext) async throws -> JSONReply {
         let operation = "ShowChannel"
         let body = try await state.jsonBody(request, operation: operation)
-        try await setHidden(false, request, context, body, operation) { _, _, member in member.historyClearedSeq } event: { _ in }
+        try await setHidden(false, clearingHistory: false, request, context, body, operation)
         return JSONReply([:], status: .created)
     }
 
-    /// Hides or shows the channel for the acting member (4 for someone who is not one), keeping
-    /// the history it cleared as `cleared` says, and tells its connections and the webhook
-    /// when that changed anything.
+    /// Hides or shows the channel for the acting member (4 for someone who is not one), clearing
+    /// its history up to the channel's last message when asked, and tells its connections and
+    /// the webhook when that changed anything.
     private func setHidden(
-        _ isHidden: Bool, _ request: Request, _ context: DevRequestContext, _ body: JSONObject, _ operation: String,
-        cleared: @escaping @Sendable (Database, ChannelId, StoredMember) throws -> Int64?, event fill: (inout JSONObject) -> Void
+        _ isHidden: Bool, clearingHistory: Bool, _ request: Request, _ context: DevRequestContext, _ body: JSONObject, _ operation: String
     ) async throws {
         let principal = try await state.authenticate(request)
         let cid = try state.channelId(context, operation: operation)
@@ -49,12 +44,13 @@ extension ChannelRoutes {
         let renderer = await state.renderer(for: request)
         let changed = try await state.store.write { db -> JSONObject? in
             let channel = try DevServerState.requireChannel(db, cid, operation: operation)
-            guard let member = try ChannelsTable.member(db, cid, userId) else {
-                throw APIError.input(operation, "user \(userId) is not a member of channel \(cid.rawValue)")
-            }
-            let clearedSeq = try cleared(db, cid, member)
-            guard member.isHidden != isHidden || member.historyClearedSeq != clearedSeq else { return nil }
-            try ChannelsTable.setHidden(db, cid, userId, isHidden, historyClearedSeq: clearedSeq)
+            let member = try DevServerState.requireMember(db, cid, userId, operation: operation)
+            // The history to clear now: up to the channel's last message, unless already so.
+            let lastSeq = clearingHistory ? try MessagesTable.lastSeq(db, cid, upTo: nil) : nil
+            let clearedSeq = lastSeq == member.historyClearedSeq ? nil : lastSeq
+            guard member.isHidden != isHidden || clearedSeq != nil else { return nil }
+            try ChannelsTable.setHidden(db, cid, userId, isHidden)
+            if let clearedSeq { try ChannelsTable.clearHistory(db, cid, userId, upTo: clearedSeq) }
             let users = try UsersTable.fetch(db, ids: [userId, channel.createdBy].compactMap { $0 })
             var rendered = renderer.channel(
                 channel, memberCount: try ChannelsTable.memberCount(db, cid), createdBy: channel.createdBy.flatMap { users[$0] })
@@ -62,10 +58,10 @@ extension ChannelRoutes {
             var event = DevServerState.event(isHidden ? "channel.hidden" : "channel.visible", cid, at: now)
             event["channel"] = .object(rendered)
             event["user"] = .object(renderer.user(id: userId, from: users))
+            if isHidden { event["clear_history"] = .bool(clearingHistory) }
             return event
         }
-        guard var event = changed else { return }
-        fill(&event)
+        guard let event = changed else { return }
         await state.publishUserEvent(event, to: [userId])
     }
 }

@@ -147,9 +147,7 @@ extension ChannelRoutes {
             return cid
         }
         let hard = body["hard_delete"]?.flag ?? false
-        let task = try await state.runTask(for: cids.map(\.rawValue)) { text in
-            _ = try await delete(try ChannelId(cid: text), hard: hard, by: principal, request, operation)
-        }
+        let task = try await state.runTask(for: cids) { cid in _ = try await delete(cid, hard: hard, by: principal, request, operation) }
         return JSONReply(["task_id": .string(task)], status: .created)
     }
 

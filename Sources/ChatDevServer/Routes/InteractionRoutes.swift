@@ -89,8 +89,7 @@ struct InteractionRoutes {
         let principal = try await state.authenticate(request)
         let messageId = context.parameters.get("messageId") ?? ""
         let type = context.parameters.get("reactionType") ?? ""
-        let userId = try state.actingUser(
-            principal, ["user_id": request.query("user_id").map(RawJSON.string) ?? .null], operation: operation)
+        let userId = try state.actingUser(principal, query: request, operation: operation)
         let now = state.clock.now()
         let renderer = await state.renderer(for: request)
         let (object, events) = try await state.store.write { db -> (JSONObject, [PendingEvent]) in

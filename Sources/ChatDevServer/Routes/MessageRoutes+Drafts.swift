@@ -21,7 +21,8 @@ extension MessageRoutes {
         let now = state.clock.now()
         let renderer = await state.renderer(for: request)
         let draft = try await state.store.write { db -> JSONObject in
-            try Self.requireMember(db, cid, userId, operation: operation)
+            _ = try DevServerState.requireChannel(db, cid, operation: operation)
+            _ = try DevServerState.requireMember(db, cid, userId, operation: operation)
             if !parentId.isEmpty {
                 let parent = try DevServerState.requireMessage(db, parentId, operation: operation)
                 guard parent.cid == cid else { throw APIError.input(operation, "parent_id \(parentId) is a message of another channel") }
@@ -99,15 +100,8 @@ extension MessageRoutes {
     {
         let principal = try await state.authenticate(request)
         let cid = try state.channelId(context, operation: operation)
-        let userId = try state.actingUser(principal, request.query("user_id").map { ["user_id": .string($0)] } ?? [:], operation: operation)
+        let userId = try state.actingUser(principal, query: request, operation: operation)
         return (principal, cid, userId, request.query("parent_id") ?? "")
-    }
-
-    private static func requireMember(_ db: Database, _ cid: ChannelId, _ userId: String, operation: String) throws {
-        _ = try DevServerState.requireChannel(db, cid, operation: operation)
-        guard try ChannelsTable.member(db, cid, userId) != nil else {
-            throw APIError.input(operation, "user \(userId) is not a member of channel \(cid.rawValue)")
-        }
     }
 
     private static func place(_ cid: ChannelId, _ parentId: String) -> String {

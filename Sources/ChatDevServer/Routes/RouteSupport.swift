@@ -50,6 +50,12 @@ extension DevServerState {
         throw APIError.input(operation, "either user or user_id must be provided when using server side auth")
     }
 
+    /// The user an operation without a body acts as: the token's user, or (with a server token)
+    /// the one the `user_id` query item names.
+    func actingUser(_ principal: Principal, query request: Request, operation: String) throws -> String {
+        try actingUser(principal, request.query("user_id").map { ["user_id": .string($0)] } ?? [:], operation: operation)
+    }
+
     /// A `sort` of `[{"field": …, "direction": 1 or -1}, …]` (direction 1 when absent), first key
     /// first; none sorts nothing. `fields` are the ones accepted, or with `allowsCustomFields`
     /// the ones suggested beside any other (a custom field of the data).
@@ -116,6 +122,14 @@ extension DevServerState {
         guard try ChannelsTable.member(db, cid, userId) != nil else {
             throw APIError.forbidden(operation, "user \(userId) is not a member of channel \(cid.rawValue)")
         }
+    }
+
+    /// The membership of `userId` in `cid`; one who is not a member is an input error (4).
+    static func requireMember(_ db: Database, _ cid: ChannelId, _ userId: String, operation: String) throws -> StoredMember {
+        guard let member = try ChannelsTable.member(db, cid, userId) else {
+            throw APIError.input(operation, "user \(userId) is not a member of channel \(cid.rawValue)")
+        }
+        return member
     }
 
     static func requireChannel(_ db: Database, _ cid: ChannelId, operation: String) throws -> StoredChannel {

@@ -117,11 +117,14 @@ enum ChannelsTable {
         return removed
     }
 
-    /// Hides `cid` for `userId` or shows it again, and records the history it cleared.
-    static func setHidden(_ db: Database, _ cid: ChannelId, _ userId: String, _ isHidden: Bool, historyClearedSeq: Int64?) throws {
-        try db.execute(
-            sql: "UPDATE members SET hidden = ?, history_cleared_seq = ? WHERE cid = ? AND user_id = ?",
-            arguments: [isHidden, historyClearedSeq, cid.rawValue, userId])
+    /// Hides `cid` for `userId` or shows it again.
+    static func setHidden(_ db: Database, _ cid: ChannelId, _ userId: String, _ isHidden: Bool) throws {
+        try db.execute(sql: "UPDATE members SET hidden = ? WHERE cid = ? AND user_id = ?", arguments: [isHidden, cid.rawValue, userId])
+    }
+
+    /// Records that `userId` cleared its history of `cid` up to message `seq`.
+    static func clearHistory(_ db: Database, _ cid: ChannelId, _ userId: String, upTo seq: Int64) throws {
+        try db.execute(sql: "UPDATE members SET history_cleared_seq = ? WHERE cid = ? AND user_id = ?", arguments: [seq, cid.rawValue, userId])
     }
 
     /// Shows `cid` again to every member that hid it (a new message arrived).
