@@ -67,6 +67,7 @@ public final class DevServer: Service, Sendable {
     /// WebSocket (code 1001) and finishes in-flight requests.
     public func run() async throws {
         let failure: (any Error)?
+        state.background.start { [state] in await state.reminders.run(state) }
         do {
             try await withGracefulShutdownHandler {
                 try await application.run()

@@ -36,6 +36,8 @@ final class DevServerState: Sendable {
     let disabledUsers: Locked<[String: String]>
     /// The tasks of bulk user deletions and deactivations, by id, while the server runs.
     let tasks = Locked<[String: JSONObject]>([:])
+    /// Sends `notification.reminder_due` when reminders come due, while the server runs.
+    let reminders = ReminderAlarm()
     /// Test hooks: failures the server injects before handling matching requests.
     let faults = Locked<[InjectedFault]>([])
 
@@ -128,8 +130,11 @@ final class DevServerState: Sendable {
     /// `http://host:port` as the client reached us, for links in answers.
     func baseURL(for request: Request) -> String {
         if let host = request.head.authority { return "http://\(host)" }
-        return boundAddress.withLock { $0 } ?? "http://\(configuration.host):\(configuration.port)"
+        return boundBaseURL
     }
+
+    /// `http://host:port` as bound, for links in what no request asked for (due reminders).
+    var boundBaseURL: String { boundAddress.withLock { $0 } ?? "http://\(configuration.host):\(configuration.port)" }
 
     func renderer(baseURL: String) async -> Renderer {
         Renderer(

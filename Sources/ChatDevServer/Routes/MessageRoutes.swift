@@ -30,6 +30,10 @@ struct MessageRoutes {
         router.get("/channels/:type/:id/draft") { request, context in try await draft(request, context) }
         router.delete("/channels/:type/:id/draft") { request, context in try await deleteDraft(request, context) }
         router.post("/drafts/query") { request, _ in try await queryDrafts(request) }
+        router.post("/messages/:messageId/reminders") { request, context in try await createReminder(request, context) }
+        router.patch("/messages/:messageId/reminders") { request, context in try await updateReminder(request, context) }
+        router.delete("/messages/:messageId/reminders") { request, context in try await deleteReminder(request, context) }
+        router.post("/reminders/query") { request, _ in try await queryReminders(request) }
         router.post("/threads") { request, _ in try await queryThreads(request) }
         router.get("/threads/:messageId") { request, context in try await thread(request, context) }
         router.get("/search") { request, _ in try await search(request) }

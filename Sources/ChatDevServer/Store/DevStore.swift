@@ -76,6 +76,7 @@ final class DevStore: Sendable {
         migrator.registerMigration("v9: blocks") { db in try db.execute(sql: BlocksTable.migration) }
         migrator.registerMigration("v10: message history") { db in try db.execute(sql: MessageHistoryTable.migration) }
         migrator.registerMigration("v11: drafts") { db in try db.execute(sql: DraftsTable.migration) }
+        migrator.registerMigration("v12: reminders") { db in try db.execute(sql: RemindersTable.migration) }
         return migrator
     }
 }

@@ -32,6 +32,7 @@ enum MessagesTable {
     static func delete(_ db: Database, _ id: String) throws {
         try db.execute(sql: "DELETE FROM messages WHERE id = ?", arguments: [id])
         try db.execute(sql: "DELETE FROM reactions WHERE message_id = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM reminders WHERE message_id = ?", arguments: [id])
     }
 
     /// The latest `limit` channel messages (thread replies only when shown in the channel), oldest first.
@@ -126,9 +127,11 @@ enum MessagesTable {
     /// or as deleted messages that `GET /messages/{id}` still answers.
     static func truncate(_ db: Database, _ cid: ChannelId, upTo seq: Int64, hard: Bool, at now: Date) throws {
         if hard {
-            try db.execute(
-                sql: "DELETE FROM reactions WHERE message_id IN (SELECT id FROM messages WHERE cid = ? AND seq <= ?)",
-                arguments: [cid.rawValue, seq])
+            for table in ["reactions", "reminders"] {
+                try db.execute(
+                    sql: "DELETE FROM \(table) WHERE message_id IN (SELECT id FROM messages WHERE cid = ? AND seq <= ?)",
+                    arguments: [cid.rawValue, seq])
+            }
             try db.execute(sql: "DELETE FROM messages WHERE cid = ? AND seq <= ?", arguments: [cid.rawValue, seq])
         } else {
             try db.execute(
@@ -148,9 +151,11 @@ enum MessagesTable {
     /// back. Returns how many there were (messages already soft-deleted count only when `hard`).
     static func deleteMessages(_ db: Database, of userId: String, in cid: ChannelId, hard: Bool, at now: Date) throws -> Int {
         if hard {
-            try db.execute(
-                sql: "DELETE FROM reactions WHERE message_id IN (SELECT id FROM messages WHERE cid = ? AND user_id = ?)",
-                arguments: [cid.rawValue, userId])
+            for table in ["reactions", "reminders"] {
+                try db.execute(
+                    sql: "DELETE FROM \(table) WHERE message_id IN (SELECT id FROM messages WHERE cid = ? AND user_id = ?)",
+                    arguments: [cid.rawValue, userId])
+            }
             try db.execute(sql: "DELETE FROM messages WHERE cid = ? AND user_id = ?", arguments: [cid.rawValue, userId])
             return db.changesCount
         }

@@ -113,6 +113,14 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     public static let deleteDraft: Self = "DeleteDraft"
     /// `POST /drafts/query`.
     public static let queryDrafts: Self = "QueryDrafts"
+    /// `POST /messages/{id}/reminders`.
+    public static let createReminder: Self = "CreateReminder"
+    /// `PATCH /messages/{id}/reminders`.
+    public static let updateReminder: Self = "UpdateReminder"
+    /// `DELETE /messages/{id}/reminders`.
+    public static let deleteReminder: Self = "DeleteReminder"
+    /// `POST /reminders/query`.
+    public static let queryReminders: Self = "QueryReminders"
     /// `POST /messages/history`.
     public static let queryMessageHistory: Self = "QueryMessageHistory"
     /// `POST /threads`.
@@ -163,7 +171,8 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
         restoreUsers, deleteUsers, deactivateUsers, blockUsers, unblockUsers, getBlockedUsers, getTask, queryUsers, sync, getOrCreateChannel, queryChannels, updateChannel,
         updateChannelPartial, deleteChannel, deleteChannels, hideChannel, showChannel, truncateChannel, stopWatchingChannel, queryMembers,
         updateMemberPartial, markRead, markUnread, markChannelsRead, unreadCounts, unreadCountsBatch, sendEvent, sendMessage, getMessage,
-        getManyMessages, getPinnedMessages, updateMessage, updateMessagePartial, deleteMessage, undeleteMessage, getReplies, queryMessageHistory, createDraft, getDraft, deleteDraft, queryDrafts, queryThreads,
+        getManyMessages, getPinnedMessages, updateMessage, updateMessagePartial, deleteMessage, undeleteMessage, getReplies, queryMessageHistory, createDraft, getDraft, deleteDraft, queryDrafts,
+        createReminder, updateReminder, deleteReminder, queryReminders, queryThreads,
         getThread, search, getOG, sendReaction, deleteReaction, getReactions, uploadFile, uploadImage, deleteFile, deleteImage, flag, unflag,
         muteUser, unmuteUser, muteChannel, unmuteChannel, queryMessageFlags, ban, unban, queryBannedUsers,
     ].sorted()
