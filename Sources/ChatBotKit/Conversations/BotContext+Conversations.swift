@@ -57,12 +57,14 @@ extension BotContext {
         conversationKey(with: nil)
     }
 
-    /// The time a conversation's turn is measured from: the message's (the reaction's) own.
+    /// The time a conversation's turn is measured from: the message's (the reaction's, the
+    /// reminder's) own.
     var turnTime: Date {
         switch trigger {
         case .reaction(let reaction, _): reaction.updatedAt ?? reaction.createdAt ?? Date()
         case .edit, .undeletion: message.updatedAt ?? message.createdAt ?? Date()
         case .newMessage, .deletion: message.createdAt ?? Date()
+        case .reminderDue(let reminder): reminder.remindAt ?? Date()
         }
     }
 

@@ -36,6 +36,17 @@ extension Bot {
         }
     }
 
+    /// Runs the middleware chain and every handler of a reminder that came due on
+    /// `context.message`. A handler that throws is logged and reported to `onError`; the others
+    /// still run.
+    public func handle(_ reminder: MessageReminder, context: BotContext) async {
+        let routes = self.routes.withLock { $0 }
+        guard !routes.reminders.isEmpty else { return }
+        await throughMiddleware(context.message, context, routes) { _, context in
+            for handler in routes.reminders { await self.run(context, routes) { try await handler(reminder, context) } }
+        }
+    }
+
     /// Runs every truncation handler for a channel's truncation or deletion. A handler that
     /// throws is logged and reported to `onError` (without a context); the others still run.
     public func handle(_ truncation: ChannelTruncation, channel: ChatChannel, logger: Logger) async {

@@ -36,6 +36,7 @@ public final class Bot: Sendable {
         var updates: [@Sendable (BotContext) async throws -> Void] = []
         var reactions: [(type: String?, isRemoved: Bool, handler: @Sendable (Reaction, BotContext) async throws -> Void)] = []
         var truncations: [@Sendable (ChannelTruncation, ChatChannel) async throws -> Void] = []
+        var reminders: [@Sendable (MessageReminder, BotContext) async throws -> Void] = []
         var userMessagesDeletions: [@Sendable (UserMessagesDeletion, ChatChannel) async throws -> Void] = []
         var unknownAttachments: [@Sendable (AnyChatMessageAttachment, BotContext) async throws -> Void] = []
         var decodingFailures: [@Sendable (AttachmentDecodingFailure, BotContext) async throws -> Void] = []
@@ -169,6 +170,24 @@ public final class Bot: Sendable {
         routes.withLock { $0.userMessagesDeletions.append(handler) }
     }
 
+    /// Handles the bot's own reminders as they come due: a follow-up on a message that the
+    /// service keeps (`context.client.createReminder(for: messageId, at: date)`), so it outlives
+    /// restarts and is run by whichever node holds the channel. `context.message` is the
+    /// message as it is now and `context.trigger` is `.reminderDue`; `context.reply` answers in
+    /// its thread. Once per time the reminder is due (moved and due again, it runs again), in
+    /// order with the channel's messages, middleware around it; with a checkpoint
+    /// (`catch_up`), those that came due while the bot was stopped run when it starts. The
+    /// reminder stays until deleted (`deleteReminder`); other users' reminders never reach it.
+    ///
+    /// ```swift
+    /// bot.onReminderDue { reminder, context in
+    ///     try await context.reply(text: "A day has passed: how did it go?")
+    /// }
+    /// ```
+    public func onReminderDue(_ handler: @escaping @Sendable (MessageReminder, BotContext) async throws -> Void) {
+        routes.withLock { $0.reminders.append(handler) }
+    }
+
     /// Handles the channel events of `type` in the bot's channels: a member added or removed
     /// (`.memberAdded`, `.memberRemoved`, with `event.member`), a channel updated, or a custom
     /// event an app sent with `sendEvent`, with its fields in `event.extraData`. They run in
@@ -231,6 +250,9 @@ public final class Bot: Sendable {
 
     /// Whether it has reaction handlers: a bot without takes no reaction deliveries at all.
     var handlesReactions: Bool { routes.withLock { !$0.reactions.isEmpty } }
+
+    /// Whether it has reminder handlers: a bot without takes no reminders.
+    var handlesReminders: Bool { routes.withLock { !$0.reminders.isEmpty } }
 
     /// Whether the bot has handlers for its addition to a channel.
     var handlesAdditions: Bool { routes.withLock { !$0.additions.isEmpty } }

@@ -24,6 +24,8 @@ public struct BotContext: Sendable {
         /// A reaction added to `message` or (`isRemoved`) taken off it; the reaction's user is
         /// who reacted, not the message's author.
         case reaction(Reaction, isRemoved: Bool)
+        /// A reminder the bot set on `message` came due (``Bot/onReminderDue(_:)``).
+        case reminderDue(MessageReminder)
     }
 
     /// The message being handled.

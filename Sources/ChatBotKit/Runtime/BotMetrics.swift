@@ -23,7 +23,7 @@ final class BotMetrics: Sendable {
 
     /// What metrics name a delivery's kind.
     static let triggers = [
-        "message", "edit", "deletion", "undeletion", "reaction", "truncation", "user_messages_deletion", "event", "addition", "schedule",
+        "message", "edit", "deletion", "undeletion", "reaction", "reminder", "truncation", "user_messages_deletion", "event", "addition", "schedule",
         "conversation_timeout",
     ]
 
@@ -123,6 +123,7 @@ extension Delivery {
         case .message(.deletion, _): "deletion"
         case .message(.undeletion, _): "undeletion"
         case .message(.reaction, _): "reaction"
+        case .message(.reminderDue, _): "reminder"
         }
     }
 }

@@ -5,7 +5,8 @@ import Foundation
 extension BotService {
     /// What the bot does of its own accord once it is ready, until cancelled (the workers are
     /// cancelled once the bot has drained): its schedules' runs, and telling people whose
-    /// conversation timed out. Each is queued in its channel, in order with the channel's messages.
+    /// conversation timed out, and, once, the reminders that came due while it was stopped.
+    /// Each is queued in its channel, in order with the channel's messages.
     func runTimedWork(slots: AsyncSlots) async {
         // Polled: waiting on readiness itself would not end when the bot stops before it is ready.
         while !becameReady {
@@ -14,7 +15,8 @@ extension BotService {
         }
         async let schedules: Void = runSchedules(slots: slots)
         async let timeouts: Void = sayConversationTimeouts(slots: slots)
-        _ = await (schedules, timeouts)
+        async let reminders: Void = makeUpMissedReminders(slots: slots)
+        _ = await (schedules, timeouts, reminders)
     }
 
     /// The channels timed work is queued in: those this node handles.

@@ -98,7 +98,7 @@ public final class BotService: Service, Sendable {
     /// Set once the bot drains: no scheduled run or conversation timeout is queued any more.
     let timedWorkStopped = Locked(false)
     /// When the bot was last known running, from its checkpoint: the runs its schedules missed
-    /// since are made up once it is ready (the last of each).
+    /// since are made up once it is ready (the last of each), and its reminders due since handled.
     let schedulesResumeFrom = Locked<Date?>(nil)
 
     /// A service for `bot`, talking through `client`.
@@ -327,11 +327,12 @@ public final class BotService: Service, Sendable {
         case .channelTruncated, .channelDeleted: return acceptTruncation(event)
         case .userMessagesDeleted: return acceptUserMessagesDeletion(event)
         case .reactionNew, .reactionUpdated, .reactionDeleted: return acceptReaction(event)
+        case .notificationReminderDue: return acceptReminder(event)
         default: return acceptChannelEvent(event)
         }
         guard let message = event.message, let cid = event.cid ?? message.cid, message.user?.id != bot.user.id else { return nil }
         switch trigger {
-        case .deletion, .reaction: break
+        case .deletion, .reaction, .reminderDue: break
         case .newMessage, .edit, .undeletion: guard message.type != .deleted, message.type != .ephemeral else { return nil }
         }
         return once(Delivery(trigger, message), in: cid)
@@ -348,6 +349,16 @@ public final class BotService: Service, Sendable {
         reaction.userId = event.reactingUserId
         guard reaction.userId != bot.user.id else { return nil }
         return once(Delivery(.reaction(reaction, isRemoved: event.type == .reactionDeleted), message), in: cid)
+    }
+
+    /// The bot's own reminder come due, with the message it is about, for a bot with reminder
+    /// handlers. By webhook the app gets every user's reminders: only the bot's are taken.
+    private func acceptReminder(_ event: Event) -> (Delivery, ChannelId)? {
+        guard bot.handlesReminders, let json = event.extraData["reminder"],
+            let reminder = try? MessageReminder(json: json, operation: "notification.reminder_due"), reminder.userId == bot.user.id,
+            let message = reminder.message
+        else { return nil }
+        return once(Delivery(.reminderDue(reminder), message), in: reminder.cid)
     }
 
     /// Another channel event, for a bot with handlers of its type, unless the bot did it or it
@@ -451,6 +462,7 @@ public final class BotService: Service, Sendable {
             case .undeletion: await bot.handleUndeletion(context: context)
             case .deletion(let isHardDelete): await bot.handle(MessageDeletion(message: message, isHardDelete: isHardDelete), context: context)
             case .reaction(let reaction, let isRemoved): await bot.handle(reaction, isRemoved: isRemoved, context: context)
+            case .reminderDue(let reminder): await bot.handle(reminder, context: context)
             }
         }
     }

@@ -98,6 +98,8 @@ struct Delivery: Sendable {
         case .reaction(let reaction, let isRemoved):
             "\(message.id)\nreaction \(reaction.type) \(reaction.userId ?? "") "
                 + "\(isRemoved ? "removed" : "added") \((reaction.updatedAt ?? reaction.createdAt).map { RFC3339.string(from: $0) } ?? "")"
+        // A reminder moved and due again is a delivery of its own.
+        case .reminderDue(let reminder): "\(message.id)\nreminder due \(reminder.remindAt.map { RFC3339.string(from: $0) } ?? "")"
         }
     }
 }

@@ -43,7 +43,7 @@ enum DeliverySpan {
 }
 
 extension Delivery {
-    /// `HandleMessage`, `HandleEdit`, `HandleDeletion`, `HandleUndeletion`, `HandleReaction`,
+    /// `HandleMessage`, `HandleEdit`, `HandleDeletion`, `HandleUndeletion`, `HandleReaction`, `HandleReminder`,
     /// `HandleTruncation`, `HandleUserMessagesDeletion`, `HandleEvent`, `HandleAddition`,
     /// `HandleSchedule` or `HandleConversationTimeout`.
     var spanName: String {
@@ -59,6 +59,7 @@ extension Delivery {
         case .message(.deletion, _): "HandleDeletion"
         case .message(.undeletion, _): "HandleUndeletion"
         case .message(.reaction, _): "HandleReaction"
+        case .message(.reminderDue, _): "HandleReminder"
         }
     }
 }

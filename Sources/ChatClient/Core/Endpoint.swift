@@ -30,6 +30,10 @@ struct Endpoint: Sendable {
         Endpoint(method: "PUT", path: path, body: body, isIdempotent: true, operation: operation)
     }
 
+    static func patch(_ path: String, _ body: JSONObject, operation: String) -> Endpoint {
+        Endpoint(method: "PATCH", path: path, body: body, isIdempotent: true, operation: operation)
+    }
+
     static func delete(_ path: String, query: [(String, String)] = [], operation: String) -> Endpoint {
         Endpoint(method: "DELETE", path: path, query: query, body: nil, isIdempotent: true, operation: operation)
     }

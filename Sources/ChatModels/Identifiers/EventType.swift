@@ -77,6 +77,8 @@ public struct EventType: RawRepresentable, Hashable, Sendable, ExpressibleByStri
     public static let userDeactivated = Self(rawValue: "user.deactivated")
     /// A deactivated user was reactivated.
     public static let userReactivated = Self(rawValue: "user.reactivated")
+    /// A user's reminder of a message came due (to that user's connections and the webhook).
+    public static let notificationReminderDue = Self(rawValue: "notification.reminder_due")
 
     /// Whether the event carries a new message (`message.new` or `notification.message_new`).
     public var carriesNewMessage: Bool { self == .messageNew || self == .notificationMessageNew }
