@@ -30,6 +30,7 @@ final class ChatSession: Sendable {
           :attach JSON       post a custom attachment, such as :attach {"type":"workout","workout-distance-meters":5000}
           :press VALUE       press a button of the last answer only you see (a custom command's)
           :react TYPE        react to the last message shown (like, remove, …)
+          :remind IN         be reminded of the last message shown in IN, such as :remind 10m (the service tells you)
           :edit TEXT         change the text of your last message (its attachments stay)
           :delete            delete your last message
           :help              this list
@@ -81,6 +82,14 @@ final class ChatSession: Sendable {
             }
             try await client.sendReaction(rest, to: message.id, as: user)
             say("(you reacted \(rest) to \(message.user?.id ?? "?")'s \"\(message.text)\")")
+        case "remind":
+            guard let message = lastShown.withLock({ $0 }) else { throw ChatLineError(":remind: no message by anyone else is shown yet") }
+            guard let delay = DurationText.parse(rest) else {
+                throw ChatLineError(":remind needs when, such as :remind 10m or :remind 2h (nothing was set)")
+            }
+            let due = Date().addingTimeInterval(delay.timeInterval)
+            try await client.setReminder(for: message.id, at: due, as: user)
+            say("(you will be reminded of \(message.user?.id ?? "?")'s \"\(message.text)\" in \(DurationText.format(delay)))")
         case "edit":
             guard let mine = lastPosted.withLock({ $0 }) else { throw ChatLineError(":edit: you have posted nothing in this session yet") }
             guard !rest.isEmpty else { throw ChatLineError(":edit needs the new text, such as :edit 6 km, not 5") }
@@ -147,7 +156,7 @@ final class ChatSession: Sendable {
     }
 
     /// How an event shows: others' messages, edits, deletions, undeletions and reactions, pins of
-    /// anyone's, a user's messages deleted at once, others joining and leaving, and others
+    /// anyone's, a user's messages deleted at once, reminders come due, others joining and leaving, and others
     /// deactivated, reactivated or deleted; nil for the rest (the user's own messages,
     /// which they typed, typing indicators, reads). `wasPinned` is whether the message was
     /// pinned when last seen.
@@ -159,6 +168,10 @@ final class ChatSession: Sendable {
         if event.type == .userMessagesDeleted, let user = event.user {
             // One event for all of them: the service sends no message.deleted for each.
             return "(all of \(user.id == me ? "your" : "\(user.id)'s") messages here were deleted)"
+        }
+        if event.type == .notificationReminderDue, let reminder = event.extraData["reminder"] {
+            let author = reminder["message"]?["user"]?["id"]?.stringValue ?? "?"
+            return "(reminder: \(author == me ? "your" : "\(author)'s") \"\(reminder["message"]?["text"]?.stringValue ?? "")\")"
         }
         let lifecycle: [EventType: String] = [.userDeactivated: "deactivated", .userReactivated: "reactivated", .userDeleted: "deleted"]
         if let what = lifecycle[event.type], let user = event.user, user.id != me {

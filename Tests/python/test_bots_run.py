@@ -995,6 +995,28 @@ def test_bots_chat_reacts_to_the_last_message_shown(bots, tmp_path):
     assert reacted["reaction_counts"] == {"like": 1}, reacted
 
 
+def test_bots_chat_sets_a_reminder_of_the_last_message_shown_and_shows_it_when_due(bots, tmp_path):
+    client, channel = alice_in(bots)
+    with ChatSession(bots, tmp_path) as chat:
+        chat.say(":remind 1s", "/workouts")
+        answer = chat.read_until("workout-bot: ")[-1].split("workout-bot: ", 1)[1]
+        chat.say(":remind soon", ":remind 30s")
+        assert chat.read_until("(you will be reminded of ")[-1] == f'(you will be reminded of workout-bot\'s "{answer}" in 30s)'
+        # Set again, the one reminder moves.
+        chat.say(":remind 1s")
+        chat.read_until("(you will be reminded of ")
+        assert chat.read_until("(reminder: ")[-1] == f'(reminder: workout-bot\'s "{answer}")'
+        time.sleep(1)
+        out, err = chat.quit()
+    assert err.splitlines() == [
+        "error: :remind: no message by anyone else is shown yet",
+        "error: :remind needs when, such as :remind 10m or :remind 2h (nothing was set)",
+    ], err
+    assert "(reminder: " not in out, "once"
+    reminders = client.query_reminders("dora")["reminders"]
+    assert [r["message"]["text"] for r in reminders] == [answer], reminders
+
+
 def test_bots_chat_shows_pins_deletions_undeletions_members_joining_and_leaving_and_users_deactivated(bots, tmp_path):
     client, channel = alice_in(bots)
     client.upsert_user({"id": "bob"})

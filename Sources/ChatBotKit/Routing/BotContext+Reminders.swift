@@ -8,14 +8,6 @@ extension BotContext {
     /// it is by then. The service keeps the reminder, so a follow-up outlives restarts.
     @discardableResult
     public func remind(at date: Date, of message: Message? = nil) async throws -> MessageReminder {
-        let id = (message ?? self.message).id
-        do {
-            return try await client.createReminder(for: id, at: date, as: bot.user.id)
-        } catch let refused as ChatClientError where refused.httpStatus == 400 {
-            // One reminder per user and message: the bot had one, which moves. Anything else
-            // (a deleted message, too many reminders) is the refusal to report.
-            guard let moved = try? await client.updateReminder(for: id, at: date, as: bot.user.id) else { throw refused }
-            return moved
-        }
+        try await client.setReminder(for: (message ?? self.message).id, at: date, as: bot.user.id)
     }
 }

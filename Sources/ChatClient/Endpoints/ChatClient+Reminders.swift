@@ -23,6 +23,20 @@ extension ChatClient {
         return try reminder(in: response, operation: operation)
     }
 
+    /// Reminds `userId` of `messageId` at `remindAt` (nil: saved for later), moving the reminder
+    /// the user already had of it: ``createReminder(for:at:as:)``, and when that is refused
+    /// because there is one (HTTP 400), ``updateReminder(for:at:as:)``.
+    @discardableResult
+    public func setReminder(for messageId: String, at remindAt: Date?, as userId: String? = nil) async throws -> MessageReminder {
+        do {
+            return try await createReminder(for: messageId, at: remindAt, as: userId)
+        } catch let refused as ChatClientError where refused.httpStatus == 400 {
+            // Another refusal (a deleted message, too many reminders) is the one to report.
+            guard let moved = try? await updateReminder(for: messageId, at: remindAt, as: userId) else { throw refused }
+            return moved
+        }
+    }
+
     /// Removes `userId`'s reminder of `messageId` (`DELETE /messages/{id}/reminders`).
     public func deleteReminder(for messageId: String, as userId: String? = nil) async throws {
         let operation = "DeleteReminder"
