@@ -71,7 +71,8 @@ struct ReminderDueTests {
             let recorder = Recorder()
             let bot = Bot(name: "coach")
             bot.onMessage { context in
-                try await context.remind(at: Date().addingTimeInterval(0.5))
+                // Late enough that the bot has stopped when it comes due.
+                try await context.remind(at: Date().addingTimeInterval(1.5))
                 recorder.record("set")
             }
             bot.onReminderDue { _, context in recorder.record("due: \(context.message.text)") }
@@ -84,7 +85,7 @@ struct ReminderDueTests {
                 try await ann.send(text: "check in on me")
                 try await recorder.wait { $0 == ["set"] }
             }
-            try await Task.sleep(for: .milliseconds(800))
+            try await Task.sleep(for: .milliseconds(2000))
             for _ in 0..<2 {
                 try await server.withBot(bot, channels: ["messaging:general"], configuration: configuration) { _ in
                     try await recorder.wait { $0.contains("due: check in on me") }

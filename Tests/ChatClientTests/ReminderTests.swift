@@ -36,7 +36,8 @@ struct ReminderTests {
             #expect(moved.isDue() && (moved.updatedAt ?? .distantPast) >= (moved.createdAt ?? .distantFuture))
             #expect(try await ann.queryReminders(dueBy: Date()).reminders.map(\.messageId) == [plan.id])
             let reset = try await ann.setReminder(for: plan.id, at: later)
-            #expect(!reset.isDue() && (try await ann.queryReminders().reminders.count) == 2, "setting it again moves the one reminder")
+            let count = try await ann.queryReminders().reminders.count
+            #expect(!reset.isDue() && count == 2, "setting it again moves the one reminder")
             try await ann.deleteReminder(for: plan.id)
             #expect(try await ann.queryReminders().reminders.map(\.messageId) == [call.id])
         }

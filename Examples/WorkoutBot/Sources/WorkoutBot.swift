@@ -22,22 +22,27 @@ public enum WorkoutBot: BotKind {
     ]
 
     /// Builds the bot from its `bots.yaml` entry (options: `database`, a path; `report`, a
-    /// schedule such as `mon 09:00`; `welcome`, true to greet new members).
+    /// schedule such as `mon 09:00`; `welcome`, true to greet new members; `nudge`, a duration
+    /// such as `2d` after which a member who posted no workout since is nudged).
     public static func makeBot(_ entry: BotsConfiguration.BotEntry, environment: BotKindEnvironment) throws -> Bot {
-        try entry.node.allowOnly(BotsConfiguration.commonBotKeys + ["database", "report", "welcome"])
+        try entry.node.allowOnly(BotsConfiguration.commonBotKeys + ["database", "report", "welcome", "nudge"])
         let report = try entry.node["report"]?.schedule()
         let welcome = try entry.node["welcome"]?.bool() ?? false
+        let nudge = try entry.node["nudge"]?.duration()
         let store = try WorkoutStore(url: try environment.path(entry.node["database"], default: "\(entry.name)/workouts.sqlite"))
-        return make(name: entry.name, user: User(id: entry.user, name: "Workout bot"), store: store, report: report, welcome: welcome)
+        return make(name: entry.name, user: User(id: entry.user, name: "Workout bot"), store: store, report: report, welcome: welcome, nudge: nudge)
     }
 
     /// The bot, with its handlers, storing into `store`, posting the last seven days' totals in
     /// its channels on `report`, if given, and with `welcome`, greeting each member added to its
-    /// channels, and each channel it is added to, with what it does.
-    public static func make(name: String, user: User, store: WorkoutStore, report: Schedule? = nil, welcome: Bool = false) -> Bot {
+    /// channels, and each channel it is added to, with what it does; with `nudge`, nudging a
+    /// member who posted no workout for that long after their last.
+    public static func make(
+        name: String, user: User, store: WorkoutStore, report: Schedule? = nil, welcome: Bool = false, nudge: Duration? = nil
+    ) -> Bot {
         let bot = Bot(name: name, user: user)
         bot.on(WorkoutAttachmentPayload.self) { workout, context in
-            try await record(workout, context: context, store: store)
+            try await record(workout, context: context, store: store, nudge: nudge)
         }
         bot.onDecodingFailure { failure, context in
             guard failure.type == .workout else { return }
@@ -50,6 +55,7 @@ public enum WorkoutBot: BotKind {
         addLogCommand(to: bot)
         addGoalConversation(to: bot, store: store)
         if let report { addReport(to: bot, on: report, store: store) }
+        if let nudge { addNudges(to: bot, after: nudge, store: store) }
         if welcome {
             bot.onEvent(.memberAdded) { context in
                 guard let member = context.event.member else { return }
@@ -84,7 +90,9 @@ public enum WorkoutBot: BotKind {
         return bot
     }
 
-    static func record(_ workout: ChatMessageAttachment<WorkoutAttachmentPayload>, context: BotContext, store: WorkoutStore) async throws {
+    static func record(
+        _ workout: ChatMessageAttachment<WorkoutAttachmentPayload>, context: BotContext, store: WorkoutStore, nudge: Duration? = nil
+    ) async throws {
         guard let userId = context.message.user?.id else { return }
         if let problem = problem(workout.payload) {
             try await context.reply(text: complaint(problem))
@@ -95,6 +103,7 @@ public enum WorkoutBot: BotKind {
         // the last workout that can be stored answers for all of them.
         guard !hasStorableWorkout(after: workout.id.index, in: context.message) else { return }
         try await replySummary(of: userId, weekOf: context.message.createdAt ?? Date(), context: context, store: store)
+        if let nudge { try await scheduleNudge(for: userId, after: nudge, context: context, store: store) }
     }
 
     /// Whether `message` has a workout after position `index` that decodes and can be stored.

@@ -87,17 +87,19 @@ public struct BotContext: Sendable {
     /// payloads and local files (uploaded first, with `progress`). `inThread` answers in the
     /// message's thread, starting one under a channel message, so a busy channel stays
     /// readable; `alsoInChannel` shows such a reply in the channel too. The first link of the
-    /// text gets the service's preview unless `skipEnrichURL` is set.
+    /// text gets the service's preview unless `skipEnrichURL` is set. The users in `mentioning`
+    /// are mentioned (the service notifies them).
     @discardableResult
     public func reply(
         text: String = "", attachments: [AnyAttachmentPayload] = [], extraData: [String: RawJSON] = [:], quoting: Bool = false,
-        inThread: Bool = false, alsoInChannel: Bool = false, skipEnrichURL: Bool = false, progress: (@Sendable (Double) -> Void)? = nil
+        mentioning: [String] = [], inThread: Bool = false, alsoInChannel: Bool = false, skipEnrichURL: Bool = false,
+        progress: (@Sendable (Double) -> Void)? = nil
     ) async throws -> Message {
         let parentId = self.message.parentId ?? (inThread ? self.message.id : nil)
         let message = OutgoingMessage(
             id: nextReplyId(), text: text, attachments: attachments, parentId: parentId,
             quotedMessageId: quoting ? self.message.id : nil, showInChannel: parentId != nil && alsoInChannel ? true : nil,
-            skipEnrichURL: skipEnrichURL, extraData: extraData)
+            mentionedUserIds: mentioning, skipEnrichURL: skipEnrichURL, extraData: extraData)
         return try await client.sendMessage(message, to: channel.cid, as: bot.user.id, progress: progress)
     }
 
