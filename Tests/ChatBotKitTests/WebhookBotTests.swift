@@ -64,6 +64,27 @@ struct WebhookBotTests {
         }
     }
 
+    @Test("a bot on the webhook takes its own reminders as they come due, and not the reminders of the people in its channels")
+    func remindersOnTheWebhook() async throws {
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            let recorder = Recorder()
+            let bot = Self.recordingBot(recorder)
+            bot.onReminderDue { reminder, context in recorder.record("due for \(reminder.userId): \(context.message.text)") }
+            try await server.withWebhook { intake in
+                try await server.withBot(bot, channels: ["messaging:general"], configuration: Self.webhookConfiguration(intake)) { _ in
+                    let sent = try await ann.send(text: "stretch")
+                    // ann's comes due first: the webhook brings it too, but it is hers.
+                    try await ann.client.createReminder(for: sent.id, at: Date().addingTimeInterval(0.2))
+                    try await server.client(as: "admin").createReminder(for: sent.id, at: Date().addingTimeInterval(0.6), as: "listener")
+                    try await recorder.wait { $0.contains("due for listener: stretch") }
+                    try await Task.sleep(for: .milliseconds(300))
+                    #expect(recorder.all.filter { $0.hasPrefix("due") } == ["due for listener: stretch"])
+                }
+            }
+        }
+    }
+
     @Test("the dev server gives up on a webhook that answers 503 after its attempts, and on one that refuses (401) at once")
     func devServerRetries() async throws {
         try await TestChatServer.withServer { server in
