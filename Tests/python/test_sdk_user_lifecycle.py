@@ -84,7 +84,10 @@ def test_delete_restore_and_hard_delete(server, client, channel):
     refused(lambda: client.restore_users(["u2"]), 400, 4, "user u2 is not deleted")
 
     channel.send_message({"id": "a-2", "text": "again"}, "u2")
-    client.delete_user("u2", mark_messages_deleted=True, hard_delete=True)
+    assert client.query_users({"id": "u2"})["users"][0]["name"] == "Socket User", "set by its connection above"
+    hard = client.delete_user("u2", mark_messages_deleted=True, hard_delete=True)["user"]
+    assert hard["id"] == "u2" and hard["deleted_at"] and "name" not in hard, "a hard-deleted user loses its custom fields, also in the answer"
+    assert "name" not in client.query_users({"id": "u2"}, include_deactivated_users=True)["users"][0]
     assert types_by_id(channel) == {}, "hard: gone with the soft-deleted one"
     assert [member["user_id"] for member in channel.query()["members"]] == ["bot-1"]
     refused(lambda: client.restore_users(["u2"]), 400, 4, "user u2 was deleted for good and cannot be restored")

@@ -53,6 +53,8 @@ extension AppRoutes {
             }
             user.deletedAt = user.deletedAt ?? now
             user.isHardDeleted = hard
+            // Answered and announced as stored: without its custom fields.
+            if hard { user.data = JSONObject() }
             return []
         }
     }
