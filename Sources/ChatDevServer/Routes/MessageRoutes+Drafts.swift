@@ -85,13 +85,11 @@ extension MessageRoutes {
         let limit = try DevServerState.pageParameter(body["limit"], "limit", default: 25, range: 1...100, operation: operation)
         let offset = try DevServerState.pageOffset(body["next"], operation: operation)
         let renderer = await state.renderer(for: request)
-        let (drafts, more) = try await state.store.read { db -> ([RawJSON], Bool) in
-            let all = try DraftsTable.drafts(of: userId, db).filter { channels?.contains($0.cid.rawValue) ?? true }
-            return (try all.dropFirst(offset).prefix(limit).map { .object(try renderer.draft($0, db)) }, all.count > offset + limit)
-        }
-        var answer: JSONObject = ["drafts": .array(drafts)]
-        if more { answer["next"] = .string(String(offset + limit)) }
-        return JSONReply(answer)
+        return JSONReply(
+            try await state.store.read { db in
+                let all = try DraftsTable.drafts(of: userId, db).filter { channels?.contains($0.cid.rawValue) ?? true }
+                return try DevServerState.page(all, under: "drafts", offset: offset, limit: limit) { try renderer.draft($0, db) }
+            })
     }
 
     /// Who asks, the channel, the member (`user_id`, or the token's user) and the thread of a draft request.

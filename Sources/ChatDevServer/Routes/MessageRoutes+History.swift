@@ -32,10 +32,7 @@ extension MessageRoutes {
             return try MessageHistoryTable.versions(db, of: id)
         }
         let ordered = newestFirst ? Array(versions.reversed()) : versions
-        let page = ordered.dropFirst(offset).prefix(limit)
-        var answer: JSONObject = ["message_history": .array(page.map { .object(Self.entry($0)) })]
-        if ordered.count > offset + limit { answer["next"] = .string(String(offset + limit)) }
-        return JSONReply(answer)
+        return JSONReply(DevServerState.page(ordered, under: "message_history", offset: offset, limit: limit, Self.entry))
     }
 
     /// A version as the history answers it: the message's fields as they were, flat.

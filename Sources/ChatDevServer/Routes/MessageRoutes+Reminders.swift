@@ -12,11 +12,7 @@ extension MessageRoutes {
     /// per message and 250 per user; `reminder.created` to the member.
     func createReminder(_ request: Request, _ context: DevRequestContext) async throws -> JSONReply {
         let operation = "CreateReminder"
-        let (principal, messageId, body) = try await reminderRequest(request, context, operation)
-        let userId = try state.actingUser(principal, body, operation: operation)
-        let remindAt = try Self.remindAt(body, operation: operation)
-        let now = state.clock.now()
-        let renderer = await state.renderer(for: request)
+        let (userId, messageId, remindAt, now, renderer) = try await reminderChange(request, context, operation)
         let (stored, reminder) = try await state.store.write { db -> (StoredReminder, JSONObject) in
             let message = try DevServerState.requireMessage(db, messageId, operation: operation)
             guard message.deletedAt == nil else { throw APIError.input(operation, "message \(messageId) is deleted; it cannot have a reminder") }
@@ -32,8 +28,7 @@ extension MessageRoutes {
             }
             return (stored, try renderer.reminder(stored, db))
         }
-        state.reminders.changed()
-        await state.publishUserEvent(Self.reminderEvent("reminder.created", reminder, stored, at: now), to: [userId])
+        await announce("reminder.created", reminder, stored, at: now)
         return JSONReply(["reminder": .object(reminder)], status: .created)
     }
 
@@ -42,19 +37,14 @@ extension MessageRoutes {
     /// was notified; `reminder.updated` to the member.
     func updateReminder(_ request: Request, _ context: DevRequestContext) async throws -> JSONReply {
         let operation = "UpdateReminder"
-        let (principal, messageId, body) = try await reminderRequest(request, context, operation)
-        let userId = try state.actingUser(principal, body, operation: operation)
-        let remindAt = try Self.remindAt(body, operation: operation)
-        let now = state.clock.now()
-        let renderer = await state.renderer(for: request)
+        let (userId, messageId, remindAt, now, renderer) = try await reminderChange(request, context, operation)
         let (stored, reminder) = try await state.store.write { db -> (StoredReminder, JSONObject) in
             guard try RemindersTable.reschedule(db, messageId: messageId, userId: userId, to: remindAt, at: now),
                 let stored = try RemindersTable.fetch(db, messageId: messageId, userId: userId)
             else { throw Self.noReminder(userId, messageId, operation) }
             return (stored, try renderer.reminder(stored, db))
         }
-        state.reminders.changed()
-        await state.publishUserEvent(Self.reminderEvent("reminder.updated", reminder, stored, at: now), to: [userId])
+        await announce("reminder.updated", reminder, stored, at: now)
         return JSONReply(["reminder": .object(reminder)])
     }
 
@@ -75,8 +65,7 @@ extension MessageRoutes {
             _ = try RemindersTable.remove(db, messageId: messageId, userId: userId)
             return (stored, reminder)
         }
-        state.reminders.changed()
-        await state.publishUserEvent(Self.reminderEvent("reminder.deleted", reminder, stored, at: now), to: [userId])
+        await announce("reminder.deleted", reminder, stored, at: now)
         return JSONReply()
     }
 
@@ -93,22 +82,30 @@ extension MessageRoutes {
         let limit = try DevServerState.pageParameter(body["limit"], "limit", default: 25, range: 1...100, operation: operation)
         let offset = try DevServerState.pageOffset(body["next"], operation: operation)
         let renderer = await state.renderer(for: request)
-        let (reminders, more) = try await state.store.read { db -> ([RawJSON], Bool) in
-            let all = try RemindersTable.reminders(of: userId, db).filter(filter.matches).sorted { Self.precedes($0, $1, sort) }
-            return (try all.dropFirst(offset).prefix(limit).map { .object(try renderer.reminder($0, db)) }, all.count > offset + limit)
-        }
-        var answer: JSONObject = ["reminders": .array(reminders)]
-        if more { answer["next"] = .string(String(offset + limit)) }
-        return JSONReply(answer)
+        return JSONReply(
+            try await state.store.read { db in
+                let all = try RemindersTable.reminders(of: userId, db).filter(filter.matches).sorted { Self.precedes($0, $1, sort) }
+                return try DevServerState.page(all, under: "reminders", offset: offset, limit: limit) { try renderer.reminder($0, db) }
+            })
     }
 
-    /// Who asks, the message and the body of a create or update.
-    private func reminderRequest(_ request: Request, _ context: DevRequestContext, _ operation: String) async throws
-        -> (Principal, String, JSONObject)
+    /// What a create or update asks (whose reminder, of which message, for when), with the
+    /// time and the renderer to answer with.
+    private func reminderChange(_ request: Request, _ context: DevRequestContext, _ operation: String) async throws
+        -> (userId: String, messageId: String, remindAt: Date?, now: Date, renderer: Renderer)
     {
         let principal = try await state.authenticate(request)
         let body = try await state.jsonBody(request, operation: operation)
-        return (principal, context.parameters.get("messageId") ?? "", body)
+        let userId = try state.actingUser(principal, body, operation: operation)
+        let remindAt = try Self.remindAt(body, operation: operation)
+        return (userId, context.parameters.get("messageId") ?? "", remindAt, state.clock.now(), await state.renderer(for: request))
+    }
+
+    /// A reminder set, moved or removed: the alarm looks again at what is due next, and its user
+    /// (and the webhook) hear of it.
+    private func announce(_ type: String, _ reminder: JSONObject, _ stored: StoredReminder, at now: Date) async {
+        state.reminders.changed()
+        await state.publishUserEvent(Self.reminderEvent(type, reminder, stored, at: now), to: [stored.userId])
     }
 
     /// `remind_at`: a date, or nil (absent or null) for a message saved for later.

@@ -33,7 +33,7 @@ extension MessageRoutes {
         let shape = try ThreadShape(body, operation: operation)
         let offset = try DevServerState.pageOffset(body["next"], operation: operation)
         let renderer = await state.renderer(for: request)
-        let (threads, more) = try await state.store.read { db -> ([RawJSON], Bool) in
+        let answer = try await state.store.read { db -> JSONObject in
             var parents = try ThreadRows.parents(db, participant: userId)
             for (field, values) in conditions {
                 parents = parents.filter { values.contains(Self.threadField(field, of: $0)) }
@@ -45,11 +45,10 @@ extension MessageRoutes {
                 }
                 return first.parent.id < second.parent.id
             }
-            let page = parents.dropFirst(offset).prefix(limit)
-            return (try page.map { .object(try renderer.thread($0, shape: shape, viewer: userId, db)) }, parents.count > offset + limit)
+            return try DevServerState.page(parents, under: "threads", offset: offset, limit: limit) {
+                try renderer.thread($0, shape: shape, viewer: userId, db)
+            }
         }
-        var answer: JSONObject = ["threads": .array(threads)]
-        if more { answer["next"] = .string(String(offset + limit)) }
         return JSONReply(answer)
     }
 

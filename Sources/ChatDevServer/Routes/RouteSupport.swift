@@ -96,6 +96,16 @@ extension DevServerState {
         return offset
     }
 
+    /// One page of a list, answered under `key`: the items from `offset`, at most `limit`, each
+    /// rendered, and the `next` of the page after it when there is one.
+    static func page<Item>(_ all: [Item], under key: String, offset: Int, limit: Int, _ render: (Item) throws -> JSONObject) rethrows
+        -> JSONObject
+    {
+        var answer: JSONObject = [key: .array(try all.dropFirst(offset).prefix(limit).map { .object(try render($0)) })]
+        if all.count > offset + limit { answer["next"] = .string(String(offset + limit)) }
+        return answer
+    }
+
     /// The channel id of a `/channels/{type}/{id}` route, checking the type exists.
     func channelId(_ context: DevRequestContext, operation: String) throws -> ChannelId {
         let type = try channelType(context, operation: operation)
