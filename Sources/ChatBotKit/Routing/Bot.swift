@@ -171,8 +171,8 @@ public final class Bot: Sendable {
     }
 
     /// Handles the bot's own reminders as they come due: a follow-up on a message that the
-    /// service keeps (`context.client.createReminder(for: messageId, at: date)`), so it outlives
-    /// restarts and is run by whichever node holds the channel. `context.message` is the
+    /// service keeps (set with `context.remind(at:)`), so it outlives restarts and is run by
+    /// whichever node holds the channel. `context.message` is the
     /// message as it is now and `context.trigger` is `.reminderDue`; `context.reply` answers in
     /// its thread. Once per time the reminder is due (moved and due again, it runs again), in
     /// order with the channel's messages, middleware around it; with a checkpoint
