@@ -29,8 +29,9 @@ struct ReminderDueTests {
                 recorder.record("set for \(reminder.userId)")
             }
             bot.onReminderDue { reminder, context in
-                recorder.record("due: \(context.message.text) (\(reminder.userId))")
                 try await context.reply(text: "How did it go?", inThread: true)
+                // After the reply, so that the test finds it once this is recorded.
+                recorder.record("due: \(context.message.text) (\(reminder.userId))")
             }
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             try await server.withBot(bot, channels: ["messaging:general"]) { _ in
