@@ -22,10 +22,11 @@ def hide_heard(server, client, user_id, action):
         async with connect(connect_url(server, client.create_token(user_id), user_id)) as socket:
             assert json.loads(await socket.recv())["type"] == "health.check"
             await asyncio.to_thread(action)
-            while True:
-                event = json.loads(await asyncio.wait_for(socket.recv(), timeout=5))
-                if event["type"] in ("channel.hidden", "channel.visible"):
-                    return event
+            async with asyncio.timeout(5):  # one deadline: health checks come every second
+                while True:
+                    event = json.loads(await socket.recv())
+                    if event["type"] in ("channel.hidden", "channel.visible"):
+                        return event
     return asyncio.run(watch())
 
 
