@@ -38,6 +38,11 @@ enum BlocksTable {
             db, sql: "SELECT EXISTS (SELECT 1 FROM blocks WHERE user_id = ? AND blocked_user_id = ?)", arguments: [user, other]) ?? false
     }
 
+    /// Whether anyone blocked `userId` (through the index on blocked users).
+    static func isBlocked(_ db: Database, _ userId: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM blocks WHERE blocked_user_id = ?)", arguments: [userId]) ?? false
+    }
+
     /// The other member of `cid` when it is a one-to-one channel that `userId` is in, else nil.
     static func otherMember(ofOneToOne cid: ChannelId, besides userId: String, _ db: Database) throws -> String? {
         let members = try String.fetchAll(db, sql: "SELECT user_id FROM members WHERE cid = ?", arguments: [cid.rawValue])
