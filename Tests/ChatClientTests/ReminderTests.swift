@@ -26,6 +26,8 @@ struct ReminderTests {
 
             #expect(try await ann.queryReminders().reminders.map(\.messageId) == [plan.id, call.id], "timed first, saved for later last")
             #expect(try await ann.queryReminders(dueBy: Date()).reminders.isEmpty)
+            #expect(try await ann.queryReminders(dueAfter: Date()).reminders.map(\.messageId) == [plan.id], "saved for later is never due")
+            #expect(try await ann.queryReminders(dueAfter: later).reminders.isEmpty)
             let first = try await ann.queryReminders(limit: 1)
             #expect(first.reminders.map(\.messageId) == [plan.id] && first.next != nil)
             #expect(try await ann.queryReminders(limit: 1, next: first.next).reminders.map(\.messageId) == [call.id])

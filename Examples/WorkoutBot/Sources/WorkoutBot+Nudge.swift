@@ -33,10 +33,12 @@ extension WorkoutBot {
     /// in place of the one of their workout before (which has not come due yet).
     static func scheduleNudge(for userId: String, after delay: Duration, context: BotContext, store: WorkoutStore) async throws {
         let now = Date()
+        // Only the latest earlier workout holds a reminder; an older one left over (a delete that
+        // failed) finds a workout since when it comes due, nudges no one and goes.
         let recent = try store.workouts(of: userId, since: now.addingTimeInterval(-delay.timeInterval))
-        for earlier in Set(recent.map(\.messageId)) where earlier != context.message.id {
+        if let earlier = recent.last(where: { $0.messageId != context.message.id }) {
             do {
-                try await context.client.deleteReminder(for: earlier, as: context.bot.user.id)
+                try await context.client.deleteReminder(for: earlier.messageId, as: context.bot.user.id)
             } catch let missing as ChatClientError where missing.httpStatus == 404 {
                 // Already due and handled, or never set.
             }

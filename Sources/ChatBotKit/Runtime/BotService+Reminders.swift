@@ -16,8 +16,9 @@ extension BotService {
         var next: String?
         do {
             repeat {
-                let page = try await client.queryReminders(dueBy: now, limit: 100, next: next, as: bot.user.id)
-                missed += page.reminders.filter { ($0.remindAt ?? .distantPast) > resumeFrom }
+                // Handled reminders stay until deleted: the service leaves out those due before.
+                let page = try await client.queryReminders(dueAfter: resumeFrom, dueBy: now, limit: 100, next: next, as: bot.user.id)
+                missed += page.reminders
                 next = page.next
             } while next != nil
         } catch {

@@ -45,15 +45,19 @@ extension ChatClient {
     }
 
     /// `userId`'s reminders, the soonest due first and those saved for later last
-    /// (`POST /reminders/query`): only those of `cid` when given, only those due by `dueBy`
-    /// when given. Answers the page and the `next` to pass for the one after it (nil on the last).
+    /// (`POST /reminders/query`): only those of `cid` when given, only those due after
+    /// `dueAfter` and by `dueBy` when given. Answers the page and the `next` to pass for the one
+    /// after it (nil on the last).
     public func queryReminders(
-        in cid: ChannelId? = nil, dueBy: Date? = nil, limit: Int = 25, next: String? = nil, as userId: String? = nil
+        in cid: ChannelId? = nil, dueAfter: Date? = nil, dueBy: Date? = nil, limit: Int = 25, next: String? = nil, as userId: String? = nil
     ) async throws -> (reminders: [MessageReminder], next: String?) {
         let operation = "QueryReminders"
         var filter: JSONObject = [:]
         if let cid { filter["channel_cid"] = .string(cid.rawValue) }
-        if let dueBy { filter["remind_at"] = ["$lte": .string(RFC3339.string(from: dueBy))] }
+        var due = JSONObject()
+        if let dueAfter { due["$gt"] = .string(RFC3339.string(from: dueAfter)) }
+        if let dueBy { due["$lte"] = .string(RFC3339.string(from: dueBy)) }
+        if !due.isEmpty { filter["remind_at"] = .object(due) }
         var body: JSONObject = ["filter": .object(filter), "limit": .number(JSONNumber(limit))]
         if let next { body["next"] = .string(next) }
         if let user = try actingUser(userId, operation: operation) { body["user_id"] = .string(user) }
