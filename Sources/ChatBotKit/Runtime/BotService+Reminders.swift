@@ -11,16 +11,9 @@ extension BotService {
     /// those due from now on come as events.
     func makeUpMissedReminders(slots: AsyncSlots) async {
         guard bot.handlesReminders, let resumeFrom = schedulesResumeFrom.withLock({ $0 }) else { return }
-        let now = Date()
-        var missed: [MessageReminder] = []
-        var next: String?
+        let missed: [MessageReminder]
         do {
-            repeat {
-                // Handled reminders stay until deleted: the service leaves out those due before.
-                let page = try await client.queryReminders(dueAfter: resumeFrom, dueBy: now, limit: 100, next: next, as: bot.user.id)
-                missed += page.reminders
-                next = page.next
-            } while next != nil
+            missed = try await remindersDue(after: resumeFrom)
         } catch {
             logger.error("Bot \(bot.name) could not list the reminders that came due while it was stopped: \(error)")
             return
@@ -34,5 +27,19 @@ extension BotService {
                 await queueTimed(Delivery(.reminderDue(reminder), message), in: reminder.cid, slots: slots, group: &group)
             }
         }
+    }
+
+    /// The bot's reminders (in `cid`, or in every channel) that came due after `date`, up to
+    /// now. Handled ones stay until deleted: the service leaves out those due before `date`.
+    func remindersDue(in cid: ChannelId? = nil, after date: Date) async throws -> [MessageReminder] {
+        let now = Date()
+        var due: [MessageReminder] = []
+        var next: String?
+        repeat {
+            let page = try await client.queryReminders(in: cid, dueAfter: date, dueBy: now, limit: 100, next: next, as: bot.user.id)
+            due += page.reminders
+            next = page.next
+        } while next != nil
+        return due
     }
 }

@@ -13,12 +13,7 @@ extension BotService {
         else { return }
         for cid in handledChannels() {
             let deletion = UserMessagesDeletion(cid: cid, user: user, deletedAt: deletedAt, isHardDelete: event.hardDelete ?? false)
-            guard queueOwn(Delivery(deletion), in: cid) else { continue }
-            await slots.acquire()
-            workers.addTask { [self] in
-                defer { slots.release() }
-                await drainMailbox(cid)
-            }
+            if queueOwn(Delivery(deletion), in: cid) { await startDraining(cid, slots: slots, workers: &workers) }
         }
     }
 }

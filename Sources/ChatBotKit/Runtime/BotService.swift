@@ -242,12 +242,22 @@ public final class BotService: Service, Sendable {
     }
 
     /// A channel taken over: the deliveries its last holder handled are not handled again, its
-    /// synced events are taken in, then the live ones that waited, and the channel is held.
+    /// synced events are taken in, then the bot's reminders that came due meanwhile, then the
+    /// live events that waited, and the channel is held.
     private func consume(_ handOff: PendingHandOff, slots: AsyncSlots, workers: inout ThrowingDiscardingTaskGroup<any Error>) async {
         handled.withLock { handled in
             for key in handOff.recentlyHandled { handled.insert(key) }
         }
         for event in handOff.synced { await consume(event, slots: slots, workers: &workers, leasedIn: handOff.cid) }
+        for reminder in handOff.dueReminders {
+            guard let message = reminder.message else { continue }
+            logger.info(
+                "Bot \(bot.name) handles its reminder of message \(message.id), due while no node handled \(handOff.cid)",
+                metadata: ["cid": "\(handOff.cid)"])
+            if queueOwn(Delivery(.reminderDue(reminder), message), in: handOff.cid) {
+                await startDraining(handOff.cid, slots: slots, workers: &workers)
+            }
+        }
         for event in ownership.withLock({ $0.finishCatchingUp(handOff.cid) }) {
             await consume(event, slots: slots, workers: &workers, leasedIn: handOff.cid)
         }
@@ -283,12 +293,15 @@ public final class BotService: Service, Sendable {
         if configuration.catchUp != nil { track(event, accepted: accepted?.0) }
         if let leasedChannel { ownership.withLock { $0.track(leasedChannel, eventAt: event.createdAt, delivery: accepted?.0.key) } }
         guard let (delivery, cid) = accepted else { return }
-        if mailboxes.enqueue(delivery, in: cid) {
-            await slots.acquire()
-            workers.addTask { [self] in
-                defer { slots.release() }
-                await drainMailbox(cid)
-            }
+        if mailboxes.enqueue(delivery, in: cid) { await startDraining(cid, slots: slots, workers: &workers) }
+    }
+
+    /// Starts the worker of a channel that had none, once a slot is free.
+    func startDraining(_ cid: ChannelId, slots: AsyncSlots, workers: inout ThrowingDiscardingTaskGroup<any Error>) async {
+        await slots.acquire()
+        workers.addTask { [self] in
+            defer { slots.release() }
+            await drainMailbox(cid)
         }
     }
 

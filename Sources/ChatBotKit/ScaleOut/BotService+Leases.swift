@@ -13,6 +13,9 @@ struct PendingHandOff: Sendable {
     let synced: [Event]
     /// The deliveries its last holder handled around that point.
     let recentlyHandled: [String]
+    /// The bot's reminders in the channel that came due since then: the service sent their
+    /// `notification.reminder_due` while no node handled the channel, and does not send it again.
+    let dueReminders: [MessageReminder]
 }
 
 extension BotService {
@@ -139,10 +142,12 @@ extension BotService {
     ) async {
         let since = ownership.withLock { $0.beginCatchingUp(cid, handOff: handOff, validUntil: validUntil) }
         var synced: [Event] = []
+        var dueReminders: [MessageReminder] = []
         if let since {
             let oldest = Date().addingTimeInterval(-(configuration.catchUp?.maximumAge ?? .seconds(86_400)).timeInterval)
             do {
                 synced = try await connection.syncEvents([cid], since: max(since, oldest))
+                if bot.handlesReminders { dueReminders = try await remindersDue(in: cid, after: max(since, oldest)) }
             } catch {
                 logger.warning("Bot \(bot.name) could not sync \(cid) to take it over; it tries again: \(error)", metadata: ["cid": "\(cid)"])
                 ownership.withLock { $0.abandonCatchingUp(cid, skippedSince: handOff.handledThrough ?? since) }
@@ -154,7 +159,9 @@ extension BotService {
         logger.info(
             "Bot \(bot.name) handles \(cid) now\(previousOwner.map { ", after node \($0)" } ?? "")\(synced.isEmpty ? "" : "; \(synced.count) events to catch up on")",
             metadata: ["cid": "\(cid)"])
-        handOffs.withLock { $0.append(PendingHandOff(cid: cid, synced: synced, recentlyHandled: handOff.recentlyHandled)) }
+        handOffs.withLock {
+            $0.append(PendingHandOff(cid: cid, synced: synced, recentlyHandled: handOff.recentlyHandled, dueReminders: dueReminders))
+        }
         await connection.nudge()
     }
 
