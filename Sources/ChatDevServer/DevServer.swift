@@ -41,6 +41,7 @@ public final class DevServer: Service, Sendable {
         InteractionRoutes(state: state).register(on: router)
         UploadRoutes(state: state).register(on: router)
         CommandRoutes(state: state).register(on: router)
+        ExportRoutes(state: state).register(on: router)
         let endpoint = WebSocketEndpoint(state: state)
         let listening = self.listening
         application = Application(

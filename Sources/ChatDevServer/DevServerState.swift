@@ -34,8 +34,10 @@ final class DevServerState: Sendable {
     /// The deactivated and deleted users, with why: their tokens are refused at once, without
     /// a read of the store per request.
     let disabledUsers: Locked<[String: String]>
-    /// The tasks of bulk user deletions and deactivations, by id, while the server runs.
+    /// The tasks of bulk user and channel changes and of exports, by id, while the server runs.
     let tasks = Locked<[String: JSONObject]>([:])
+    /// The files of channel exports (`/files/…` paths), by task id, signed afresh on each read.
+    let exportFiles = Locked<[String: String]>([:])
     /// Sends `notification.reminder_due` when reminders come due, while the server runs.
     let reminders = ReminderAlarm()
     /// Test hooks: failures the server injects before handling matching requests.

@@ -48,16 +48,30 @@ extension ChatClient {
         guard let (field, signedLink) = attachment.linkedFile else {
             throw ChatClientError(code: .downloadFailed, message: "attachment \(attachment.id) has no file link")
         }
+        return try await downloadFile(
+            from: signedLink, naming: "\(attachment.id)", isImage: attachment.type == .image, to: destination, progress: progress, span: span
+        ) { [self] stale in
+            try await refreshedLink(for: attachment, field: field, after: stale)
+        }
+    }
+
+    /// Downloads the file at a signed link, streaming to disk: a link that is expired (within
+    /// the refresh margin), or that the file host answers with 403, is replaced once by
+    /// `refresh`. `name` says what the file is in errors.
+    func downloadFile(
+        from signedLink: URL, naming name: String, isImage: Bool = false, to destination: URL?,
+        progress: (@Sendable (Int64, Int64) -> Void)?, span: any Span, refresh: (URL) async throws -> URL
+    ) async throws -> URL {
         var link = signedLink
         let target = destination ?? FileManager.default.temporaryDirectory.appendingPathComponent("chatbotkit-\(UUID().uuidString)")
         if SignedLink(link).isExpired(at: Date(), margin: configuration.linkRefreshMargin.timeInterval) {
             metrics.linkRefreshed(reason: "expired")
             span.addEvent("link refreshed: expired")
-            link = try await refreshedLink(for: attachment, field: field, after: link)
+            link = try await refresh(link)
         }
         var refreshed = false
         while true {
-            var request = try await fileHostRequest("GET", for: link, isImage: attachment.type == .image)
+            var request = try await fileHostRequest("GET", for: link, isImage: isImage)
             request.destination = .file(target)
             request.idleTimeout = .seconds(60)
             request.progress = progress.map { report in { @Sendable transfer in report(transfer.downloaded, transfer.downloadTotal) } }
@@ -67,20 +81,20 @@ extension ChatClient {
                 span.recordAttempt(refreshed ? 2 : 1, status: response.status)
             } catch let error as TransportError {
                 try? FileManager.default.removeItem(at: target)
-                throw ChatClientError(code: .downloadFailed, message: "downloading \(attachment.id) failed: \(error.message)", transportError: error)
+                throw ChatClientError(code: .downloadFailed, message: "downloading \(name) failed: \(error.message)", transportError: error)
             }
             if response.status == 403, !refreshed {
                 refreshed = true
                 metrics.linkRefreshed(reason: "forbidden")
                 span.addEvent("link refreshed: forbidden")
-                link = try await refreshedLink(for: attachment, field: field, after: link)
+                link = try await refresh(link)
                 continue
             }
             guard (200...299).contains(response.status) else {
                 let detail = (try? String(contentsOf: target, encoding: .utf8)).map { String($0.prefix(300)) } ?? ""
                 try? FileManager.default.removeItem(at: target)
                 throw ChatClientError(
-                    code: .downloadFailed, message: "the file host answered HTTP \(response.status) for \(attachment.id): \(detail)",
+                    code: .downloadFailed, message: "the file host answered HTTP \(response.status) for \(name): \(detail)",
                     httpStatus: response.status)
             }
             return target

@@ -45,13 +45,12 @@ extension AppRoutes {
     }
 
     /// `GET /tasks/{id}` (server tokens only): a task of ``deleteUsers(_:)``,
-    /// ``deactivateUsers(_:)`` or `POST /channels/delete`, kept while the server runs.
+    /// ``deactivateUsers(_:)``, `POST /channels/delete` or `POST /export_channels`, kept while the
+    /// server runs.
     func task(_ request: Request, _ context: DevRequestContext) async throws -> JSONReply {
         let operation = "GetTask"
         try await state.requireServer(request, operation, "tasks can only be read")
-        let id = context.parameters.get("taskId") ?? ""
-        guard let task = state.tasks.withLock({ $0[id] }) else { throw APIError.notFound(operation, "task \(id) does not exist") }
-        return JSONReply(task)
+        return JSONReply(try state.task(context.parameters.get("taskId") ?? "", baseURL: state.baseURL(for: request), operation: operation))
     }
 
     private static func taskUserIds(_ body: JSONObject, operation: String) throws -> [String] {
