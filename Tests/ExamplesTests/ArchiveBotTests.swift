@@ -48,6 +48,36 @@ struct ArchiveBotTests {
         #expect(pdf == (try Data(contentsOf: try files.pdf())))
     }
 
+    @Test("/export answers with the service's export of the channel as a JSON file; /export 1h with the last hour's; a bad period gets the usage")
+    func exportsTheChannel() async throws {
+        let files = try FixtureFiles()
+        let data = try FixtureFiles()
+        let archive = try Archive(folder: data.folder.appendingPathComponent("archive"))
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
+            try await server.withBot(ArchiveBot.make(name: "archive", user: User(id: "archive-bot"), archive: archive), channels: ["messaging:general"]) { _ in
+                let plan = try await ann.sendFile(try files.pdf(named: "plan.pdf"))
+                let note = try await ann.send(text: "see the plan")
+                let command = try await ann.send(text: "/export")
+                let reply = try #require(try await ann.replies(to: command, from: "archive-bot").first)
+                #expect(reply.text == "3 messages exported.")
+                #expect(reply.fileAttachments.map(\.payload.title) == ["messaging-general-export.json"])
+                let file = try await ann.client.download(reply.attachments[0], to: files.folder.appendingPathComponent("export.json"))
+                let export = try #require(try ChannelExport.read(from: file).first)
+                #expect(export.channel.cid == "messaging:general" && export.members.map(\.userId).contains("ann"))
+                #expect(export.messages.map(\.id) == [plan.id, note.id, command.id])
+                #expect(export.messages[0].fileAttachments.map(\.payload.title) == ["plan.pdf"])
+
+                let recent = try await ann.send(text: "/export 1h")
+                #expect(try await ann.replies(to: recent, from: "archive-bot").first?.text == "5 messages of the last 1h exported.")
+                let bad = try await ann.send(text: "/export whenever")
+                #expect(
+                    try await ann.replies(to: bad, from: "archive-bot").first?.text
+                        == "Say /export for the whole channel, or /export 24h for the last 24 hours (s, m, h or d).")
+            }
+        }
+    }
+
     @Test("truncating a channel drops the files posted up to the truncation; deleting it drops the rest; other channels keep theirs")
     func truncatedAndDeletedChannels() async throws {
         let files = try FixtureFiles()

@@ -389,6 +389,10 @@ def test_bots_send_uploads_a_file_with_progress_and_shows_the_bots_answers(bots,
     assert "archive-bot: 1 file archived (1 distinct).  [file]" in answer.stdout, answer.stdout
     assert "moderator" not in answer.stdout
 
+    exported = subprocess.run([*send, "--text", "/export 1h"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert exported.returncode == 0 and exported.stderr == ""
+    assert re.search(r"archive-bot: \d+ messages of the last 1h exported\.  \[file\]", exported.stdout), exported.stdout
+
 
 def test_the_commands_the_welcome_prints_reach_a_server_on_port_0(bots, tmp_path):
     # bots.yaml says `port: 0`, so the printed commands must name the port the server got.
@@ -396,7 +400,8 @@ def test_the_commands_the_welcome_prints_reach_a_server_on_port_0(bots, tmp_path
     printed = [line.strip() for line in bots.output if line.strip().startswith(bots_binary() + " send")]
     assert [line.split(" --user alice ")[-1] for line in printed] == [
         """--attachment '{"type":"workout","workout-type":"run","workout-distance-meters":5000,"workout-duration-seconds":1500,"""
-        """"workout-energy-cal":400}'""", "--text /workouts", "--text /goal", "--file some.pdf", "--text /archive"], "".join(bots.output)
+        """"workout-energy-cal":400}'""", "--text /workouts", "--text /goal", "--file some.pdf", "--text /archive",
+        "--text /export"], "".join(bots.output)
     workouts = next(line for line in printed if line.endswith("--text /workouts"))
     assert f"--server {bots.base_url} " in workouts, workouts
     arguments = shlex.split(workouts)[1:]

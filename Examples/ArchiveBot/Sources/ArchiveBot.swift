@@ -9,13 +9,13 @@ import Logging
 /// added files are archived and the files it takes out leave the archive, as do all the files
 /// of a deleted message (by its author or a moderator) or of a truncated or deleted channel, and
 /// come back when a moderator undeletes the message;
-/// `/archive` answers with the manifest.
+/// `/archive` answers with the manifest, and `/export` with the service's export of the channel.
 public enum ArchiveBot: BotKind {
     /// `kind: archive`.
     public static let name = "archive"
 
     /// The manifest of what it archived.
-    public static let samples = [BotKindSample("--text /archive")]
+    public static let samples = [BotKindSample("--text /archive"), BotKindSample("--text /export")]
 
     /// Builds the bot from its entry (option: `folder`, a path).
     public static func makeBot(_ entry: BotsConfiguration.BotEntry, environment: BotKindEnvironment) throws -> Bot {
@@ -79,6 +79,7 @@ public enum ArchiveBot: BotKind {
                 text: "\(entries.count) \(entries.count == 1 ? "file" : "files") archived (\(distinct) distinct).",
                 attachments: [try AnyAttachmentPayload(localFileURL: manifest, attachmentType: .file)])
         }
+        addExport(to: bot)
         return bot
     }
 
