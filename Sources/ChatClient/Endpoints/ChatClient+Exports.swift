@@ -29,7 +29,7 @@ extension ChatClient {
             throw ChatClientError(code: .invalidResponse, message: "\(operation) answered without a status for export \(taskId)")
         }
         let url = response["result"]?["url"]?.stringValue.flatMap(URL.init(string:))
-        let error = response["error"]?.stringValue ?? response["result"]?["error"]?.stringValue
+        let error = [response["error"], response["result"]?["error"]].compactMap { $0 }.first { !$0.isNull }.map(Self.errorText)
         return ChannelExportTask(id: taskId, status: status, url: url, error: error)
     }
 
@@ -62,6 +62,11 @@ extension ChatClient {
             throw ChatClientError(code: .invalidResponse, message: "export \(taskId) does not hold channel \(cid)")
         }
         return export
+    }
+
+    /// A task's error as words: the text itself, or an error object's description or message.
+    private static func errorText(_ error: RawJSON) -> String {
+        error.stringValue ?? error["description"]?.stringValue ?? error["message"]?.stringValue ?? JSONWriter.string(error)
     }
 
     /// The file link of a completed export, waiting for it to complete.
