@@ -44,7 +44,12 @@ struct SendCommand: AsyncParsableCommand {
         guard !text.isEmpty || !payloads.isEmpty else { throw ValidationError("give --text, --file or --attachment") }
         let (client, configuration) = try options.client(as: user)
         try await options.reaching(configuration) { try await client.upsertUsers([User(id: user, name: user.capitalized)]) }
+        let membershipFilter: JSONObject = ["user_id": .string(user)]
+        let wasMember = (try? await client.queryMembers(of: channel, filter: membershipFilter, limit: 1))?.isEmpty == false
         try await client.join(channel, as: user)
+        // A user new to the channel is shown what the bots said since it joined (a welcome),
+        // which may come before the message it sends.
+        let joinedAt = wasMember ? nil : try await client.queryMembers(of: channel, filter: membershipFilter, limit: 1).first?.createdAt
         let progressBar = ProgressBar(enabled: !file.isEmpty)
         let sent = try await client.channel(channel).sendMessage(text: text, attachments: payloads, progress: { progressBar.show($0) })
         progressBar.finish()
@@ -68,6 +73,7 @@ struct SendCommand: AsyncParsableCommand {
         } else {
             say("Sent \(sent.id) to \(channel.rawValue) as \(user)")
         }
-        try await RepliesWatch.show(in: channel, after: posted.createdAt, from: client, notBy: user, for: waitForReplies)
+        let since = [joinedAt, posted.createdAt].compactMap { $0 }.min()
+        try await RepliesWatch.show(in: channel, after: since, from: client, notBy: user, for: waitForReplies)
     }
 }

@@ -880,6 +880,22 @@ def test_bots_chat_shows_the_welcome_a_new_member_gets(tmp_path):
         run.kill()
 
 
+def test_bots_send_shows_the_welcome_a_new_member_gets_and_an_old_one_does_not_see_again(tmp_path):
+    config = write_config(tmp_path)
+    config.write_text(config.read_text().replace("    database: ", "    welcome: true\n    database: ", 1))
+    run = BotsRun(config)
+    try:
+        send = [bots_binary(), "send", "--config", str(config), "--server", run.base_url, "--user", "finn", "--text", "hi"]
+        first = subprocess.run(send, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+        assert first.returncode == 0, first.stdout + first.stderr
+        assert "workout-bot: Welcome, Finn! Post a workout attachment" in first.stdout, first.stdout
+        again = subprocess.run(send, capture_output=True, text=True, timeout=60, cwd=tmp_path)
+        assert again.returncode == 0 and "Welcome" not in again.stdout, again.stdout
+        assert run.terminate() == 0, "".join(run.output)
+    finally:
+        run.kill()
+
+
 def test_bots_chat_holds_a_conversation_line_by_line_and_says_what_each_bad_line_gets(bots, tmp_path):
     client, channel = alice_in(bots)
     lines = ["/goal", "lots", ":attach {bad", ":file nothere.png", ":bogus", ":press log", ":file", "30km",
