@@ -42,6 +42,7 @@ public final class DevServer: Service, Sendable {
         UploadRoutes(state: state).register(on: router)
         CommandRoutes(state: state).register(on: router)
         ExportRoutes(state: state).register(on: router)
+        PollRoutes(state: state).register(on: router)
         let endpoint = WebSocketEndpoint(state: state)
         let listening = self.listening
         application = Application(

@@ -7,7 +7,7 @@ let renderedMessageKeys: Set<String> = [
     "id", "text", "html", "type", "user", "user_id", "cid", "attachments", "latest_reactions", "own_reactions",
     "reaction_counts", "reaction_scores", "reaction_groups", "reply_count", "deleted_reply_count", "created_at", "updated_at",
     "deleted_at", "mentioned_users", "parent_id", "quoted_message", "member", "shadowed", "pinned_at", "pinned_by",
-    "pin_expires", "restricted_visibility", "channel",
+    "pin_expires", "restricted_visibility", "channel", "poll",
 ]
 
 extension Renderer {
@@ -33,6 +33,9 @@ extension Renderer {
             var object = self.message(
                 message, users: users, reactions: reactions[message.id] ?? [], replyCount: try MessagesTable.replyCount(db, parentId: message.id),
                 viewer: viewer)
+            if let pollId = message.data["poll_id"]?.stringValue, let poll = try self.poll(pollId, viewer: viewer, in: db) {
+                object["poll"] = .object(poll)
+            }
             if let quotedId = message.data["quoted_message_id"]?.stringValue, let quotedMessage = quotedById[quotedId] {
                 object["quoted_message"] = .object(
                     self.message(quotedMessage, users: users, reactions: reactions[quotedId] ?? [], replyCount: 0, viewer: viewer))

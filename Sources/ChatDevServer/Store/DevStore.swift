@@ -77,6 +77,7 @@ final class DevStore: Sendable {
         migrator.registerMigration("v10: message history") { db in try db.execute(sql: MessageHistoryTable.migration) }
         migrator.registerMigration("v11: drafts") { db in try db.execute(sql: DraftsTable.migration) }
         migrator.registerMigration("v12: reminders") { db in try db.execute(sql: RemindersTable.migration) }
+        migrator.registerMigration("v13: polls") { db in try db.execute(sql: PollsTable.migration) }
         return migrator
     }
 }
