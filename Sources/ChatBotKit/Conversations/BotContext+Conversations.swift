@@ -65,6 +65,8 @@ extension BotContext {
         case .edit, .undeletion: message.updatedAt ?? message.createdAt ?? Date()
         case .newMessage, .deletion: message.createdAt ?? Date()
         case .reminderDue(let reminder): reminder.remindAt ?? Date()
+        case .pollVote(let vote, _, _): vote.updatedAt ?? vote.createdAt ?? Date()
+        case .pollClosed(let poll): poll.updatedAt ?? Date()
         }
     }
 
@@ -74,6 +76,8 @@ extension BotContext {
             person = user
         } else if case .reaction(let reaction, _) = trigger {
             person = reaction.userId ?? reaction.user?.id
+        } else if case .pollVote(let vote, _, _) = trigger {
+            person = vote.userId
         } else {
             person = message.user?.id
         }

@@ -131,7 +131,7 @@ extension Bot {
     /// Runs `handlers` inside the middleware, the first added outermost; a middleware that
     /// throws is reported to `onError`. (A new message is routed directly when there is no
     /// middleware: the chain's closures showed as a few percent in the dispatch benchmark.)
-    private func throughMiddleware(
+    func throughMiddleware(
         _ message: Message, _ context: BotContext, _ routes: Routes, _ handlers: @escaping @Sendable (Message, BotContext) async throws -> Void
     ) async {
         let chain = routes.middleware.reversed().reduce(handlers) { next, middleware in

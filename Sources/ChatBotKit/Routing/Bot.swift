@@ -37,6 +37,8 @@ public final class Bot: Sendable {
         var reactions: [(type: String?, isRemoved: Bool, handler: @Sendable (Reaction, BotContext) async throws -> Void)] = []
         var truncations: [@Sendable (ChannelTruncation, ChatChannel) async throws -> Void] = []
         var reminders: [@Sendable (MessageReminder, BotContext) async throws -> Void] = []
+        var pollVotes: [@Sendable (PollVote, BotContext) async throws -> Void] = []
+        var pollClosings: [@Sendable (Poll, BotContext) async throws -> Void] = []
         var userMessagesDeletions: [@Sendable (UserMessagesDeletion, ChatChannel) async throws -> Void] = []
         var unknownAttachments: [@Sendable (AnyChatMessageAttachment, BotContext) async throws -> Void] = []
         var decodingFailures: [@Sendable (AttachmentDecodingFailure, BotContext) async throws -> Void] = []
@@ -253,6 +255,12 @@ public final class Bot: Sendable {
 
     /// Whether it has reminder handlers: a bot without takes no reminders.
     var handlesReminders: Bool { routes.withLock { !$0.reminders.isEmpty } }
+
+    /// Whether it has poll vote handlers: a bot without takes no votes.
+    var handlesPollVotes: Bool { routes.withLock { !$0.pollVotes.isEmpty } }
+
+    /// Whether it has handlers of closed polls.
+    var handlesPollClosings: Bool { routes.withLock { !$0.pollClosings.isEmpty } }
 
     /// Whether the bot has handlers for its addition to a channel.
     var handlesAdditions: Bool { routes.withLock { !$0.additions.isEmpty } }

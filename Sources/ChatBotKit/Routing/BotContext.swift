@@ -26,6 +26,11 @@ public struct BotContext: Sendable {
         case reaction(Reaction, isRemoved: Bool)
         /// A reminder the bot set on `message` came due (``Bot/onReminderDue(_:)``).
         case reminderDue(MessageReminder)
+        /// A vote on the poll `message` carries was cast, changed or taken back
+        /// (``Bot/onPollVote(_:)``); `poll` is the poll as it stands after it.
+        case pollVote(PollVote, poll: Poll, change: PollVoteChange)
+        /// The poll `message` carries was closed for voting (``Bot/onPollClosed(_:)``).
+        case pollClosed(Poll)
     }
 
     /// The message being handled.

@@ -23,8 +23,8 @@ final class BotMetrics: Sendable {
 
     /// What metrics name a delivery's kind.
     static let triggers = [
-        "message", "edit", "deletion", "undeletion", "reaction", "reminder", "truncation", "user_messages_deletion", "event", "addition", "schedule",
-        "conversation_timeout",
+        "message", "edit", "deletion", "undeletion", "reaction", "reminder", "poll_vote", "poll_closed", "truncation", "user_messages_deletion",
+        "event", "addition", "schedule", "conversation_timeout",
     ]
 
     init(bot: String, factory: any MetricsFactory) {
@@ -124,6 +124,8 @@ extension Delivery {
         case .message(.undeletion, _): "undeletion"
         case .message(.reaction, _): "reaction"
         case .message(.reminderDue, _): "reminder"
+        case .message(.pollVote, _): "poll_vote"
+        case .message(.pollClosed, _): "poll_closed"
         }
     }
 }

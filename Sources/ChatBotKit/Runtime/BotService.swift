@@ -341,11 +341,13 @@ public final class BotService: Service, Sendable {
         case .userMessagesDeleted: return acceptUserMessagesDeletion(event)
         case .reactionNew, .reactionUpdated, .reactionDeleted: return acceptReaction(event)
         case .notificationReminderDue: return acceptReminder(event)
+        case .pollVoteCasted, .pollVoteChanged, .pollVoteRemoved: return acceptPollVote(event)
+        case .pollClosed: return acceptPollClosing(event)
         default: return acceptChannelEvent(event)
         }
         guard let message = event.message, let cid = event.cid ?? message.cid, message.user?.id != bot.user.id else { return nil }
         switch trigger {
-        case .deletion, .reaction, .reminderDue: break
+        case .deletion, .reaction, .reminderDue, .pollVote, .pollClosed: break
         case .newMessage, .edit, .undeletion: guard message.type != .deleted, message.type != .ephemeral else { return nil }
         }
         return once(Delivery(trigger, message), in: cid)
@@ -476,6 +478,8 @@ public final class BotService: Service, Sendable {
             case .deletion(let isHardDelete): await bot.handle(MessageDeletion(message: message, isHardDelete: isHardDelete), context: context)
             case .reaction(let reaction, let isRemoved): await bot.handle(reaction, isRemoved: isRemoved, context: context)
             case .reminderDue(let reminder): await bot.handle(reminder, context: context)
+            case .pollVote(let vote, _, _): await bot.handle(vote, context: context)
+            case .pollClosed(let poll): await bot.handle(closed: poll, context: context)
             }
         }
     }

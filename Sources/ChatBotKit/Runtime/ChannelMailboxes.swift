@@ -100,6 +100,10 @@ struct Delivery: Sendable {
                 + "\(isRemoved ? "removed" : "added") \((reaction.updatedAt ?? reaction.createdAt).map { RFC3339.string(from: $0) } ?? "")"
         // A reminder moved and due again is a delivery of its own.
         case .reminderDue(let reminder): "\(message.id)\nreminder due \(reminder.remindAt.map { RFC3339.string(from: $0) } ?? "")"
+        // A vote changed again, or cast again after it was taken back, is a delivery of its own.
+        case .pollVote(let vote, _, let change):
+            "\(message.id)\npoll vote \(vote.id) \(change) \((vote.updatedAt ?? vote.createdAt).map { RFC3339.string(from: $0) } ?? "")"
+        case .pollClosed(let poll): "\(message.id)\npoll closed \(poll.id)"
         }
     }
 }

@@ -60,6 +60,8 @@ extension Delivery {
         case .message(.undeletion, _): "HandleUndeletion"
         case .message(.reaction, _): "HandleReaction"
         case .message(.reminderDue, _): "HandleReminder"
+        case .message(.pollVote, _): "HandlePollVote"
+        case .message(.pollClosed, _): "HandlePollClosed"
         }
     }
 }

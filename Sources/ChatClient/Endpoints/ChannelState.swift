@@ -62,6 +62,8 @@ public struct OutgoingMessage: Sendable {
     public var isPinned: Bool
     /// When a pin sent with the message ends; nil pins it for good.
     public var pinExpires: Date?
+    /// The poll the message carries (``ChatClient/createPoll(name:options:description:isAnonymous:isSingleChoice:maximumVotes:allowsAnswers:extraData:as:)``), created by its sender.
+    public var pollId: String?
     /// Custom fields, flat on the wire.
     public var extraData: [String: RawJSON]
 
@@ -69,7 +71,8 @@ public struct OutgoingMessage: Sendable {
     public init(
         id: String = UUID().uuidString.lowercased(), text: String = "", attachments: [AnyAttachmentPayload] = [], parentId: String? = nil,
         quotedMessageId: String? = nil, showInChannel: Bool? = nil, mentionedUserIds: [String] = [], isSilent: Bool = false,
-        skipPush: Bool = false, skipEnrichURL: Bool = false, isPinned: Bool = false, pinExpires: Date? = nil, extraData: [String: RawJSON] = [:]
+        skipPush: Bool = false, skipEnrichURL: Bool = false, isPinned: Bool = false, pinExpires: Date? = nil, pollId: String? = nil,
+        extraData: [String: RawJSON] = [:]
     ) {
         self.id = id
         self.text = text
@@ -83,6 +86,7 @@ public struct OutgoingMessage: Sendable {
         self.skipEnrichURL = skipEnrichURL
         self.isPinned = isPinned
         self.pinExpires = pinExpires
+        self.pollId = pollId
         self.extraData = extraData
     }
 }

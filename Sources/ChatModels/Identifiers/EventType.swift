@@ -79,6 +79,18 @@ public struct EventType: RawRepresentable, Hashable, Sendable, ExpressibleByStri
     public static let userReactivated = Self(rawValue: "user.reactivated")
     /// A user's reminder of a message came due (to that user's connections and the webhook).
     public static let notificationReminderDue = Self(rawValue: "notification.reminder_due")
+    /// A vote was cast on a poll (in the channels of the messages carrying it).
+    public static let pollVoteCasted = Self(rawValue: "poll.vote_casted")
+    /// A vote on a single-choice poll, or an answer, was replaced by a new one.
+    public static let pollVoteChanged = Self(rawValue: "poll.vote_changed")
+    /// A vote or answer was taken back.
+    public static let pollVoteRemoved = Self(rawValue: "poll.vote_removed")
+    /// A poll's settings or custom fields changed.
+    public static let pollUpdated = Self(rawValue: "poll.updated")
+    /// A poll was closed for voting.
+    public static let pollClosed = Self(rawValue: "poll.closed")
+    /// A poll was deleted.
+    public static let pollDeleted = Self(rawValue: "poll.deleted")
 
     /// Whether the event carries a new message (`message.new` or `notification.message_new`).
     public var carriesNewMessage: Bool { self == .messageNew || self == .notificationMessageNew }
