@@ -12,6 +12,8 @@ final class ChatSession: Sendable {
     private let lastEphemeral = Locked<Message?>(nil)
     /// The last message by someone else shown, for `:react`.
     private let lastShown = Locked<Message?>(nil)
+    /// The last message with a poll shown, for `:vote`.
+    private let lastPoll = Locked<Message?>(nil)
     /// The user's own last message of this session, for `:edit` and `:delete`.
     private let lastPosted = Locked<Message?>(nil)
     /// Whether the messages seen in this session were pinned, so an update that unpins one
@@ -30,6 +32,7 @@ final class ChatSession: Sendable {
           :attach JSON       post a custom attachment, such as :attach {"type":"workout","workout-distance-meters":5000}
           :press VALUE       press a button of the last answer only you see (a custom command's)
           :react TYPE        react to the last message shown (like, remove, …)
+          :vote N            vote for option N of the last poll shown (or for the option with that text)
           :remind IN         be reminded of the last message shown in IN, such as :remind 10m (the service tells you)
           :edit TEXT         change the text of your last message (its attachments stay)
           :delete            delete your last message
@@ -82,6 +85,16 @@ final class ChatSession: Sendable {
             }
             try await client.sendReaction(rest, to: message.id, as: user)
             say("(you reacted \(rest) to \(message.user?.id ?? "?")'s \"\(message.text)\")")
+        case "vote":
+            guard let message = lastPoll.withLock({ $0 }), let poll = message.poll else { throw ChatLineError(":vote: no poll is shown yet") }
+            let chosen = Int(rest).flatMap { poll.options.indices.contains($0 - 1) ? poll.options[$0 - 1] : nil }
+                ?? poll.options.first { $0.text.caseInsensitiveCompare(rest) == .orderedSame }
+            guard let option = chosen else {
+                let choices = poll.options.enumerated().map { "\($0.offset + 1) \($0.element.text)" }.joined(separator: ", ")
+                throw ChatLineError(":vote needs an option of \"\(poll.name)\": \(choices) (nothing was sent)")
+            }
+            try await client.castPollVote(on: message.id, poll: poll.id, option: option.id, as: user)
+            say("(you voted \(option.text) on \"\(poll.name)\")")
         case "remind":
             guard let message = lastShown.withLock({ $0 }) else { throw ChatLineError(":remind: no message by anyone else is shown yet") }
             guard let delay = DurationText.parse(rest) else {
@@ -151,7 +164,10 @@ final class ChatSession: Sendable {
             pins.withLock { $0.remember(message.id, isPinned: message.isPinned == true) }
         } ?? false
         guard let line = Self.line(for: event, me: user, wasPinned: wasPinned) else { return }
-        if event.type == .messageNew, let message = event.message { lastShown.withLock { $0 = message } }
+        if event.type == .messageNew, let message = event.message {
+            lastShown.withLock { $0 = message }
+            if message.poll != nil { lastPoll.withLock { $0 = message } }
+        }
         say(line)
     }
 
@@ -172,6 +188,10 @@ final class ChatSession: Sendable {
         if event.type == .notificationReminderDue, let reminder = event.extraData["reminder"] {
             let author = reminder["message"]?["user"]?["id"]?.stringValue ?? "?"
             return "(reminder: \(author == me ? "your" : "\(author)'s") \"\(reminder["message"]?["text"]?.stringValue ?? "")\")"
+        }
+        if event.type == .pollClosed, let poll = event.poll {
+            let leading = poll.leadingOptions.map(\.text).joined(separator: " and ")
+            return "(poll \"\(poll.name)\" closed\(leading.isEmpty ? " without votes" : ": \(leading) \(poll.leadingOptions.count > 1 ? "lead" : "leads")"))"
         }
         let lifecycle: [EventType: String] = [.userDeactivated: "deactivated", .userReactivated: "reactivated", .userDeleted: "deleted"]
         if let what = lifecycle[event.type], let user = event.user, user.id != me {

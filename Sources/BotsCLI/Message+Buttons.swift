@@ -14,7 +14,8 @@ extension Message {
     /// `text  [workout-summary]`: a message as `send`, `react` and `chat` show the bots' answers.
     var textAndAttachmentTypes: String {
         let types = attachments.map(\.type.rawValue)
-        return text + (types.isEmpty ? "" : "  [\(types.joined(separator: ", "))]")
+        let poll = self.poll.map { poll in "  [poll: \(poll.options.enumerated().map { "\($0.offset + 1) \($0.element.text)" }.joined(separator: ", "))]" }
+        return text + (types.isEmpty ? "" : "  [\(types.joined(separator: ", "))]") + (poll ?? "")
     }
 
     /// The buttons on the message's attachments.

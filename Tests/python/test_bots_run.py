@@ -1038,6 +1038,25 @@ def test_bots_chat_sets_a_reminder_of_the_last_message_shown_and_shows_it_when_d
     assert [r["message"]["text"] for r in reminders] == [answer], reminders
 
 
+def test_bots_chat_shows_a_poll_votes_with_vote_and_shows_it_closing(bots, tmp_path):
+    client, channel = alice_in(bots)
+    with ChatSession(bots, tmp_path) as chat:
+        chat.say(":vote 1", "/plan Sat Sun")
+        assert chat.read_until("workout-bot: ")[-1].endswith("workout-bot: Group run: which day?  [poll: 1 Sat, 2 Sun]")
+        chat.say(":vote 3", ":vote sun")
+        assert chat.read_until("(you voted ")[-1] == '(you voted Sun on "Group run: which day?")'
+        plan = next(m for m in channel.query(messages={"limit": 100})["messages"] if m.get("poll"))
+        assert plan["poll"]["vote_counts_by_option"] == {plan["poll"]["options"][1]["id"]: 1}
+        client.patch(f"polls/{plan['poll']['id']}", data={"set": {"is_closed": True}})
+        assert chat.read_until("(poll ")[-1] == '(poll "Group run: which day?" closed: Sun leads)'
+        assert chat.read_until("workout-bot (in a thread): ")[-1].endswith("Group run on Sun (1 vote).")
+        out, err = chat.quit()
+    assert err.splitlines() == [
+        "error: :vote: no poll is shown yet",
+        'error: :vote needs an option of "Group run: which day?": 1 Sat, 2 Sun (nothing was sent)',
+    ], err
+
+
 def test_bots_chat_shows_pins_deletions_undeletions_members_joining_and_leaving_and_users_deactivated(bots, tmp_path):
     client, channel = alice_in(bots)
     client.upsert_user({"id": "bob"})

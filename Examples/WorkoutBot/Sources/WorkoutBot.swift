@@ -23,22 +23,28 @@ public enum WorkoutBot: BotKind {
 
     /// Builds the bot from its `bots.yaml` entry (options: `database`, a path; `report`, a
     /// schedule such as `mon 09:00`; `welcome`, true to greet new members; `nudge`, a duration
-    /// such as `2d` after which a member who posted no workout since is nudged).
+    /// such as `2d` after which a member who posted no workout since is nudged; `plan_closes`, how
+    /// long a `/plan` poll stays open, `1d` by default).
     public static func makeBot(_ entry: BotsConfiguration.BotEntry, environment: BotKindEnvironment) throws -> Bot {
-        try entry.node.allowOnly(BotsConfiguration.commonBotKeys + ["database", "report", "welcome", "nudge"])
+        try entry.node.allowOnly(BotsConfiguration.commonBotKeys + ["database", "report", "welcome", "nudge", "plan_closes"])
         let report = try entry.node["report"]?.schedule()
         let welcome = try entry.node["welcome"]?.bool() ?? false
         let nudge = try entry.node["nudge"]?.duration()
+        let planCloses = try entry.node["plan_closes"]?.duration() ?? .seconds(86_400)
         let store = try WorkoutStore(url: try environment.path(entry.node["database"], default: "\(entry.name)/workouts.sqlite"))
-        return make(name: entry.name, user: User(id: entry.user, name: "Workout bot"), store: store, report: report, welcome: welcome, nudge: nudge)
+        return make(
+            name: entry.name, user: User(id: entry.user, name: "Workout bot"), store: store, report: report, welcome: welcome, nudge: nudge,
+            planCloses: planCloses)
     }
 
     /// The bot, with its handlers, storing into `store`, posting the last seven days' totals in
     /// its channels on `report`, if given, and with `welcome`, greeting each member added to its
     /// channels, and each channel it is added to, with what it does; with `nudge`, nudging a
-    /// member who posted no workout for that long after their last.
+    /// member who posted no workout for that long after their last; `/plan` polls close after
+    /// `planCloses`.
     public static func make(
-        name: String, user: User, store: WorkoutStore, report: Schedule? = nil, welcome: Bool = false, nudge: Duration? = nil
+        name: String, user: User, store: WorkoutStore, report: Schedule? = nil, welcome: Bool = false, nudge: Duration? = nil,
+        planCloses: Duration = .seconds(86_400)
     ) -> Bot {
         let bot = Bot(name: name, user: user)
         bot.on(WorkoutAttachmentPayload.self) { workout, context in
@@ -56,6 +62,7 @@ public enum WorkoutBot: BotKind {
         addGoalConversation(to: bot, store: store)
         if let report { addReport(to: bot, on: report, store: store) }
         if let nudge { addNudges(to: bot, after: nudge, store: store) }
+        addPlan(to: bot, closesAfter: planCloses)
         if welcome {
             bot.onEvent(.memberAdded) { context in
                 guard let member = context.event.member else { return }
