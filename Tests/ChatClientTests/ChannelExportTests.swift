@@ -42,9 +42,9 @@ struct ChannelExportTests {
         }
     }
 
-    @Test("the file's link is signed afresh on each read, so an export downloads with links that live a second")
+    @Test("the file's link is signed afresh on each read, so an export downloads with links that live two seconds")
     func freshLinks() async throws {
-        try await TestChatServer.withServer(configure: { $0.linkLifetime = .seconds(1) }) { server in
+        try await TestChatServer.withServer(configure: { $0.linkLifetime = .seconds(2) }) { server in
             let admin = server.client(as: "admin") { $0.linkRefreshMargin = .zero }
             try await admin.upsertUsers([User(id: "ann")])
             try await admin.join("messaging:club", as: "ann")
@@ -53,7 +53,8 @@ struct ChannelExportTests {
             let first = try await admin.channelExport(taskId)
             #expect(first.status == "completed" && first.isFinished && first.error == nil)
             let stale = try #require(first.url)
-            try await Task.sleep(for: .milliseconds(1_500))
+            // `Expires` is in whole seconds: a link signed now lives between one and two.
+            try await Task.sleep(for: .milliseconds(2_100))
             #expect(SignedLink(stale).isExpired())
             let fresh = try #require(try await admin.channelExport(taskId).url)
             #expect(fresh != stale && !SignedLink(fresh).isExpired())

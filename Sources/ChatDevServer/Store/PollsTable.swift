@@ -47,6 +47,7 @@ enum PollsTable {
             id TEXT PRIMARY KEY, poll_id TEXT NOT NULL, message_id TEXT NOT NULL, user_id TEXT NOT NULL, option_id TEXT,
             answer_text TEXT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
         CREATE INDEX poll_votes_by_poll ON poll_votes(poll_id, created_at);
+        CREATE INDEX messages_by_poll ON messages(json_extract(data, '$.poll_id')) WHERE json_extract(data, '$.poll_id') IS NOT NULL;
         """
 
     static func insert(_ db: Database, _ poll: StoredPoll) throws {
@@ -103,7 +104,8 @@ enum PollsTable {
         try db.execute(sql: "DELETE FROM poll_votes WHERE id = ?", arguments: [id])
     }
 
-    /// The messages that carry the poll (normally one), with their channels.
+    /// The messages that carry the poll (normally one), with their channels, through the
+    /// index on the messages' `poll_id` (every vote asks).
     static func messages(carrying pollId: String, _ db: Database) throws -> [StoredMessage] {
         try Row.fetchAll(db, sql: "SELECT * FROM messages WHERE json_extract(data, '$.poll_id') = ?", arguments: [pollId]).map(MessagesTable.decode)
     }
