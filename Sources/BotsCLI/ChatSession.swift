@@ -90,8 +90,7 @@ final class ChatSession: Sendable {
             let chosen = Int(rest).flatMap { poll.options.indices.contains($0 - 1) ? poll.options[$0 - 1] : nil }
                 ?? poll.options.first { $0.text.caseInsensitiveCompare(rest) == .orderedSame }
             guard let option = chosen else {
-                let choices = poll.options.enumerated().map { "\($0.offset + 1) \($0.element.text)" }.joined(separator: ", ")
-                throw ChatLineError(":vote needs an option of \"\(poll.name)\": \(choices) (nothing was sent)")
+                throw ChatLineError(":vote needs an option of \"\(poll.name)\": \(poll.numberedOptions) (nothing was sent)")
             }
             try await client.castPollVote(on: message.id, poll: poll.id, option: option.id, as: user)
             say("(you voted \(option.text) on \"\(poll.name)\")")

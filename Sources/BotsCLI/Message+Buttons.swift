@@ -14,8 +14,7 @@ extension Message {
     /// `text  [workout-summary]`: a message as `send`, `react` and `chat` show the bots' answers.
     var textAndAttachmentTypes: String {
         let types = attachments.map(\.type.rawValue)
-        let poll = self.poll.map { poll in "  [poll: \(poll.options.enumerated().map { "\($0.offset + 1) \($0.element.text)" }.joined(separator: ", "))]" }
-        return text + (types.isEmpty ? "" : "  [\(types.joined(separator: ", "))]") + (poll ?? "")
+        return text + (types.isEmpty ? "" : "  [\(types.joined(separator: ", "))]") + (poll.map { "  [poll: \($0.numberedOptions)]" } ?? "")
     }
 
     /// The buttons on the message's attachments.
@@ -54,4 +53,9 @@ struct ButtonNotFound: Error {
     func message(pressedWith option: String = "--press") -> String {
         "\(option) \(value): the answer has no button of that value; its buttons: \(buttons.joined(separator: ", "))"
     }
+}
+
+extension Poll {
+    /// `1 Sat, 2 Sun`: the options as `chat` shows them and `:vote` takes them.
+    var numberedOptions: String { options.enumerated().map { "\($0.offset + 1) \($0.element.text)" }.joined(separator: ", ") }
 }

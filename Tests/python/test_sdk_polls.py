@@ -115,6 +115,8 @@ def test_bad_polls_and_votes_are_refused_and_change_nothing(server, client, chan
     refused(lambda: client.patch(f"polls/{poll['id']}", data={"unset": ["name"]}), 400, 4, "name cannot be unset")
     refused(lambda: client.post(f"polls/{poll['id']}/votes", data={"filter": {"created_at": {"$gt": "2026-01-01T00:00:00Z"}}}),
             400, 4, "filter field \"created_at\" is not supported by the dev server")
+    refused(lambda: client.post(f"polls/{poll['id']}/votes", data={"filter": {"user_id": {"$in": ["u2", 3]}}}), 400, 4,
+            "filter on user_id must be a string, {\"$eq\": ...} or {\"$in\": [...]}")
     as_voter = requests.patch(server.url(f"/polls/{poll['id']}?api_key={API_KEY}"), json={"set": {"is_closed": True}},
                               headers=user_headers(client, "u2"))
     assert as_voter.status_code == 403 and "only its creator may change it" in as_voter.json()["message"]

@@ -40,10 +40,20 @@ extension Bot {
     /// `context.message`. A handler that throws is logged and reported to `onError`; the others
     /// still run.
     public func handle(_ reminder: MessageReminder, context: BotContext) async {
+        await runHandlers(\.reminders, of: reminder, context: context)
+    }
+
+    /// Runs the middleware chain on `context.message` around every handler at `handlers` of
+    /// `value` (a reminder, a poll vote, a closed poll). A handler that throws is logged and
+    /// reported to `onError`; the others still run.
+    func runHandlers<Value: Sendable>(
+        _ handlers: KeyPath<Routes, [@Sendable (Value, BotContext) async throws -> Void]>, of value: Value, context: BotContext
+    ) async {
         let routes = self.routes.withLock { $0 }
-        guard !routes.reminders.isEmpty else { return }
+        let chosen = routes[keyPath: handlers]
+        guard !chosen.isEmpty else { return }
         await throughMiddleware(context.message, context, routes) { _, context in
-            for handler in routes.reminders { await self.run(context, routes) { try await handler(reminder, context) } }
+            for handler in chosen { await self.run(context, routes) { try await handler(value, context) } }
         }
     }
 
@@ -131,7 +141,7 @@ extension Bot {
     /// Runs `handlers` inside the middleware, the first added outermost; a middleware that
     /// throws is reported to `onError`. (A new message is routed directly when there is no
     /// middleware: the chain's closures showed as a few percent in the dispatch benchmark.)
-    func throughMiddleware(
+    private func throughMiddleware(
         _ message: Message, _ context: BotContext, _ routes: Routes, _ handlers: @escaping @Sendable (Message, BotContext) async throws -> Void
     ) async {
         let chain = routes.middleware.reversed().reduce(handlers) { next, middleware in

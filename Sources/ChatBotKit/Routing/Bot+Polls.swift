@@ -28,19 +28,11 @@ extension Bot {
     /// Runs the middleware chain and every poll vote handler; a handler that throws is logged
     /// and reported to `onError`, and the others still run.
     public func handle(_ vote: PollVote, context: BotContext) async {
-        let routes = self.routes.withLock { $0 }
-        guard !routes.pollVotes.isEmpty else { return }
-        await throughMiddleware(context.message, context, routes) { _, context in
-            for handler in routes.pollVotes { await self.run(context, routes) { try await handler(vote, context) } }
-        }
+        await runHandlers(\.pollVotes, of: vote, context: context)
     }
 
     /// Runs the middleware chain and every handler of a closed poll, as votes' are run.
     public func handle(closed poll: Poll, context: BotContext) async {
-        let routes = self.routes.withLock { $0 }
-        guard !routes.pollClosings.isEmpty else { return }
-        await throughMiddleware(context.message, context, routes) { _, context in
-            for handler in routes.pollClosings { await self.run(context, routes) { try await handler(poll, context) } }
-        }
+        await runHandlers(\.pollClosings, of: poll, context: context)
     }
 }

@@ -19,7 +19,10 @@ enum FilterConditions {
         if case .object(let object) = value, object.count == 1, let (op, operand) = object.members.first {
             switch (op, operand) {
             case ("$eq", .string(let text)): return [text]
-            case ("$in", .array(let elements)): return Set(elements.compactMap(\.stringValue))
+            case ("$in", .array(let elements)):
+                // A list with anything but strings in it is refused, not read in part.
+                let texts = elements.compactMap(\.stringValue)
+                if texts.count == elements.count { return Set(texts) }
             default: break
             }
         }

@@ -11,8 +11,8 @@ struct PollVoteFilter {
     init(_ filter: JSONObject, operation: String) throws {
         for (key, condition) in filter {
             switch key {
-            case "option_id": optionIds = try Self.values(condition, key, operation)
-            case "user_id": userIds = try Self.values(condition, key, operation)
+            case "option_id": optionIds = try FilterConditions.strings(condition, key: key, operation: operation)
+            case "user_id": userIds = try FilterConditions.strings(condition, key: key, operation: operation)
             case "is_answer":
                 guard let flag = condition.boolValue ?? condition["$eq"]?.boolValue else {
                     throw APIError.input(operation, "is_answer must be true or false, or {\"$eq\": true}")
@@ -31,12 +31,4 @@ struct PollVoteFilter {
         return true
     }
 
-    private static func values(_ condition: RawJSON, _ key: String, _ operation: String) throws -> Set<String> {
-        if let value = condition.stringValue ?? condition["$eq"]?.stringValue { return [value] }
-        if let list = condition["$in"]?.arrayValue {
-            let values = list.compactMap(\.stringValue)
-            if values.count == list.count { return Set(values) }
-        }
-        throw APIError.input(operation, "\(key) takes a value, {\"$eq\": …} or {\"$in\": […]}")
-    }
 }
