@@ -14,6 +14,8 @@ final class ChatSession: Sendable {
     private let lastShown = Locked<Message?>(nil)
     /// The last message with a poll shown, for `:vote`.
     private let lastPoll = Locked<Message?>(nil)
+    /// The user's own last live location of this session, for `:move` and `:stop`.
+    private let lastShared = Locked<Message?>(nil)
     /// The user's own last message of this session, for `:edit` and `:delete`.
     private let lastPosted = Locked<Message?>(nil)
     /// Whether the messages seen in this session were pinned, so an update that unpins one
@@ -33,6 +35,8 @@ final class ChatSession: Sendable {
           :press VALUE       press a button of the last answer only you see (a custom command's)
           :react TYPE        react to the last message shown (like, remove, …)
           :vote N            vote for option N of the last poll shown (or for the option with that text)
+          :share LAT LON [FOR] [TEXT]  share where you are, live for FOR (such as 30m) if given: :share 52.52 13.405 30m run
+          :move LAT LON      move your live location         :stop  stop sharing it
           :remind IN         be reminded of the last message shown in IN, such as :remind 10m (the service tells you)
           :edit TEXT         change the text of your last message (its attachments stay)
           :delete            delete your last message
@@ -94,6 +98,21 @@ final class ChatSession: Sendable {
             }
             try await client.castPollVote(on: message.id, poll: poll.id, option: option.id, as: user)
             say("(you voted \(option.text) on \"\(poll.name)\")")
+        case "share":
+            try await share(rest)
+        case "move":
+            guard let shared = lastShared.withLock({ $0 }) else { throw ChatLineError(":move: you share no live location in this session yet") }
+            let words = rest.split(separator: " ").map(String.init)
+            guard words.count == 2, let latitude = Double(words[0]), let longitude = Double(words[1]) else {
+                throw ChatLineError(":move needs where to, in degrees, such as :move 52.521 13.41 (nothing was sent)")
+            }
+            let moved = try await client.updateLiveLocation(shared.id, latitude: latitude, longitude: longitude, as: user)
+            say("(your location moved to \(moved.coordinates))")
+        case "stop":
+            guard let shared = lastShared.withLock({ $0 }) else { throw ChatLineError(":stop: you share no live location in this session yet") }
+            try await client.stopLiveLocation(shared.id, as: user)
+            lastShared.withLock { $0 = nil }
+            say("(you stopped sharing your location)")
         case "remind":
             guard let message = lastShown.withLock({ $0 }) else { throw ChatLineError(":remind: no message by anyone else is shown yet") }
             guard let delay = DurationText.parse(rest) else {
@@ -132,6 +151,23 @@ final class ChatSession: Sendable {
             throw ChatLineError(":\(word) is not a command here; :help lists them (start with :: to post a text that begins with a colon)")
         }
         return true
+    }
+
+    /// `:share LAT LON [FOR] [TEXT]`: a static location, or a live one for FOR.
+    private func share(_ arguments: String) async throws {
+        var words = arguments.split(separator: " ").map(String.init)
+        guard words.count >= 2, let latitude = Double(words[0]), let longitude = Double(words[1]) else {
+            throw ChatLineError(":share needs where, in degrees, such as :share 52.52 13.405 30m (nothing was sent)")
+        }
+        words.removeFirst(2)
+        let duration = words.first.flatMap(DurationText.parse)
+        if duration != nil { words.removeFirst() }
+        let endAt = duration.map { Date().addingTimeInterval($0.timeInterval) }
+        let sent = try await client.channel(channel).shareLocation(
+            latitude: latitude, longitude: longitude, until: endAt, text: words.joined(separator: " "), deviceId: "bots-chat", as: user)
+        lastPosted.withLock { $0 = sent }
+        if endAt != nil { lastShared.withLock { $0 = sent } }
+        say("(you shared \(sent.sharedLocation.map(\.summary) ?? "a location"))")
     }
 
     private func post(text: String = "", attachments: [AnyAttachmentPayload] = [], progress: (@Sendable (Double) -> Void)? = nil) async throws {
@@ -210,6 +246,9 @@ final class ChatSession: Sendable {
             return "(\(pinner == me ? "you" : pinner) pinned \(whose) \"\(message.text)\"\(until))"
         case .messageUpdated where message.isPinned != true && wasPinned:
             return "(\(whose) \"\(message.text)\" was unpinned)"
+        case .messageUpdated where message.movedLocation != nil:
+            guard author != me, let location = message.movedLocation else { return nil }
+            return location.isStopped ? "(\(author) stopped sharing their location)" : "(\(author)'s location moved to \(location.coordinates))"
         case .messageUpdated where author != me:
             return "\(author) edited\(inThread): \(message.textAndAttachmentTypes)"
         case .messageDeleted:

@@ -15,6 +15,7 @@ extension Message {
     var textAndAttachmentTypes: String {
         let types = attachments.map(\.type.rawValue)
         return text + (types.isEmpty ? "" : "  [\(types.joined(separator: ", "))]") + (poll.map { "  [poll: \($0.numberedOptions)]" } ?? "")
+            + (sharedLocation.map { "  [\($0.summary)]" } ?? "")
     }
 
     /// The buttons on the message's attachments.

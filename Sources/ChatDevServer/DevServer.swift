@@ -43,6 +43,7 @@ public final class DevServer: Service, Sendable {
         CommandRoutes(state: state).register(on: router)
         ExportRoutes(state: state).register(on: router)
         PollRoutes(state: state).register(on: router)
+        LocationRoutes(state: state).register(on: router)
         let endpoint = WebSocketEndpoint(state: state)
         let listening = self.listening
         application = Application(

@@ -12,8 +12,8 @@ extension WorkoutBot {
     /// deleted workout is not nudged about.
     static func addNudges(to bot: Bot, after delay: Duration, store: WorkoutStore) {
         bot.onReminderDue { reminder, context in
-            // The reminders of /plan polls are the plan's to handle.
-            guard context.message.pollId == nil else { return }
+            // The reminders of /plan polls are the plan's to handle, those of live runs the tracking's.
+            guard context.message.pollId == nil, context.message.sharedLocation?.isLive != true else { return }
             try await nudgeIfIdle(after: delay, context: context, store: store)
             // Handled, it goes: the bot's reminders stay one per member (the service caps a user's).
             try await context.client.deleteReminder(for: reminder.messageId, as: context.bot.user.id)

@@ -63,6 +63,7 @@ public enum WorkoutBot: BotKind {
         if let report { addReport(to: bot, on: report, store: store) }
         if let nudge { addNudges(to: bot, after: nudge, store: store) }
         addPlan(to: bot, closesAfter: planCloses)
+        addTracking(to: bot, store: store)
         if welcome {
             bot.onEvent(.memberAdded) { context in
                 guard let member = context.event.member else { return }
@@ -73,6 +74,9 @@ public enum WorkoutBot: BotKind {
         // A workout fixed by an edit replaces what was stored for the message, and a deleted
         // workout leaves the totals; either way the sender gets the week's new summary.
         bot.onMessageUpdated { context in
+            // A message sharing a location holds no workout attachments: its workout is the
+            // tracked run, which an edit of its text leaves as it is.
+            guard context.message.sharedLocation == nil else { return }
             try await recordEdit(context: context, store: store)
         }
         bot.onMessageDeleted { deletion, context in
@@ -153,8 +157,8 @@ public enum WorkoutBot: BotKind {
     }
 
     /// What the bot does, as its greetings say it.
-    static let howItWorks = "Post a workout attachment (or /log run 5km 25m) and I keep your week's totals; "
-        + "/goal sets a weekly goal and /workouts exports them."
+    static let howItWorks = "Post a workout attachment (or /log run 5km 25m, or share your live location while you run) "
+        + "and I keep your week's totals; /goal sets a weekly goal and /workouts exports them."
 
     /// How a new member is greeted.
     public static func welcomeText(for name: String) -> String { "Welcome, \(name)! " + howItWorks }

@@ -66,6 +66,20 @@ enum WorkoutReports {
         let tenths = (abs(meters) + 50) / 100
         return "\(meters < 0 ? "-" : "")\(tenths / 10).\(tenths % 10)"
     }
+
+    /// `HH:mm` in UTC.
+    static func clockTime(_ date: Date) -> String {
+        let secondOfDay = Int(date.timeIntervalSince1970.rounded(.down)) % 86_400
+        let (hours, minutes) = (secondOfDay / 3600, secondOfDay % 3600 / 60)
+        return "\(hours < 10 ? "0" : "")\(hours):\(minutes < 10 ? "0" : "")\(minutes)"
+    }
+
+    /// `31m 05s`, or `1h 02m` from an hour on.
+    static func minutesAndSeconds(_ seconds: Int) -> String {
+        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        guard seconds >= 3600 else { return "\(seconds / 60)m \(twoDigits(seconds % 60))s" }
+        return "\(seconds / 3600)h \(twoDigits(seconds % 3600 / 60))m"
+    }
 }
 
 /// RFC 3339 dates for the CSV (UTC, seconds).

@@ -60,6 +60,7 @@ public final class WorkoutStore: Sendable {
                 try db.execute(sql: "ALTER TABLE workouts ADD COLUMN cid TEXT")
             }
             try Self.createGoals(db)
+            try Self.createTracks(db)
         }
     }
 
@@ -93,10 +94,12 @@ public final class WorkoutStore: Sendable {
         }
     }
 
-    /// Forgets the workouts of message `messageId`; returns how many there were.
+    /// Forgets the workouts of message `messageId`, and the run it tracked, if any; returns how
+    /// many workouts there were.
     @discardableResult
     public func remove(messageId: String) throws -> Int {
         try queue.write { db in
+            try db.execute(sql: "DELETE FROM tracks WHERE message_id = ?", arguments: [messageId])
             try Self.delete(messageId: messageId, db)
             return db.changesCount
         }

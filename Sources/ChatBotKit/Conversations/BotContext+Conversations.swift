@@ -67,6 +67,7 @@ extension BotContext {
         case .reminderDue(let reminder): reminder.remindAt ?? Date()
         case .pollVote(let vote, _, _): vote.updatedAt ?? vote.createdAt ?? Date()
         case .pollClosed(let poll): poll.updatedAt ?? Date()
+        case .location(let location, _): location.updatedAt ?? message.createdAt ?? Date()
         }
     }
 

@@ -39,6 +39,7 @@ public final class Bot: Sendable {
         var reminders: [@Sendable (MessageReminder, BotContext) async throws -> Void] = []
         var pollVotes: [@Sendable (PollVote, BotContext) async throws -> Void] = []
         var pollClosings: [@Sendable (Poll, BotContext) async throws -> Void] = []
+        var locations: [@Sendable (SharedLocation, BotContext) async throws -> Void] = []
         var userMessagesDeletions: [@Sendable (UserMessagesDeletion, ChatChannel) async throws -> Void] = []
         var unknownAttachments: [@Sendable (AnyChatMessageAttachment, BotContext) async throws -> Void] = []
         var decodingFailures: [@Sendable (AttachmentDecodingFailure, BotContext) async throws -> Void] = []

@@ -31,6 +31,9 @@ public struct BotContext: Sendable {
         case pollVote(PollVote, poll: Poll, change: PollVoteChange)
         /// The poll `message` carries was closed for voting (``Bot/onPollClosed(_:)``).
         case pollClosed(Poll)
+        /// A location `message` shares was shared, moved or stopped (``Bot/onLocation(_:)``);
+        /// the location is as it stands after it.
+        case location(SharedLocation, change: LocationChange)
     }
 
     /// The message being handled.

@@ -23,7 +23,7 @@ final class BotMetrics: Sendable {
 
     /// What metrics name a delivery's kind.
     static let triggers = [
-        "message", "edit", "deletion", "undeletion", "reaction", "reminder", "poll_vote", "poll_closed", "truncation", "user_messages_deletion",
+        "message", "edit", "deletion", "undeletion", "reaction", "reminder", "poll_vote", "poll_closed", "location", "truncation", "user_messages_deletion",
         "event", "addition", "schedule", "conversation_timeout",
     ]
 
@@ -126,6 +126,7 @@ extension Delivery {
         case .message(.reminderDue, _): "reminder"
         case .message(.pollVote, _): "poll_vote"
         case .message(.pollClosed, _): "poll_closed"
+        case .message(.location, _): "location"
         }
     }
 }

@@ -333,8 +333,10 @@ public final class BotService: Service, Sendable {
     private func accept(_ event: Event) -> (Delivery, ChannelId)? {
         let trigger: BotContext.Trigger
         switch event.type {
-        case .messageNew, .notificationMessageNew: trigger = .newMessage
-        case .messageUpdated: trigger = .edit
+        case .messageNew, .notificationMessageNew: trigger = newMessageTrigger(of: event)
+        case .messageUpdated:
+            guard let update = updateTrigger(of: event) else { return nil }
+            trigger = update
         case .messageDeleted: trigger = .deletion(isHardDelete: event.hardDelete ?? false)
         case .messageUndeleted: trigger = .undeletion
         case .channelTruncated, .channelDeleted: return acceptTruncation(event)
@@ -348,7 +350,7 @@ public final class BotService: Service, Sendable {
         guard let message = event.message, let cid = event.cid ?? message.cid, message.user?.id != bot.user.id else { return nil }
         switch trigger {
         case .deletion, .reaction, .reminderDue, .pollVote, .pollClosed: break
-        case .newMessage, .edit, .undeletion: guard message.type != .deleted, message.type != .ephemeral else { return nil }
+        case .newMessage, .edit, .undeletion, .location: guard message.type != .deleted, message.type != .ephemeral else { return nil }
         }
         return once(Delivery(trigger, message), in: cid)
     }
@@ -480,6 +482,7 @@ public final class BotService: Service, Sendable {
             case .reminderDue(let reminder): await bot.handle(reminder, context: context)
             case .pollVote(let vote, _, _): await bot.handle(vote, context: context)
             case .pollClosed(let poll): await bot.handle(closed: poll, context: context)
+            case .location(let location, _): await bot.handle(location, context: context)
             }
         }
     }

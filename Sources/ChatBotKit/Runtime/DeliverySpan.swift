@@ -62,6 +62,7 @@ extension Delivery {
         case .message(.reminderDue, _): "HandleReminder"
         case .message(.pollVote, _): "HandlePollVote"
         case .message(.pollClosed, _): "HandlePollClosed"
+        case .message(.location, _): "HandleLocation"
         }
     }
 }

@@ -26,8 +26,8 @@ struct Endpoint: Sendable {
         Endpoint(method: "POST", path: path, query: query, body: body, isIdempotent: idempotent, operation: operation)
     }
 
-    static func put(_ path: String, _ body: JSONObject, operation: String) -> Endpoint {
-        Endpoint(method: "PUT", path: path, body: body, isIdempotent: true, operation: operation)
+    static func put(_ path: String, _ body: JSONObject, query: [(String, String)] = [], operation: String) -> Endpoint {
+        Endpoint(method: "PUT", path: path, query: query, body: body, isIdempotent: true, operation: operation)
     }
 
     static func patch(_ path: String, _ body: JSONObject, operation: String) -> Endpoint {

@@ -64,6 +64,8 @@ public struct OutgoingMessage: Sendable {
     public var pinExpires: Date?
     /// The poll the message carries (``ChatClient/createPoll(name:options:description:isAnonymous:isSingleChoice:maximumVotes:allowsAnswers:extraData:as:)``), created by its sender.
     public var pollId: String?
+    /// The location the message shares (``ChatChannel/shareLocation(latitude:longitude:until:text:deviceId:as:)``).
+    public var sharedLocation: LocationShare?
     /// Custom fields, flat on the wire.
     public var extraData: [String: RawJSON]
 
@@ -72,7 +74,7 @@ public struct OutgoingMessage: Sendable {
         id: String = UUID().uuidString.lowercased(), text: String = "", attachments: [AnyAttachmentPayload] = [], parentId: String? = nil,
         quotedMessageId: String? = nil, showInChannel: Bool? = nil, mentionedUserIds: [String] = [], isSilent: Bool = false,
         skipPush: Bool = false, skipEnrichURL: Bool = false, isPinned: Bool = false, pinExpires: Date? = nil, pollId: String? = nil,
-        extraData: [String: RawJSON] = [:]
+        sharedLocation: LocationShare? = nil, extraData: [String: RawJSON] = [:]
     ) {
         self.id = id
         self.text = text
@@ -87,6 +89,7 @@ public struct OutgoingMessage: Sendable {
         self.isPinned = isPinned
         self.pinExpires = pinExpires
         self.pollId = pollId
+        self.sharedLocation = sharedLocation
         self.extraData = extraData
     }
 }

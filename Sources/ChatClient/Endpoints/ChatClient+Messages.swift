@@ -27,6 +27,7 @@ extension ChatClient {
             if let expiry = message.pinExpires { object["pin_expires"] = .string(RFC3339.string(from: expiry)) }
         }
         if let pollId = message.pollId { object["poll_id"] = .string(pollId) }
+        if let location = message.sharedLocation { object["shared_location"] = location.json }
         if let author { object["user_id"] = .string(author) }
         var body: JSONObject = ["message": .object(object)]
         if message.skipPush { body["skip_push"] = true }

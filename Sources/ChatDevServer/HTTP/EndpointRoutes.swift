@@ -62,6 +62,8 @@ enum EndpointRoutes {
         "PATCH /messages/{messageId}/reminders": .updateReminder,
         "DELETE /messages/{messageId}/reminders": .deleteReminder,
         "POST /reminders/query": .queryReminders,
+        "GET /users/live_locations": .getUserLiveLocations,
+        "PUT /users/live_locations": .updateLiveLocation,
         "GET /threads/{messageId}": .getThread,
         "GET /og": .getOG,
         "POST /messages/{messageId}/reaction": .sendReaction,

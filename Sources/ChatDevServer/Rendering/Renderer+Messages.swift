@@ -7,7 +7,7 @@ let renderedMessageKeys: Set<String> = [
     "id", "text", "html", "type", "user", "user_id", "cid", "attachments", "latest_reactions", "own_reactions",
     "reaction_counts", "reaction_scores", "reaction_groups", "reply_count", "deleted_reply_count", "created_at", "updated_at",
     "deleted_at", "mentioned_users", "parent_id", "quoted_message", "member", "shadowed", "pinned_at", "pinned_by",
-    "pin_expires", "restricted_visibility", "channel", "poll",
+    "pin_expires", "restricted_visibility", "channel", "poll", "shared_location",
 ]
 
 extension Renderer {
@@ -29,6 +29,7 @@ extension Renderer {
         for message in all { if let pin = MessagePins.pin(of: message.data, at: now) { userIds.insert(pin.by) } }
         let users = try UsersTable.fetch(db, ids: userIds)
         let quotedById = Dictionary(quoted.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let locations = try SharedLocationsTable.fetch(db, messageIds: stored.map(\.id))
         return try stored.map { message in
             var object = self.message(
                 message, users: users, reactions: reactions[message.id] ?? [], replyCount: try MessagesTable.replyCount(db, parentId: message.id),
@@ -36,6 +37,7 @@ extension Renderer {
             if let pollId = message.data["poll_id"]?.stringValue, let poll = try self.poll(pollId, viewer: viewer, in: db) {
                 object["poll"] = .object(poll)
             }
+            if let location = locations[message.id] { object["shared_location"] = .object(sharedLocation(location)) }
             if let quotedId = message.data["quoted_message_id"]?.stringValue, let quotedMessage = quotedById[quotedId] {
                 object["quoted_message"] = .object(
                     self.message(quotedMessage, users: users, reactions: reactions[quotedId] ?? [], replyCount: 0, viewer: viewer))

@@ -17,7 +17,7 @@ struct Renderer: Sendable {
     static let channelConfig: JSONObject = [
         "name": "messaging", "typing_events": true, "read_events": true, "connect_events": true, "delivery_events": false,
         "search": true, "reactions": true, "replies": true, "quotes": true, "mutes": true, "uploads": true,
-        "url_enrichment": false, "custom_events": true, "push_notifications": false, "reminders": true, "polls": true,
+        "url_enrichment": false, "custom_events": true, "push_notifications": false, "reminders": true, "polls": true, "shared_locations": true,
         "message_retention": "infinite", "max_message_length": 5000, "automod": "disabled", "automod_behavior": "flag",
         "blocklist_behavior": "flag", "commands": [], "created_at": "2024-01-01T00:00:00.000000Z",
         "updated_at": "2024-01-01T00:00:00.000000Z",

@@ -11,7 +11,7 @@ struct MessageRoutes {
     static let serverOwnedKeys = Set<String>([
         "id", "user", "user_id", "type", "cid", "created_at", "updated_at", "deleted_at", "html", "latest_reactions",
         "own_reactions", "reaction_counts", "reaction_scores", "reaction_groups", "reply_count", "deleted_reply_count",
-        "parent_id", "member", "shadowed", "channel", "poll",
+        "parent_id", "member", "shadowed", "channel", "poll", "shared_location",
     ]).union(MessagePins.serverKeys)
 
     func register(on router: Router<DevRequestContext>) {
@@ -86,6 +86,11 @@ struct MessageRoutes {
                 guard parent.cid == cid else { throw APIError.input(operation, "parent message \(parentId) is in another channel") }
             }
             if let pollId = data["poll_id"] { try PollRoutes.requireSendable(pollId, by: author, db, operation: operation) }
+            if let location = try LocationRoutes.sharedLocation(
+                input["shared_location"], messageId: id, cid: cid, userId: author, now: now, operation: operation)
+            {
+                try SharedLocationsTable.insert(db, location)
+            }
             try UsersTable.ensure(db, author, now: now)
             if let user = input["user"]?.objectValue, user.count > 1 { try UsersTable.upsert(db, user, id: author, now: now, replace: false) }
             let message = StoredMessage(

@@ -78,6 +78,7 @@ final class DevStore: Sendable {
         migrator.registerMigration("v11: drafts") { db in try db.execute(sql: DraftsTable.migration) }
         migrator.registerMigration("v12: reminders") { db in try db.execute(sql: RemindersTable.migration) }
         migrator.registerMigration("v13: polls") { db in try db.execute(sql: PollsTable.migration) }
+        migrator.registerMigration("v14: shared locations") { db in try db.execute(sql: SharedLocationsTable.migration) }
         return migrator
     }
 }

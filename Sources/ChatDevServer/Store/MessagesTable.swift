@@ -33,6 +33,7 @@ enum MessagesTable {
         try db.execute(sql: "DELETE FROM messages WHERE id = ?", arguments: [id])
         try db.execute(sql: "DELETE FROM reactions WHERE message_id = ?", arguments: [id])
         try db.execute(sql: "DELETE FROM reminders WHERE message_id = ?", arguments: [id])
+        try SharedLocationsTable.delete(db, messageId: id)
     }
 
     /// The latest `limit` channel messages (thread replies only when shown in the channel), oldest first.

@@ -121,6 +121,10 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
     public static let deleteReminder: Self = "DeleteReminder"
     /// `POST /reminders/query`.
     public static let queryReminders: Self = "QueryReminders"
+    /// `GET /users/live_locations`.
+    public static let getUserLiveLocations: Self = "GetUserLiveLocations"
+    /// `PUT /users/live_locations`.
+    public static let updateLiveLocation: Self = "UpdateLiveLocation"
     /// `POST /messages/history`.
     public static let queryMessageHistory: Self = "QueryMessageHistory"
     /// `POST /threads`.
@@ -172,7 +176,7 @@ public struct EndpointName: RawRepresentable, Hashable, Comparable, Sendable, Ex
         updateChannelPartial, deleteChannel, deleteChannels, hideChannel, showChannel, truncateChannel, stopWatchingChannel, queryMembers,
         updateMemberPartial, markRead, markUnread, markChannelsRead, unreadCounts, unreadCountsBatch, sendEvent, sendMessage, getMessage,
         getManyMessages, getPinnedMessages, updateMessage, updateMessagePartial, deleteMessage, undeleteMessage, getReplies, queryMessageHistory, createDraft, getDraft, deleteDraft, queryDrafts,
-        createReminder, updateReminder, deleteReminder, queryReminders, queryThreads,
+        createReminder, updateReminder, deleteReminder, queryReminders, getUserLiveLocations, updateLiveLocation, queryThreads,
         getThread, search, getOG, sendReaction, deleteReaction, getReactions, uploadFile, uploadImage, deleteFile, deleteImage, flag, unflag,
         muteUser, unmuteUser, muteChannel, unmuteChannel, queryMessageFlags, ban, unban, queryBannedUsers,
     ].sorted()
