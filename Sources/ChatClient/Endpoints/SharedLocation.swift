@@ -100,12 +100,13 @@ extension Message {
     }
 
     /// The live location of a `message.updated` when the update is its move (or its stop)
-    /// rather than an edit of the message; nil otherwise. A move gives the location an
-    /// `updated_at` at least as late as the message's own (the dev server leaves the
-    /// message's as it was); an edit makes the message's the later one.
+    /// rather than an edit of the message; nil otherwise (and for a location never moved). A
+    /// move gives the location an `updated_at` later than the message's creation and at least
+    /// as late as the message's own (the dev server leaves the message's as it was); an edit
+    /// makes the message's the later one.
     public var movedLocation: SharedLocation? {
         guard let location = sharedLocation, location.isLive, let movedAt = location.updatedAt,
-            movedAt >= (updatedAt ?? createdAt ?? .distantPast)
+            movedAt > (createdAt ?? .distantPast), movedAt >= (updatedAt ?? .distantPast)
         else { return nil }
         return location
     }
