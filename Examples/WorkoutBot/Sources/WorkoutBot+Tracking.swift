@@ -21,6 +21,12 @@ extension WorkoutBot {
                 try store.move(context.message.id, toLatitude: location.latitude, longitude: location.longitude, at: location.updatedAt ?? Date())
             case .stopped:
                 try await finishTracking(location, context: context, store: store)
+                // Its reminder at the share's end has nothing left to do.
+                do {
+                    try await context.client.deleteReminder(for: context.message.id, as: context.bot.user.id)
+                } catch let missing as ChatClientError where missing.httpStatus == 404 {
+                    // Not tracked (shared before the bot followed the channel), or gone already.
+                }
             }
         }
         bot.onReminderDue { reminder, context in
