@@ -2,6 +2,7 @@
 port 0 and the three example bots; the official Python SDK plays the user."""
 
 import contextlib
+import datetime
 import json
 import os
 import queue
@@ -1054,6 +1055,37 @@ def test_bots_chat_shows_a_poll_votes_with_vote_and_shows_it_closing(bots, tmp_p
     assert err.splitlines() == [
         "error: :vote: no poll is shown yet",
         'error: :vote needs an option of "Group run: which day?": 1 Sat, 2 Sun (nothing was sent)',
+    ], err
+
+
+def test_bots_chat_shares_a_live_location_the_workout_bot_logs_as_a_ride(bots, tmp_path):
+    client, channel = alice_in(bots)
+    with ChatSession(bots, tmp_path) as chat:
+        assert chat.read_until("Talking in")[0].startswith("Talking in messaging:general as dora.")
+        chat.say(":move 1 2", ":share north", ":share 52.52 13.405 30m ride")
+        shared = chat.read_until("(you shared ")[-1]
+        assert re.fullmatch(r"\(you shared location 52\.52000, 13\.40500, live until \d\d:\d\d:\d\d UTC\)", shared), shared
+        tracking = chat.read_until("workout-bot (in a thread): ")[-1]
+        assert re.search(r"Tracking your ride until \d\d:\d\d UTC\. Stop sharing your location when you finish", tracking), tracking
+        chat.say(":move 52.529 13.405")
+        assert chat.read_until("(your location moved")[-1] == "(your location moved to 52.52900, 13.40500)"
+        chat.say(":stop")
+        assert chat.read_until("(you stopped")[-1] == "(you stopped sharing your location)"
+        logged = chat.read_until("workout-bot: Logged")[-1]
+        assert re.search(r"Logged your ride: 1\.0 km in 0m \d\ds\. This week: 1 workout, 1\.0 km, .*\[workout-summary\]$", logged), logged
+
+        # Another member's live location, as the chat shows it.
+        end_at = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(minutes=5)).isoformat()
+        message = channel.send_message({"text": "walk", "shared_location": {"latitude": 1, "longitude": 2, "end_at": end_at}}, "alice")["message"]
+        assert re.fullmatch(r"alice: walk  \[location 1\.00000, 2\.00000, live until \d\d:\d\d:\d\d UTC\]", chat.read_until("alice: walk")[-1])
+        client.update_user_location("alice", message["id"], {"latitude": 1.5, "longitude": 2})
+        assert chat.read_until("(alice's location")[-1] == "(alice's location moved to 1.50000, 2.00000)"
+        client.update_user_location("alice", message["id"], {"end_at": datetime.datetime.now(datetime.timezone.utc).isoformat()})
+        assert chat.read_until("(alice stopped")[-1] == "(alice stopped sharing their location)"
+        out, err = chat.quit()
+    assert err.splitlines() == [
+        "error: :move: you share no live location in this session yet",
+        "error: :share needs where, in degrees, such as :share 52.52 13.405 30m (nothing was sent)",
     ], err
 
 
