@@ -19,9 +19,8 @@ struct WorkoutTrackingTests {
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             try await server.withBot(bot, channels: ["messaging:general"]) { _ in
-                let until = Date().addingTimeInterval(3600)
-                let shared = try await ann.client.channel("messaging:general").shareLocation(
-                    latitude: 52.52, longitude: 13.405, until: until, text: "ride along the river")
+                let shared = try await ann.shareLocation(latitude: 52.52, longitude: 13.405, for: .seconds(3600), text: "ride along the river")
+                let until = try #require(shared.sharedLocation?.endAt)
                 try await eventually("the bot says it tracks the ride") { try await ann.client.replies(to: shared.id).count == 1 }
                 let clock = RFC3339.string(from: until).dropFirst(11).prefix(5)
                 #expect(
@@ -29,11 +28,11 @@ struct WorkoutTrackingTests {
                         == "Tracking your ride until \(clock) UTC. Stop sharing your location when you finish and I'll log it.")
                 #expect(try await server.client(as: "admin").queryReminders(as: "workout-bot").reminders.map(\.messageId) == [shared.id])
 
-                try await ann.client.updateLiveLocation(shared.id, latitude: 52.529, longitude: 13.405)
-                try await ann.client.updateLiveLocation(shared.id, latitude: 52.538, longitude: 13.405)
+                try await ann.moveLocation(of: shared, toLatitude: 52.529, longitude: 13.405)
+                try await ann.moveLocation(of: shared, toLatitude: 52.538, longitude: 13.405)
                 try await eventually("both moves are counted") { (try store.track(shared.id)?.meters ?? 0) > Self.step * 1.5 }
                 #expect(abs((try store.track(shared.id)?.meters ?? 0) - 2 * Self.step) < 0.01)
-                try await ann.client.stopLiveLocation(shared.id)
+                try await ann.stopSharingLocation(of: shared)
 
                 let summary = try #require(try await ann.replies(to: shared, from: "workout-bot").first { $0.parentId == nil })
                 #expect(summary.text.hasPrefix("Logged your ride: 2.0 km in 0m "))
@@ -59,17 +58,15 @@ struct WorkoutTrackingTests {
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let bob = try await TestUser.join(server, id: "bob", channel: "messaging:general")
             try await server.withBot(bot, channels: ["messaging:general"]) { _ in
-                let fixed = try await bob.client.channel("messaging:general").shareLocation(latitude: 1, longitude: 1, text: "I'm here")
-                let run = try await ann.client.channel("messaging:general").shareLocation(
-                    latitude: 52.52, longitude: 13.405, until: Date().addingTimeInterval(3))
-                let idle = try await bob.client.channel("messaging:general").shareLocation(
-                    latitude: 1, longitude: 1, until: Date().addingTimeInterval(600), text: "walk")
+                let fixed = try await bob.shareLocation(latitude: 1, longitude: 1, text: "I'm here")
+                let run = try await ann.shareLocation(latitude: 52.52, longitude: 13.405, for: .seconds(3))
+                let idle = try await bob.shareLocation(latitude: 1, longitude: 1, for: .seconds(600), text: "walk")
                 try await eventually("both live shares are tracked") {
                     let (runReplies, idleReplies) = (try await ann.client.replies(to: run.id), try await bob.client.replies(to: idle.id))
                     return runReplies.count == 1 && idleReplies.count == 1
                 }
-                try await ann.client.updateLiveLocation(run.id, latitude: 52.529, longitude: 13.405)
-                try await bob.client.stopLiveLocation(idle.id)
+                try await ann.moveLocation(of: run, toLatitude: 52.529, longitude: 13.405)
+                try await bob.stopSharingLocation(of: idle)
                 try await eventually("the idle walk is answered in its thread") { try await bob.client.replies(to: idle.id).count == 2 }
                 #expect(try await bob.client.replies(to: idle.id).last?.text == "Your walk did not move from where it started, so nothing was logged.")
 
