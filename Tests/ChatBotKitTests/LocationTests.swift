@@ -16,7 +16,7 @@ private struct LocationLog: BotMiddleware {
 
 @Suite("Shared locations: a bot hears locations shared, moved and stopped")
 struct LocationTests {
-    @Test("a live location shared, moved twice and stopped reaches onLocation once each, in order, through middleware; an edit stays an edit")
+    @Test("a live location shared (after the message's handlers), moved twice and stopped reaches onLocation once each, in order, through middleware; an edit stays an edit")
     func liveLocation() async throws {
         try await TestChatServer.withServer { server in
             let recorder = Recorder()
@@ -45,13 +45,13 @@ struct LocationTests {
                 try await recorder.wait { $0.contains("message: done") }
                 #expect(
                     recorder.all == [
-                        "middleware saw a location shared", "ann shared at 1.0, 2.0",
+                        "message: run", "middleware saw a location shared", "ann shared at 1.0, 2.0",
                         "middleware saw a location moved", "ann moved at 1.001, 2.0",
                         "edit: ride",
                         "middleware saw a location moved", "ann moved at 1.002, 2.001",
                         "middleware saw a location stopped", "ann stopped at 1.002, 2.001",
                         "message: done",
-                    ], "the message sharing it goes to onLocation, not onMessage")
+                    ], "the message sharing it reaches onMessage first, as any message")
             }
         }
     }

@@ -4,13 +4,13 @@ import ChatModels
 
 extension Bot {
     /// Handles locations shared in the bot's channels by others: a message sharing one
-    /// (`.shared`: static, or a live one starting), each move of a live one (`.moved`), and a
-    /// live one stopped by its sharer (`.stopped`); `context.trigger` is
+    /// (`.shared`: static, or a live one starting; after the message's own handlers, which
+    /// see its text and attachments as any message's), each move of a live one (`.moved`),
+    /// and a live one stopped by its sharer (`.stopped`); `context.trigger` is
     /// `.location(location, change:)` and `context.message` the message sharing it. Once each,
-    /// in order with the channel's messages, middleware around it. A message sharing a
-    /// location goes here instead of to the message handlers while the bot has location
-    /// handlers. The service says nothing when a live location runs out: set a reminder at
-    /// ``SharedLocation/endAt`` (`context.remind(at:)`) to hear of it.
+    /// in order with the channel's messages, middleware around it. Moves are not edits: they
+    /// reach no edit handler. The service says nothing when a live location runs out: set a
+    /// reminder at ``SharedLocation/endAt`` (`context.remind(at:)`) to hear of it.
     ///
     /// ```swift
     /// bot.onLocation { location, context in
@@ -27,7 +27,6 @@ extension Bot {
         await runHandlers(\.locations, of: location, context: context)
     }
 
-    /// Whether it has location handlers: a bot without takes locations as messages, and
-    /// their moves not at all.
+    /// Whether it has location handlers: a bot without takes no moves at all.
     var handlesLocations: Bool { routes.withLock { !$0.locations.isEmpty } }
 }

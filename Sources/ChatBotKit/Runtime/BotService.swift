@@ -333,7 +333,7 @@ public final class BotService: Service, Sendable {
     private func accept(_ event: Event) -> (Delivery, ChannelId)? {
         let trigger: BotContext.Trigger
         switch event.type {
-        case .messageNew, .notificationMessageNew: trigger = newMessageTrigger(of: event)
+        case .messageNew, .notificationMessageNew: trigger = .newMessage
         case .messageUpdated:
             guard let update = updateTrigger(of: event) else { return nil }
             trigger = update
@@ -474,7 +474,9 @@ public final class BotService: Service, Sendable {
             let context = BotContext(
                 message: message, trigger: trigger, channel: client.channel(cid), bot: bot, logger: logger, replyKey: delivery.key)
             switch trigger {
-            case .newMessage: await bot.handle(message, context: context)
+            case .newMessage:
+                await bot.handle(message, context: context)
+                await handleSharedLocation(of: message, in: cid)
             case .edit: await bot.handleUpdate(context: context)
             case .undeletion: await bot.handleUndeletion(context: context)
             case .deletion(let isHardDelete): await bot.handle(MessageDeletion(message: message, isHardDelete: isHardDelete), context: context)

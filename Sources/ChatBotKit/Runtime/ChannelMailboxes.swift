@@ -104,9 +104,8 @@ struct Delivery: Sendable {
         case .pollVote(let vote, _, let change):
             "\(message.id)\npoll vote \(vote.id) \(change) \((vote.updatedAt ?? vote.createdAt).map { RFC3339.string(from: $0) } ?? "")"
         case .pollClosed(let poll): "\(message.id)\npoll closed \(poll.id)"
-        // Sharing one is the message's arrival (the same key, so it is handled once either
-        // way); each move or stop is the location's own update.
-        case .location(_, .shared): message.id
+        // Sharing one is handled with the message's arrival (this key only names its replies);
+        // each move or stop is the location's own update.
         case .location(let location, let change):
             "\(message.id)\nlocation \(change) \(location.updatedAt.map { RFC3339.string(from: $0) } ?? "")"
         }
