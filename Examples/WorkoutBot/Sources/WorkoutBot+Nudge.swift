@@ -39,13 +39,19 @@ extension WorkoutBot {
         // failed) finds a workout since when it comes due, nudges no one and goes.
         let recent = try store.workouts(of: userId, since: now.addingTimeInterval(-delay.timeInterval))
         if let earlier = recent.last(where: { $0.messageId != context.message.id }) {
-            do {
-                try await context.client.deleteReminder(for: earlier.messageId, as: context.bot.user.id)
-            } catch let missing as ChatClientError where missing.httpStatus == 404 {
-                // Already due and handled, or never set.
-            }
+            try await forgetReminder(of: earlier.messageId, context: context)
         }
         try await context.remind(at: now.addingTimeInterval(delay.timeInterval))
+    }
+
+    /// Deletes the bot's reminder of a message, if it still has one: one already due and
+    /// handled, or never set, is no error.
+    static func forgetReminder(of messageId: String, context: BotContext) async throws {
+        do {
+            try await context.client.deleteReminder(for: messageId, as: context.bot.user.id)
+        } catch let missing as ChatClientError where missing.httpStatus == 404 {
+            // Nothing left to delete.
+        }
     }
 
     /// A duration in words: `2 days`, `36 hours`, `10 minutes`, `1 second`.

@@ -21,12 +21,9 @@ extension WorkoutBot {
                 try store.move(context.message.id, toLatitude: location.latitude, longitude: location.longitude, at: location.updatedAt ?? Date())
             case .stopped:
                 try await finishTracking(location, context: context, store: store)
-                // Its reminder at the share's end has nothing left to do.
-                do {
-                    try await context.client.deleteReminder(for: context.message.id, as: context.bot.user.id)
-                } catch let missing as ChatClientError where missing.httpStatus == 404 {
-                    // Not tracked (shared before the bot followed the channel), or gone already.
-                }
+                // Its reminder at the share's end has nothing left to do (none when the share was
+                // not tracked: made before the bot followed the channel).
+                try await forgetReminder(of: context.message.id, context: context)
             }
         }
         bot.onReminderDue { reminder, context in

@@ -14,9 +14,6 @@ struct StoredSharedLocation: Sendable {
     var endAt: Date?
     var createdAt: Date
     var updatedAt: Date
-
-    /// Whether it is a live location still being shared at `now`.
-    func isLive(at now: Date) -> Bool { endAt.map { $0 > now } ?? false }
 }
 
 /// Shared locations, one per message. `end_at` is kept in microseconds so a user's live ones
