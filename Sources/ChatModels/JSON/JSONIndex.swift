@@ -20,27 +20,34 @@ struct JSONNode {
 /// every value's kind and byte range in a flat array, without creating any strings.
 ///
 /// Values are then read on demand, so a decoder only pays for the fields it asks for (custom
-/// fields and attachments stay bytes until someone reads them).
+/// fields and attachments stay bytes until someone reads them). The node array and the stack
+/// of open containers come from the thread's ``IndexScratch`` and go back to it, so indexing
+/// allocates nothing once the thread has indexed a document of that size.
 struct JSONIndex: ~Copyable {
     private var storage: NodeBuffer
+    private let open: UnsafeMutablePointer<UInt32>
+    private let openCapacity: Int
 
     /// Indexes `bytes`, validating them against RFC 8259.
     init(bytes: UnsafeRawBufferPointer, maximumDepth: Int) throws(JSONError) {
         guard bytes.count < Int(UInt32.max) else {
             throw JSONError(code: .syntax, message: "documents over 4 GiB are not supported")
         }
-        var nodes = NodeBuffer(capacity: max(16, bytes.count / 10))
+        let scratch = IndexScratch.take(nodes: max(16, bytes.count / 10), depth: maximumDepth + 1)
+        var nodes = NodeBuffer(base: scratch.nodes, capacity: scratch.nodeCapacity)
         let builder = IndexBuilder(bytes: bytes, maximumDepth: maximumDepth)
         do {
-            try builder.run(into: &nodes)
+            try builder.run(into: &nodes, open: scratch.open)
         } catch {
-            nodes.deallocate()
+            IndexScratch.giveBack(nodes: nodes.base, capacity: nodes.capacity, open: scratch.open, capacity: scratch.openCapacity)
             throw error
         }
         storage = nodes
+        open = scratch.open
+        openCapacity = scratch.openCapacity
     }
 
-    deinit { storage.deallocate() }
+    deinit { IndexScratch.giveBack(nodes: storage.base, capacity: storage.capacity, open: open, capacity: openCapacity) }
 
     /// The nodes, in document order (valid while the index lives).
     var nodes: UnsafeBufferPointer<JSONNode> { UnsafeBufferPointer(start: storage.base, count: storage.count) }
@@ -51,18 +58,19 @@ struct JSONIndex: ~Copyable {
 struct NodeBuffer {
     private(set) var base: UnsafeMutablePointer<JSONNode>
     private(set) var count = 0
-    private var capacity: Int
+    private(set) var capacity: Int
 
-    init(capacity: Int) {
+    /// A buffer filling `base`, which holds `capacity` nodes; growing replaces it.
+    init(base: UnsafeMutablePointer<JSONNode>, capacity: Int) {
+        self.base = base
         self.capacity = capacity
-        base = .allocate(capacity: capacity)
     }
 
     @inline(__always)
     mutating func append(_ node: JSONNode) {
         if count == capacity { grow() }
         (base + count).initialize(to: node)
-        count += 1
+        count &+= 1
     }
 
     @inline(__always)
@@ -71,6 +79,7 @@ struct NodeBuffer {
         nonmutating set { base[position] = newValue }
     }
 
+    @inline(never)
     private mutating func grow() {
         let larger = UnsafeMutablePointer<JSONNode>.allocate(capacity: capacity * 2)
         larger.moveInitialize(from: base, count: count)
@@ -78,8 +87,6 @@ struct NodeBuffer {
         base = larger
         capacity *= 2
     }
-
-    func deallocate() { base.deallocate() }
 }
 
 private struct IndexBuilder {
@@ -103,10 +110,10 @@ private struct IndexBuilder {
     /// The position is a local that the scanning helpers take and return: as a stored property
     /// it went through memory at every call, and the whole scan is one chain of dependent
     /// position updates.
-    func run(into nodes: inout NodeBuffer) throws(JSONError) {
-        // Open containers, as node positions; the node's kind says object or array.
-        let open = UnsafeMutablePointer<UInt32>.allocate(capacity: maximumDepth + 1)
-        defer { open.deallocate() }
+    ///
+    /// `open` holds the open containers, as node positions (the node's kind says object or
+    /// array): room for `maximumDepth + 1`.
+    func run(into nodes: inout NodeBuffer, open: UnsafeMutablePointer<UInt32>) throws(JSONError) {
         var depth = 0
         var index = skipWhitespace(0)
         while true {

@@ -103,10 +103,27 @@ struct JSONReader {
 
     /// The value of the member named `key`, the last one if repeated.
     func member(_ object: Int, _ key: String) -> Int? {
-        var found: Int?
         var key = key
-        key.withUTF8 { utf8 in
-            for (keyNode, valueNode) in members(object) where keyEquals(keyNode, utf8) { found = valueNode }
+        return key.withUTF8 { member(object, utf8: $0) }
+    }
+
+    /// The value of the member whose key's UTF-8 is `utf8`, the last one if repeated.
+    ///
+    /// Compares lengths before bytes: most members of an object differ from the key sought in
+    /// length, and the walk over the members is the whole cost of a lookup.
+    func member(_ object: Int, utf8: UnsafeBufferPointer<UInt8>) -> Int? {
+        var found: Int?
+        var cursor = object &+ 1
+        let end = Int(nodes[object].next)
+        let length = utf8.count
+        while cursor < end {
+            let entry = nodes[cursor]
+            if entry.flag {
+                if keyEquals(cursor, utf8) { found = cursor &+ 1 }
+            } else if Int(entry.end &- entry.start) == length {
+                if length == 0 || memcmp(base + Int(entry.start), utf8.baseAddress!, length) == 0 { found = cursor &+ 1 }
+            }
+            cursor = Int(nodes[cursor &+ 1].next)
         }
         return found
     }

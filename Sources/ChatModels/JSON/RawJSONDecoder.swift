@@ -99,7 +99,9 @@ final class IndexDecoder: Decoder {
         if T.self == Int64.self { return try same(integer(Int64.self, reader, node, codingPath())) }
         if T.self == URL.self {
             let text = try string(reader, node, codingPath())
-            guard !text.isEmpty, let url = URL(string: text) else {
+            // Parsing strictly first is about a tenth faster; only a string it refuses (one
+            // with characters to percent-encode) is parsed again as `URL(string:)` parses it.
+            guard !text.isEmpty, let url = URL(string: text, encodingInvalidCharacters: false) ?? URL(string: text) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: codingPath(), debugDescription: "invalid URL \"\(text)\""))
             }
             return same(url)
@@ -224,29 +226,50 @@ private struct KeyedIndexContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let node = find(key), !reader.isNull(node) else { return nil }
+        guard let node = present(key) else { return nil }
         return try IndexDecoder.decode(type, reader, node, codingPath + [key])
     }
 
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try present(type, key) }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try present(type, key) }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try present(type, key) }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try present(type, key) }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try present(type, key) }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try present(type, key) }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try present(type, key) }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try present(type, key) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try present(type, key) }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try present(type, key) }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try present(type, key) }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try present(type, key) }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try present(type, key) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try present(type, key) }
+    // One lookup each instead of the three (`contains`, `decodeNil`, `decode`) of the default,
+    // and no generic dispatch: these are most of the fields of a payload.
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        guard let node = present(key) else { return nil }
+        return try IndexDecoder.bool(reader, node, codingPath + [key])
+    }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        guard let node = present(key) else { return nil }
+        return try IndexDecoder.string(reader, node, codingPath + [key])
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        guard let node = present(key) else { return nil }
+        return try IndexDecoder.double(reader, node, codingPath + [key])
+    }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        guard let node = present(key) else { return nil }
+        return Float(try IndexDecoder.double(reader, node, codingPath + [key]))
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try presentInteger(type, key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try presentInteger(type, key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try presentInteger(type, key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try presentInteger(type, key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try presentInteger(type, key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try presentInteger(type, key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try presentInteger(type, key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try presentInteger(type, key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try presentInteger(type, key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try presentInteger(type, key) }
 
-    /// One lookup instead of the three (`contains`, `decodeNil`, `decode`) of the default.
-    func present<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
+    /// The value node of `key`, nil when it is absent or `null`.
+    @inline(__always)
+    func present(_ key: Key) -> Int? {
         guard let node = find(key), !reader.isNull(node) else { return nil }
-        return try IndexDecoder.decode(type, reader, node, codingPath + [key])
+        return node
+    }
+
+    @inline(__always)
+    func presentInteger<I: FixedWidthInteger>(_ type: I.Type, _ key: Key) throws -> I? {
+        guard let node = present(key) else { return nil }
+        return try IndexDecoder.integer(type, reader, node, codingPath + [key])
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try IndexDecoder.bool(reader, member(key), codingPath + [key]) }
