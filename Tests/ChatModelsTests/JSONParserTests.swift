@@ -64,6 +64,16 @@ struct JSONParserTests {
         ("{\"a", .unexpectedEnd, 3, "input ends inside a string"),
         ("{\"a\"", .unexpectedEnd, 4, "input ends where ':' was expected"),
         ("{\"a\\\"", .unexpectedEnd, 5, "input ends inside a string"),
+        ("-", .unexpectedEnd, 1, "input ends inside a number"),
+        ("[-x]", .syntax, 2, "a number needs digits"),
+        ("[1.]", .syntax, 3, "a number needs digits after '.'"),
+        ("[1.5e]", .syntax, 5, "a number needs digits in its exponent"),
+        ("[1e+]", .syntax, 4, "a number needs digits in its exponent"),
+        ("[2E-x]", .syntax, 4, "a number needs digits in its exponent"),
+        ("{\"a\":tru}", .syntax, 8, "invalid literal, expected 'true'"),
+        ("[fals]", .syntax, 5, "invalid literal, expected 'false'"),
+        ("[nul", .unexpectedEnd, 4, "input ends inside 'null'"),
+        ("[nulL]", .syntax, 4, "invalid literal, expected 'null'"),
     ])
     func structuralErrors(input: String, code: JSONError.Code, offset: Int, message: String) {
         #expect {

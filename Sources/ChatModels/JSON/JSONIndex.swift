@@ -145,16 +145,20 @@ private struct IndexBuilder {
                 }
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let start = index
-                index = try scanNumber(from: index)
+                guard let end = scanNumber(from: index) else { throw numberError(from: index) }
+                index = end
                 nodes.append(JSONNode(kind: .number, flag: false, start: offset(start), end: offset(index), next: offset(nodes.count &+ 1)))
             case UInt8(ascii: "t"):
-                index = try expectLiteral("true", at: index)
+                guard let end = scanLiteral("true", at: index) else { throw literalError("true", at: index) }
+                index = end
                 nodes.append(JSONNode(kind: .bool, flag: true, start: offset(index &- 4), end: offset(index), next: offset(nodes.count &+ 1)))
             case UInt8(ascii: "f"):
-                index = try expectLiteral("false", at: index)
+                guard let end = scanLiteral("false", at: index) else { throw literalError("false", at: index) }
+                index = end
                 nodes.append(JSONNode(kind: .bool, flag: false, start: offset(index &- 5), end: offset(index), next: offset(nodes.count &+ 1)))
             case UInt8(ascii: "n"):
-                index = try expectLiteral("null", at: index)
+                guard let end = scanLiteral("null", at: index) else { throw literalError("null", at: index) }
+                index = end
                 nodes.append(JSONNode(kind: .null, flag: false, start: offset(index &- 4), end: offset(index), next: offset(nodes.count &+ 1)))
             default:
                 throw unexpectedByte(at: index, "where a value should start")
@@ -191,7 +195,7 @@ private struct IndexBuilder {
     ///
     /// This and ``scanString(from:into:)`` do not throw: on valid input they carry no
     /// error-building code, and the rare failure is diagnosed again out of line.
-    @inline(__always)
+    @_transparent
     func readKey(from start: Int, into nodes: inout NodeBuffer) -> Int? {
         guard start < count, base[start] == UInt8(ascii: "\""), let end = scanString(from: start, into: &nodes) else { return nil }
         let index = skipWhitespace(end)
@@ -212,14 +216,14 @@ private struct IndexBuilder {
     }
 
     /// Records where a container ends (`end` is one past its closing bracket).
-    @inline(__always)
+    @_transparent
     func close(_ container: Int, at end: Int, _ nodes: inout NodeBuffer) {
         nodes[container].end = offset(end)
         nodes[container].next = offset(nodes.count)
     }
 
     /// The first position at or after `start` that is not JSON whitespace.
-    @inline(__always)
+    @_transparent
     func skipWhitespace(_ start: Int) -> Int {
         var index = start
         while index < count {
@@ -239,7 +243,7 @@ private struct IndexBuilder {
     /// or nil for a raw control character, invalid UTF-8, a bad escape or a missing closing
     /// quote (``stringError(from:)`` says which). Escapes are checked here, not only when the
     /// string is read: a bad one in a custom field used to pass and then lose the field.
-    @inline(__always)
+    @_transparent
     func scanString(from quote: Int, into nodes: inout NodeBuffer) -> Int? {
         let (stop, escaped) = stringStop(from: quote)
         guard stop < count, base[stop] == 0x22 else { return nil }
@@ -255,7 +259,7 @@ private struct IndexBuilder {
     /// looks at are checked too (a bad escape in a custom field used to pass, and the field was
     /// then lost when the custom fields were read). `lenient` steps over bad escapes instead, to
     /// find where such a string ends when diagnosing it.
-    @inline(__always)
+    @_transparent
     func stringStop(from quote: Int, lenient: Bool = false) -> (position: Int, escaped: Bool) {
         var cursor = quote &+ 1
         var escaped = false
@@ -339,7 +343,7 @@ private struct IndexBuilder {
 
     /// The position of the first quote, backslash, control character or non-ASCII byte at or
     /// after `start`.
-    @inline(__always)
+    @_transparent
     static func findSpecial(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Int {
         var cursor = start
         let quote = SIMD16<UInt8>(repeating: 0x22)
@@ -349,16 +353,16 @@ private struct IndexBuilder {
             let chunk = UnsafeRawPointer(base + cursor).loadUnaligned(as: SIMD16<UInt8>.self)
             // As signed bytes, control characters (0x00-0x1F) and non-ASCII bytes (0x80-0xFF,
             // negative) are both below 0x20: one comparison finds both.
-            let low = unsafeBitCast(chunk, to: SIMD16<Int8>.self) .< space
-            let special = (chunk .== quote) .| (chunk .== backslash) .| low
-            if any(special) {
-                // The first set lane from the mask's bytes (0x00 or 0xFF each): a lane-by-lane
-                // loop compiled to a chain of sixteen tests and branches.
-                let lanes = unsafeBitCast(special, to: SIMD2<UInt64>.self)
-                let low = UInt64(littleEndian: lanes[0])
-                if low != 0 { return cursor + low.trailingZeroBitCount &>> 3 }
-                return cursor + 8 + UInt64(littleEndian: lanes[1]).trailingZeroBitCount &>> 3
-            }
+            let controlOrHigh = unsafeBitCast(chunk, to: SIMD16<Int8>.self) .< space
+            let special = (chunk .== quote) .| (chunk .== backslash) .| controlOrHigh
+            // The first set lane from the mask's bytes (0x00 or 0xFF each), read as two words:
+            // a lane-by-lane loop compiled to a chain of sixteen tests and branches, and
+            // `any(_:)` to a call to a generic reduction when this is inlined into the index.
+            let lanes = unsafeBitCast(special, to: SIMD2<UInt64>.self)
+            let low = UInt64(littleEndian: lanes[0])
+            if low != 0 { return cursor &+ low.trailingZeroBitCount &>> 3 }
+            let high = UInt64(littleEndian: lanes[1])
+            if high != 0 { return cursor &+ 8 &+ high.trailingZeroBitCount &>> 3 }
             cursor &+= 16
         }
         while cursor < end {
@@ -370,8 +374,44 @@ private struct IndexBuilder {
     }
 
     /// Checks the JSON number grammar, `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`,
-    /// and returns the position after the number.
-    func scanNumber(from start: Int) throws(JSONError) -> Int {
+    /// and returns the position after the number, or nil when it breaks the grammar
+    /// (``numberError(from:)`` says where). Not throwing, so that it inlines into the scan
+    /// without the error-building code.
+    @_transparent
+    func scanNumber(from start: Int) -> Int? {
+        var index = start
+        if base[index] == UInt8(ascii: "-") { index &+= 1 }
+        guard index < count else { return nil }
+        if base[index] == UInt8(ascii: "0") {
+            index &+= 1
+        } else {
+            let first = index
+            while index < count, base[index] &- UInt8(ascii: "0") < 10 { index &+= 1 }
+            if index == first { return nil }
+        }
+        guard index < count else { return index }
+        var byte = base[index]
+        if byte == UInt8(ascii: ".") {
+            index &+= 1
+            let first = index
+            while index < count, base[index] &- UInt8(ascii: "0") < 10 { index &+= 1 }
+            if index == first { return nil }
+            guard index < count else { return index }
+            byte = base[index]
+        }
+        if byte | 0x20 == UInt8(ascii: "e") {
+            index &+= 1
+            if index < count, base[index] == UInt8(ascii: "+") || base[index] == UInt8(ascii: "-") { index &+= 1 }
+            let first = index
+            while index < count, base[index] &- UInt8(ascii: "0") < 10 { index &+= 1 }
+            if index == first { return nil }
+        }
+        return index
+    }
+
+    /// Why ``scanNumber(from:)`` refused the number starting at `start`.
+    @inline(never)
+    func numberError(from start: Int) -> JSONError {
         func digits(_ index: inout Int) -> Int {
             let start = index
             while index < count, base[index] &- UInt8(ascii: "0") < 10 { index &+= 1 }
@@ -379,25 +419,42 @@ private struct IndexBuilder {
         }
         var index = start
         if base[index] == UInt8(ascii: "-") { index &+= 1 }
-        guard index < count else { throw JSONError(code: .unexpectedEnd, message: "input ends inside a number", offset: index) }
+        guard index < count else { return JSONError(code: .unexpectedEnd, message: "input ends inside a number", offset: index) }
         if base[index] == UInt8(ascii: "0") {
             index &+= 1
         } else if digits(&index) == 0 {
-            throw syntax("a number needs digits", at: index)
+            return syntax("a number needs digits", at: index)
         }
         if index < count, base[index] == UInt8(ascii: ".") {
             index &+= 1
-            if digits(&index) == 0 { throw syntax("a number needs digits after '.'", at: index) }
+            if digits(&index) == 0 { return syntax("a number needs digits after '.'", at: index) }
         }
-        if index < count, base[index] | 0x20 == UInt8(ascii: "e") {
-            index &+= 1
-            if index < count, base[index] == UInt8(ascii: "+") || base[index] == UInt8(ascii: "-") { index &+= 1 }
-            if digits(&index) == 0 { throw syntax("a number needs digits in its exponent", at: index) }
-        }
-        return index
+        return syntax("a number needs digits in its exponent", at: index &+ (index &+ 1 < count && (base[index &+ 1] == 0x2B || base[index &+ 1] == 0x2D) ? 2 : 1))
     }
 
-    /// Checks that `literal` is at `start`; returns the position after it.
+    /// The position after `literal` (`true`, `false` or `null`, whose first byte the caller
+    /// has seen) at `start`, or nil when it is not there: one four-byte comparison.
+    @_transparent
+    func scanLiteral(_ literal: StaticString, at start: Int) -> Int? {
+        let length = literal.utf8CodeUnitCount
+        guard start &+ length <= count else { return nil }
+        let tail = UnsafeRawPointer(literal.utf8Start + length - 4).loadUnaligned(as: UInt32.self)
+        guard UnsafeRawPointer(base + start + length - 4).loadUnaligned(as: UInt32.self) == tail else { return nil }
+        return start &+ length
+    }
+
+    /// Why ``scanLiteral(_:at:)`` refused: the first byte that differs, or the end.
+    @inline(never)
+    func literalError(_ literal: StaticString, at start: Int) -> JSONError {
+        do {
+            _ = try expectLiteral(literal, at: start)
+        } catch {
+            return error
+        }
+        return syntax("invalid literal, expected '\(literal)'", at: start)
+    }
+
+    /// Checks that `literal` is at `start`, byte by byte; returns the position after it.
     func expectLiteral(_ literal: StaticString, at start: Int) throws(JSONError) -> Int {
         let length = literal.utf8CodeUnitCount
         for offset in 0..<length {
