@@ -5,6 +5,7 @@ extension RawJSON: Codable {
     /// (such as Foundation's `JSONDecoder`) are asked for each JSON type in turn.
     public init(from decoder: any Decoder) throws {
         if let indexed = decoder as? IndexDecoder {
+            // The reader is alive: this runs inside the decoding that made the decoder.
             self = try IndexDecoder.rawJSON(indexed.reader, indexed.node, indexed.codingPath)
             return
         }

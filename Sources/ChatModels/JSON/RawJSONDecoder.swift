@@ -14,24 +14,36 @@ public struct RawJSONDecoder: Sendable {
     public init() {}
 
     /// Decodes a value of `type` from JSON bytes.
+    ///
+    /// Inlinable, so that it is specialized for the caller's type: as a generic function it
+    /// looked up `Optional<T>`'s metadata, copied the value through its witnesses and went
+    /// through the generic path for every payload it decoded.
+    @inlinable
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        // The reading closure returns nothing, so `read` is specialized once for Void instead
-        // of being instantiated for every `T` at run time (a generic metadata lookup per call).
         var decoded: T?
+        try withRootDecoder(for: data) { decoder in decoded = try decoder.decodeRoot(T.self) }
+        return decoded!
+    }
+
+    /// Indexes `data` and runs `body` with a decoder on its root. A document that is not JSON
+    /// is `DecodingError.dataCorrupted`; what `body` throws is thrown as it is.
+    @usableFromInline
+    func withRootDecoder(for data: Data, _ body: (IndexDecoder) throws -> Void) throws {
         var failure: (any Error)?
         do {
             try JSONReader.read(data, maximumDepth: maximumDepth) { reader throws(JSONError) in
-                do {
-                    decoded = try IndexDecoder.decode(type, reader, 0, [])
-                } catch {
-                    failure = error
+                withUnsafePointer(to: reader) { reader in
+                    do {
+                        try body(IndexDecoder(reader: reader, node: 0, codingPath: []))
+                    } catch {
+                        failure = error
+                    }
                 }
             }
         } catch {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: error.description, underlyingError: error))
         }
         if let failure { throw failure }
-        return decoded!
     }
 
     /// Decodes a value of `type` from a JSON tree.
@@ -60,38 +72,74 @@ public struct AnyCodingKey: CodingKey, Hashable, Sendable {
     public init(_ string: String) { self.init(stringValue: string) }
 }
 
-final class IndexDecoder: Decoder {
-    let reader: JSONReader
+/// The decoder ``RawJSONDecoder`` hands to `init(from:)`.
+///
+/// A struct of three words, which an `any Decoder` holds without allocating (a class cost one
+/// allocation per value decoded). It points at the reader of the document being decoded, which
+/// lives as long as the decoding does; a type that kept the decoder after its `init(from:)`
+/// returned would find the reader gone, as it would the document's bytes before.
+@usableFromInline
+struct IndexDecoder: Decoder {
+    let readerPointer: UnsafePointer<JSONReader>
     let node: Int
-    let codingPath: [any CodingKey]
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    @usableFromInline let codingPath: [any CodingKey]
+    @usableFromInline var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var reader: JSONReader { readerPointer.pointee }
 
-    init(reader: JSONReader, node: Int, codingPath: [any CodingKey]) {
-        self.reader = reader
+    /// The value at this decoder's node as `T`: straight through `T(from:)`, specialized in
+    /// the caller, unless `T` is one of the types JSON has no native form for.
+    @inlinable
+    func decodeRoot<T: Decodable>(_ type: T.Type) throws -> T {
+        if IndexDecoder.readsItself(T.self) { return try T(from: self) }
+        return try decodeSpecially(type)
+    }
+
+    /// Whether `type` decodes through its own `init(from:)` (not one of the types
+    /// ``decode(_:_:_:_:)`` reads itself).
+    @usableFromInline
+    static func readsItself(_ type: Any.Type) -> Bool {
+        !(type == String.self || type == Int.self || type == Bool.self || type == Double.self || type == Int64.self
+            || type == URL.self || type == Date.self || type == RawJSON.self || type == JSONObject.self || type == Data.self)
+    }
+
+    /// `T` at this decoder's node through the generic path.
+    @usableFromInline
+    func decodeSpecially<T: Decodable>(_ type: T.Type) throws -> T {
+        try IndexDecoder.decode(type, readerPointer, node, codingPath)
+    }
+
+    init(reader: UnsafePointer<JSONReader>, node: Int, codingPath: [any CodingKey]) {
+        self.readerPointer = reader
         self.node = node
         self.codingPath = codingPath
     }
 
+    @usableFromInline
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard reader.kind(node) == .object else {
             throw IndexDecoder.mismatch([String: RawJSON].self, reader, node, expected: "an object", codingPath)
         }
-        return KeyedDecodingContainer(KeyedIndexContainer<Key>(reader: reader, object: node, codingPath: codingPath))
+        return KeyedDecodingContainer(KeyedIndexContainer<Key>(reader: readerPointer, object: node, codingPath: codingPath))
     }
 
+    @usableFromInline
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard reader.kind(node) == .array else {
             throw IndexDecoder.mismatch([RawJSON].self, reader, node, expected: "an array", codingPath)
         }
-        return UnkeyedIndexContainer(reader: reader, array: node, codingPath: codingPath)
+        return UnkeyedIndexContainer(reader: readerPointer, array: node, codingPath: codingPath)
     }
 
+    @usableFromInline
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        SingleIndexContainer(reader: reader, node: node, codingPath: codingPath)
+        SingleIndexContainer(readerPointer: readerPointer, node: node, codingPath: codingPath)
     }
 
     /// Decodes `type` at `node`, handling the types JSON has no native form for.
-    static func decode<T: Decodable>(_ type: T.Type, _ reader: JSONReader, _ node: Int, _ codingPath: @autoclosure () -> [any CodingKey]) throws -> T {
+    static func decode<T: Decodable>(_ type: T.Type, _ readerPointer: UnsafePointer<JSONReader>, _ node: Int, _ codingPath: @autoclosure () -> [any CodingKey])
+        throws -> T
+    {
+        let reader = readerPointer.pointee
         if T.self == String.self { return try same(string(reader, node, codingPath())) }
         if T.self == Int.self { return try same(integer(Int.self, reader, node, codingPath())) }
         if T.self == Bool.self { return try same(bool(reader, node, codingPath())) }
@@ -133,7 +181,7 @@ final class IndexDecoder: Decoder {
             }
             return same(data)
         }
-        return try T(from: IndexDecoder(reader: reader, node: node, codingPath: codingPath()))
+        return try T(from: IndexDecoder(reader: readerPointer, node: node, codingPath: codingPath()))
     }
 
     /// `value` as `T`, which the caller has checked is its type: a reinterpretation instead of
@@ -197,15 +245,30 @@ final class IndexDecoder: Decoder {
 }
 
 private struct KeyedIndexContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let reader: JSONReader
+    // Three words, so that the copy Codable's type-erasing box makes for every field read is a
+    // copy of three words and one retain.
+    let readerPointer: UnsafePointer<JSONReader>
     let object: Int
     let codingPath: [any CodingKey]
+
+    init(reader: UnsafePointer<JSONReader>, object: Int, codingPath: [any CodingKey]) {
+        self.readerPointer = reader
+        self.object = object
+        self.codingPath = codingPath
+    }
+
+    var reader: JSONReader {
+        @inline(__always) _read { yield readerPointer.pointee }
+    }
 
     var allKeys: [Key] {
         reader.members(object).compactMap { member in (try? reader.string(member.key)).flatMap { Key(stringValue: $0) } }
     }
 
-    func find(_ key: Key) -> Int? { reader.member(object, key.stringValue) }
+    func find(_ key: Key) -> Int? {
+        var name = key.stringValue
+        return name.withUTF8 { reader.member(object, utf8: $0) }
+    }
 
     func contains(_ key: Key) -> Bool { find(key) != nil }
 
@@ -222,12 +285,12 @@ private struct KeyedIndexContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try IndexDecoder.decode(type, reader, member(key), codingPath + [key])
+        try IndexDecoder.decode(type, readerPointer, member(key), codingPath + [key])
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let node = present(key) else { return nil }
-        return try IndexDecoder.decode(type, reader, node, codingPath + [key])
+        return try IndexDecoder.decode(type, readerPointer, node, codingPath + [key])
     }
 
     // One lookup each instead of the three (`contains`, `decodeNil`, `decode`) of the default,
@@ -300,36 +363,37 @@ private struct KeyedIndexContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
         -> KeyedDecodingContainer<NestedKey>
     {
-        try IndexDecoder(reader: reader, node: member(key), codingPath: codingPath + [key]).container(keyedBy: type)
+        try IndexDecoder(reader: readerPointer, node: member(key), codingPath: codingPath + [key]).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try IndexDecoder(reader: reader, node: member(key), codingPath: codingPath + [key]).unkeyedContainer()
+        try IndexDecoder(reader: readerPointer, node: member(key), codingPath: codingPath + [key]).unkeyedContainer()
     }
 
     func superDecoder() throws -> any Decoder {
-        IndexDecoder(reader: reader, node: try member(Key(stringValue: "super")!), codingPath: codingPath)
+        IndexDecoder(reader: readerPointer, node: try member(Key(stringValue: "super")!), codingPath: codingPath)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        IndexDecoder(reader: reader, node: try member(key), codingPath: codingPath + [key])
+        IndexDecoder(reader: readerPointer, node: try member(key), codingPath: codingPath + [key])
     }
 }
 
 private struct UnkeyedIndexContainer: UnkeyedDecodingContainer {
-    let reader: JSONReader
+    let readerPointer: UnsafePointer<JSONReader>
     let codingPath: [any CodingKey]
     let end: Int
     let total: Int
     var cursor: Int
     var currentIndex = 0
+    var reader: JSONReader { readerPointer.pointee }
 
-    init(reader: JSONReader, array: Int, codingPath: [any CodingKey]) {
-        self.reader = reader
+    init(reader: UnsafePointer<JSONReader>, array: Int, codingPath: [any CodingKey]) {
+        self.readerPointer = reader
         self.codingPath = codingPath
         self.cursor = array + 1
-        self.end = reader.next(array)
-        self.total = reader.childCount(array)
+        self.end = reader.pointee.next(array)
+        self.total = reader.pointee.childCount(array)
     }
 
     var count: Int? { total }
@@ -355,33 +419,34 @@ private struct UnkeyedIndexContainer: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let (node, path) = try advance()
-        return try IndexDecoder.decode(type, reader, node, path)
+        return try IndexDecoder.decode(type, readerPointer, node, path)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         let (node, path) = try advance()
-        return try IndexDecoder(reader: reader, node: node, codingPath: path).container(keyedBy: type)
+        return try IndexDecoder(reader: readerPointer, node: node, codingPath: path).container(keyedBy: type)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let (node, path) = try advance()
-        return try IndexDecoder(reader: reader, node: node, codingPath: path).unkeyedContainer()
+        return try IndexDecoder(reader: readerPointer, node: node, codingPath: path).unkeyedContainer()
     }
 
     mutating func superDecoder() throws -> any Decoder {
         let (node, path) = try advance()
-        return IndexDecoder(reader: reader, node: node, codingPath: path)
+        return IndexDecoder(reader: readerPointer, node: node, codingPath: path)
     }
 }
 
 private struct SingleIndexContainer: SingleValueDecodingContainer {
-    let reader: JSONReader
+    let readerPointer: UnsafePointer<JSONReader>
     let node: Int
     let codingPath: [any CodingKey]
+    var reader: JSONReader { readerPointer.pointee }
 
     func decodeNil() -> Bool { reader.isNull(node) }
 
-    func decode<T: Decodable>(_ type: T.Type) throws -> T { try IndexDecoder.decode(type, reader, node, codingPath) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try IndexDecoder.decode(type, readerPointer, node, codingPath) }
     func decode(_ type: Bool.Type) throws -> Bool { try IndexDecoder.bool(reader, node, codingPath) }
     func decode(_ type: String.Type) throws -> String { try IndexDecoder.string(reader, node, codingPath) }
     func decode(_ type: Double.Type) throws -> Double { try IndexDecoder.double(reader, node, codingPath) }

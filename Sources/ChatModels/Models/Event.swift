@@ -60,8 +60,8 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable, FieldBox {
 
     /// The acting user.
     public var user: User? {
-        get { storage.value.user?.value }
-        set { update { $0.user = newValue.map(IndirectBox.init) } }
+        get { storage.value.user }
+        set { update { $0.user = newValue } }
     }
 
     /// The reaction, for reaction events.
@@ -139,7 +139,7 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable, FieldBox {
         extraData: [String: RawJSON] = [:]
     ) {
         var fields = Fields(
-            type: type, createdAt: createdAt, cid: cid, message: message, user: user.map(IndirectBox.init),
+            type: type, createdAt: createdAt, cid: cid, message: message, user: user,
             reaction: reaction.map(IndirectBox.init), member: member.map(IndirectBox.init),
             channel: channel.map(IndirectBox.init), connectionId: connectionId, me: me.map(IndirectBox.init),
             error: error.map(IndirectBox.init), hardDelete: hardDelete, parentId: parentId,
@@ -192,7 +192,7 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable, FieldBox {
                     if reader.kind(value) == .string { fields.cid = try? reader.readChannelId(value) }
                     if fields.cid == nil { hasCustom = true }
                 case .message: fields.message = try reader.readOptionalModel(Message.self, value)
-                case .user: fields.user = try reader.readOptionalModel(User.self, value).map(IndirectBox.init)
+                case .user: try reader.readOptionalModel(into: &fields.user, value)
                 case .reaction: fields.reaction = try reader.readOptionalModel(Reaction.self, value).map(IndirectBox.init)
                 case .member: fields.member = try reader.readOptionalModel(Member.self, value).map(IndirectBox.init)
                 case .channel: fields.channel = try reader.readOptionalModel(Channel.self, value).map(IndirectBox.init)
