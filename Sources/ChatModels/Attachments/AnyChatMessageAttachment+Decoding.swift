@@ -69,17 +69,27 @@ enum AttachmentClassifier {
     }
     static let keys = KeyTable<Key>()
 
+    /// The built-in types' wire values, matched on their bytes so that no string is made for
+    /// them.
+    enum BuiltInType: String, CaseIterable, Sendable {
+        case image, video, audio, file, voiceRecording, giphy
+    }
+    static let builtInTypes = KeyTable<BuiltInType>()
+
     static func classify(_ reader: JSONReader, _ object: Int) -> AttachmentType {
-        var wireType: String?
+        var typeNode: Int?
         for (keyNode, value) in reader.members(object) {
             switch keys.match(reader, keyNode) {
             case .ogScrapeURL?: return .linkPreview
-            case .type?:
-                if reader.kind(value) == .string, let text = try? reader.string(value), !text.isEmpty { wireType = text }
+            // The last non-empty string wins; an empty or non-string `type` is passed over.
+            case .type?: if reader.kind(value) == .string, !reader.range(value).isEmpty { typeNode = value }
             case nil: continue
             }
         }
-        return wireType.map(AttachmentType.init(rawValue:)) ?? .unknown
+        guard let typeNode else { return .unknown }
+        if let builtIn = builtInTypes.match(reader, typeNode) { return AttachmentType(rawValue: builtIn.rawValue) }
+        guard let text = try? reader.string(typeNode), !text.isEmpty else { return .unknown }
+        return AttachmentType(rawValue: text)
     }
 
     static func classify(_ object: JSONObject) -> AttachmentType {

@@ -46,13 +46,37 @@ public struct ChannelId: Hashable, Sendable, Codable, CustomStringConvertible, E
 
     /// Whether the UTF-8 bytes of a type or id part use only the characters Stream allows.
     static func isValidPart<Bytes: Collection>(_ part: Bytes) -> Bool where Bytes.Element == UInt8 {
-        !part.isEmpty && part.count <= 64
-            && part.allSatisfy { byte in
-                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
-                    || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "!") || byte == UInt8(ascii: "@")
-            }
+        guard !part.isEmpty, part.count <= 64 else { return false }
+        for byte in part where !isAllowed(byte) { return false }
+        return true
     }
+
+    /// Whether the bytes of a type or id part in a document use only the characters Stream allows.
+    static func isValidPart(_ part: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !part.isEmpty, part.count <= 64, let start = part.baseAddress else { return false }
+        // No branch per byte: each byte's bit in the bitmap, and 0 for a non-ASCII byte.
+        var allowed: UInt64 = 1
+        for offset in 0..<part.count {
+            let byte = UInt64(start[offset])
+            let word = byte & 64 == 0 ? allowedBelow64 : allowedFrom64
+            allowed &= word >> (byte & 63) & (byte >> 7 ^ 1)
+        }
+        return allowed == 1
+    }
+
+    /// Whether `byte` may appear in a part: letters, digits, `-`, `_`, `!` and `@`, looked up in
+    /// a bitmap of the 128 ASCII bytes (a chain of eight range tests per byte before; every
+    /// event's channel id is checked).
+    @inline(__always)
+    private static func isAllowed(_ byte: UInt8) -> Bool {
+        let byte = UInt64(byte)
+        return byte < 128 && (byte & 64 == 0 ? allowedBelow64 : allowedFrom64) >> (byte & 63) & 1 == 1
+    }
+
+    /// The allowed bytes 0-63 as bits: '!' (0x21), '-' (0x2D), '0'-'9'.
+    private static let allowedBelow64: UInt64 = 0x03FF_2002_0000_0000
+    /// The allowed bytes 64-127 as bits from 64: '@' (0x40), 'A'-'Z', '_', 'a'-'z'.
+    private static let allowedFrom64: UInt64 = 0x07FF_FFFE_87FF_FFFF
 
     /// Decodes `type:id`.
     public init(from decoder: any Decoder) throws {

@@ -113,7 +113,11 @@ private struct IndexBuilder {
     ///
     /// `open` holds the open containers, as node positions (the node's kind says object or
     /// array): room for `maximumDepth + 1`.
-    func run(into nodes: inout NodeBuffer, open: UnsafeMutablePointer<UInt32>) throws(JSONError) {
+    func run(into output: inout NodeBuffer, open: UnsafeMutablePointer<UInt32>) throws(JSONError) {
+        // A local copy, which the optimizer keeps in registers: through the `inout` it loaded and
+        // stored the buffer's count at every node.
+        var nodes = output
+        defer { output = nodes }
         var depth = 0
         var index = skipWhitespace(0)
         while true {

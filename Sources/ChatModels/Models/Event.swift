@@ -167,14 +167,18 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable, FieldBox {
     private static func read(into fields: inout Fields, _ reader: JSONReader, _ node: Int) throws(JSONError) {
         let object = try reader.readObject(node)
         guard let typeNode = reader.member(object, "type") else { throw .missing("type") }
-        let typeName: String
-        do {
-            typeName = try reader.readString(typeNode)
-        } catch {
-            throw error.prefixed("type")
+        // A known type is taken from its table, as a literal: no string is made for it.
+        let known = reader.kind(typeNode) == .string ? Event.knownTypes.match(reader, typeNode) : nil
+        let strict = known != nil
+        if let known {
+            fields.type = EventType(rawValue: known.rawValue)
+        } else {
+            do {
+                fields.type = EventType(rawValue: try reader.readString(typeNode))
+            } catch {
+                throw error.prefixed("type")
+            }
         }
-        let strict = Event.knownTypes.match(reader, typeNode) != nil
-        fields.type = EventType(rawValue: typeName)
         fields.rawData = node == 0 ? reader.source : reader.slice(object)
         var hasCustom = false
         for (keyNode, value) in reader.members(object) {

@@ -25,6 +25,13 @@ public struct Message: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
     }
     static let keys = KeyTable<Key>()
 
+    /// The message types the API defines, matched on their bytes so that no string is made
+    /// for them.
+    enum KnownType: String, CaseIterable, Sendable {
+        case regular, ephemeral, error, reply, system, deleted
+    }
+    static let knownTypes = KeyTable<KnownType>()
+
     static let customFilter = MemberFilter(excluding: keys.names.union(reservedKeys))
 
     /// Whether `key` is a field the server defines (modelled or reserved), so not a custom field.
@@ -45,14 +52,14 @@ public struct Message: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
 
     /// The text.
     public var text: String {
-        get { storage.value.text }
-        set { update { $0.text = newValue } }
+        get { storage.value.texts.textValue }
+        set { update { $0.texts.text = TextField(newValue) } }
     }
 
     /// The server's HTML rendering of the text.
     public var html: String? {
-        get { storage.value.html }
-        set { update { $0.html = newValue } }
+        get { storage.value.texts.htmlValue }
+        set { update { $0.texts.html = TextField(newValue) } }
     }
 
     /// The kind of message.
@@ -217,8 +224,8 @@ public struct Message: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
     ) {
         var fields = Fields(id: id)
         fields.cid = cid
-        fields.text = text
-        fields.html = html
+        fields.texts.text = TextField(text)
+        fields.texts.html = TextField(html)
         fields.type = type
         fields.user = user
         fields.attachments = attachments
@@ -274,9 +281,14 @@ public struct Message: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
                     fields.id = try reader.readString(value)
                     hasId = true
                 case .cid: fields.cid = reader.isNull(value) ? nil : try reader.readChannelId(value)
-                case .text: fields.text = try reader.readOptionalString(value) ?? ""
-                case .html: fields.html = try reader.readOptionalString(value)
-                case .type: fields.type = MessageType(rawValue: try reader.readOptionalString(value) ?? "regular")
+                case .text: fields.texts.text = try reader.readOptionalText(value)
+                case .html: fields.texts.html = try reader.readOptionalText(value)
+                case .type:
+                    if reader.kind(value) == .string, let known = Message.knownTypes.match(reader, value) {
+                        fields.type = MessageType(rawValue: known.rawValue)
+                    } else {
+                        fields.type = MessageType(rawValue: try reader.readOptionalString(value) ?? "regular")
+                    }
                 case .user: try reader.readOptionalModel(into: &fields.user, value)
                 case .attachments:
                     if !reader.isNull(value) {
@@ -323,6 +335,7 @@ public struct Message: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
             fields.server = reader.lazyMembers(object, filter: Message.serverFilter)
             fields.custom = reader.lazyMembers(object, filter: Message.customFilter)
         }
+        if fields.texts.text.isUnread || fields.texts.html.isUnread { fields.texts.source = reader.source }
     }
 
     /// Mentions are user objects in responses and bare ids in requests; both are accepted.

@@ -11,13 +11,32 @@ public struct User: JSONModel, ReaderDecodable, Hashable, Identifiable, Codable 
     static let customFilter = MemberFilter(excluding: keys.names)
 
     /// The user id.
-    public var id: String
+    public var id: String {
+        get { idField.value(in: source) ?? "" }
+        set { idField = TextField(newValue) }
+    }
     /// Display name.
-    public var name: String?
+    public var name: String? {
+        get { nameField.value(in: source) }
+        set { nameField = TextField(newValue) }
+    }
     /// The avatar URL as sent.
-    public var image: String?
+    public var image: String? {
+        get { imageField.value(in: source) }
+        set { imageField = TextField(newValue) }
+    }
     /// Role (`user`, `admin`, ...).
-    public var role: String?
+    public var role: String? {
+        get { roleField.value(in: source) }
+        set { roleField = TextField(newValue) }
+    }
+    // The text fields stay in the document they were read from until read (see `TextField`).
+    private var idField: TextField
+    private var nameField = TextField.none
+    private var imageField = TextField.none
+    private var roleField = TextField.none
+    /// The document the user was read from, while any of its text fields is still unread there.
+    private var source = Data()
     /// When the user was created.
     public var createdAt: Date?
     /// When the user was last updated.
@@ -48,10 +67,10 @@ public struct User: JSONModel, ReaderDecodable, Hashable, Identifiable, Codable 
         updatedAt: Date? = nil, lastActiveAt: Date? = nil, isOnline: Bool? = nil, isBanned: Bool? = nil,
         extraData: [String: RawJSON] = [:]
     ) {
-        self.id = id
-        self.name = name
-        self.image = imageURL?.absoluteString
-        self.role = role
+        self.idField = TextField(id)
+        self.nameField = TextField(name)
+        self.imageField = TextField(imageURL?.absoluteString)
+        self.roleField = TextField(role)
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.lastActiveAt = lastActiveAt
@@ -72,7 +91,7 @@ public struct User: JSONModel, ReaderDecodable, Hashable, Identifiable, Codable 
     /// An empty user for ``read(into:_:_:)`` to fill.
     private init(unread: Void) {
         // The optional fields start as nil.
-        id = ""
+        idField = TextField("")
         custom = LazyMembers()
     }
 
@@ -101,11 +120,11 @@ public struct User: JSONModel, ReaderDecodable, Hashable, Identifiable, Codable 
             do throws(JSONError) {
                 switch key {
                 case .id:
-                    user.id = try reader.readString(value)
+                    user.idField = try reader.readText(value)
                     hasId = true
-                case .name: user.name = try reader.readOptionalString(value)
-                case .image: user.image = try reader.readOptionalString(value)
-                case .role: user.role = try reader.readOptionalString(value)
+                case .name: user.nameField = try reader.readOptionalText(value)
+                case .image: user.imageField = try reader.readOptionalText(value)
+                case .role: user.roleField = try reader.readOptionalText(value)
                 case .createdAt: user.createdAt = try reader.readOptionalDate(value)
                 case .updatedAt: user.updatedAt = try reader.readOptionalDate(value)
                 case .lastActive: user.lastActiveAt = try reader.readOptionalDate(value)
@@ -118,6 +137,28 @@ public struct User: JSONModel, ReaderDecodable, Hashable, Identifiable, Codable 
         }
         guard hasId else { throw .missing("id") }
         if hasCustom { user.custom = reader.lazyMembers(object, filter: User.customFilter) }
+        user.source = reader.source
+    }
+
+    /// Equal when every field is, text compared as text wherever it is kept.
+    public static func == (lhs: User, rhs: User) -> Bool {
+        lhs.id == rhs.id && lhs.name == rhs.name && lhs.image == rhs.image && lhs.role == rhs.role
+            && lhs.createdAt == rhs.createdAt && lhs.updatedAt == rhs.updatedAt && lhs.lastActiveAt == rhs.lastActiveAt
+            && lhs.isOnline == rhs.isOnline && lhs.isBanned == rhs.isBanned && lhs.custom == rhs.custom
+    }
+
+    /// Hashes the fields `==` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(name)
+        hasher.combine(image)
+        hasher.combine(role)
+        hasher.combine(createdAt)
+        hasher.combine(updatedAt)
+        hasher.combine(lastActiveAt)
+        hasher.combine(isOnline)
+        hasher.combine(isBanned)
+        hasher.combine(custom)
     }
 
     /// The user's JSON, custom fields flat.
