@@ -61,6 +61,11 @@ struct EventDecodingTests {
         #expect(event.extraData["poll"]?["votes"] == 3)
         #expect(String(decoding: event.rawData, as: UTF8.self) == text)
 
+        // The type may come last: what was read before it is judged by it all the same.
+        let typeLast = try Event(jsonData: Data(#"{"message":"not a message object","cid":"messaging:general","type":"poll.vote_casted"}"#.utf8))
+        #expect(typeLast.type.rawValue == "poll.vote_casted" && typeLast.message == nil && typeLast.cid == "messaging:general")
+        #expect(typeLast.extraData["message"] == "not a message object")
+
         // A `cid` that is not a channel id stays in extraData, even when the channel supplies one.
         let odd = #"{"type":"custom.thing","cid":42,"channel":{"id":"x","type":"messaging","cid":"messaging:x"}}"#
         let oddEvent = try Event(jsonData: Data(odd.utf8))
@@ -68,15 +73,37 @@ struct EventDecodingTests {
         #expect(oddEvent.extraData["cid"] == 42)
     }
 
-    @Test("a known event with a wrongly typed field fails with the field's path")
-    func wrongFieldType() throws {
-        let text = #"{"type":"message.new","cid":"messaging:general","message":{"id":"m1","text":5}}"#
+    @Test("a known event with a wrongly typed field fails with the field's path, wherever its type is", arguments: [
+        #"{"type":"message.new","cid":"messaging:general","message":{"id":"m1","text":5}}"#,
+        #"{"cid":"messaging:general","message":{"id":"m1","text":5},"type":"message.new"}"#,
+        #"{"message":{"id":"m1","text":5},"created_at":"yesterday","type":"message.new"}"#,
+    ])
+    func wrongFieldType(text: String) throws {
         #expect {
             _ = try Event(jsonData: Data(text.utf8))
         } throws: { error in
             guard let error = error as? JSONError else { return false }
             return error.code == .typeMismatch && error.path == "message.text" && error.message == "expected a string, found number 5"
         }
+    }
+
+    @Test("timestamps and channel ids an event repeats are read once each, and ones that differ stay apart")
+    func repeatedValues() throws {
+        let text = #"""
+            {"type":"message.new","cid":"messaging:a","created_at":"2026-11-01T00:14:49.394479Z",
+             "message":{"id":"m1","cid":"messaging:b","created_at":"2026-11-01T00:14:49.394479Z","updated_at":"2026-11-01T00:14:49.39447Z",
+              "user":{"id":"u1","created_at":"2024-04-04T09:26:11Z","updated_at":"2024-04-04T09:26:12Z","last_active":"2026-11-01T00:14:49.394479Z"}},
+             "user":{"id":"u1","created_at":"2024-04-04T09:26:12Z","updated_at":"2024-04-04T09:26:11Z"}}
+            """#
+        let event = try Event(jsonData: Data(text.utf8))
+        let message = try #require(event.message)
+        #expect(event.cid == "messaging:a" && message.cid == "messaging:b")
+        let time = try #require(RFC3339.date(from: "2026-11-01T00:14:49.394479Z"))
+        #expect(event.createdAt == time && message.createdAt == time && message.user?.lastActiveAt == time)
+        #expect(message.updatedAt == RFC3339.date(from: "2026-11-01T00:14:49.39447Z") && message.updatedAt != time)
+        let (earlier, later) = (RFC3339.date(from: "2024-04-04T09:26:11Z"), RFC3339.date(from: "2024-04-04T09:26:12Z"))
+        #expect(message.user?.createdAt == earlier && message.user?.updatedAt == later)
+        #expect(event.user?.createdAt == later && event.user?.updatedAt == earlier)
     }
 
     @Test("events without type, non-object events and bad JSON are errors, never crashes")

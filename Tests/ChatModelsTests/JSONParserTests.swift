@@ -104,6 +104,35 @@ struct JSONParserTests {
         #expect(throws: Never.self) { try parser.parse(allowed) }
     }
 
+    // Up to 64 KiB a document's node array is reserved whole before indexing, from a bound on
+    // how many nodes its bytes can hold; these are the densest documents, complete and cut
+    // off with every container open, on both sides of that size. (The AddressSanitizer run
+    // of `make test` sees any write past the reservation.)
+    @Test("the densest documents index exactly, complete or cut off with every container open, below and above 64 KiB", arguments: [1_000, 40_000])
+    func denseDocuments(elements: Int) throws {
+        let numbers = "[" + Array(repeating: "0", count: elements).joined(separator: ",") + "]"
+        guard case .array(let parsedNumbers) = try parser.parse(numbers) else { Issue.record("not an array"); return }
+        #expect(parsedNumbers.count == elements && parsedNumbers.allSatisfy { $0 == 0 })
+
+        let empties = "[" + Array(repeating: "[]", count: elements).joined(separator: ",") + "]"
+        guard case .array(let parsedEmpties) = try parser.parse(empties) else { Issue.record("not an array"); return }
+        #expect(parsedEmpties.count == elements && parsedEmpties.allSatisfy { $0 == .array([]) })
+
+        let members = "[" + Array(repeating: #"{"":0}"#, count: elements).joined(separator: ",") + "]"
+        guard case .array(let parsedMembers) = try parser.parse(members) else { Issue.record("not an array"); return }
+        #expect(parsedMembers.count == elements)
+
+        // 256 levels, the most allowed: the last an object.
+        func open(_ levels: Int) -> String { String(repeating: "[", count: levels - 1) + "{" }
+        for cutOff in [open(256), open(256) + #""key":"#, numbers.dropLast() + "," + open(255) + #""key":"#] {
+            #expect {
+                _ = try parser.parse(String(cutOff))
+            } throws: { error in
+                (error as? JSONError)?.code == .unexpectedEnd
+            }
+        }
+    }
+
     @Test("escapes decode: runs, \\u code points, surrogate pairs, and lone surrogates as U+FFFD")
     func unicodeEscapes() throws {
         let cases: [(json: String, text: String)] = [

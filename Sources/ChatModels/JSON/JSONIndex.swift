@@ -33,11 +33,20 @@ struct JSONIndex: ~Copyable {
         guard bytes.count < Int(UInt32.max) else {
             throw JSONError(code: .syntax, message: "documents over 4 GiB are not supported")
         }
-        let scratch = IndexScratch.take(nodes: max(16, bytes.count / 10), depth: maximumDepth + 1)
+        // Up to `reservedLimit` bytes, room for as many nodes as the document can hold is taken
+        // up front, so that appending a node needs no capacity check (the check and the spills
+        // around it were about a twentieth of indexing); larger documents grow their array.
+        let reserved = bytes.count <= JSONIndex.reservedLimit
+        let scratch = IndexScratch.take(
+            nodes: reserved ? JSONIndex.nodeBound(bytes: bytes.count, maximumDepth: maximumDepth) : max(16, bytes.count / 10),
+            depth: maximumDepth + 1)
         var nodes = NodeBuffer(base: scratch.nodes, capacity: scratch.nodeCapacity)
-        let builder = IndexBuilder(bytes: bytes, maximumDepth: maximumDepth)
         do {
-            try builder.run(into: &nodes, open: scratch.open)
+            if reserved {
+                try IndexBuilder<ReservedCapacity>(bytes: bytes, maximumDepth: maximumDepth).run(into: &nodes, open: scratch.open)
+            } else {
+                try IndexBuilder<GrowingCapacity>(bytes: bytes, maximumDepth: maximumDepth).run(into: &nodes, open: scratch.open)
+            }
         } catch {
             IndexScratch.giveBack(nodes: nodes.base, capacity: nodes.capacity, open: scratch.open, capacity: scratch.openCapacity)
             throw error
@@ -46,6 +55,18 @@ struct JSONIndex: ~Copyable {
         open = scratch.open
         openCapacity = scratch.openCapacity
     }
+
+    /// The largest document whose node array is reserved whole before indexing (512 KiB of
+    /// nodes at most).
+    static let reservedLimit = 64 * 1024
+
+    /// The most nodes indexing `bytes` bytes can append, valid or not.
+    ///
+    /// In a complete document each node but the root is followed by a separator or closes its
+    /// container, and each container takes two brackets, so `n` bytes hold at most `(n + 1) / 2`
+    /// nodes. Input cut short or broken off by an error can leave up to `maximumDepth`
+    /// containers open, whose closing brackets are missing, and one key without its value.
+    static func nodeBound(bytes: Int, maximumDepth: Int) -> Int { (bytes + maximumDepth) / 2 + 4 }
 
     deinit { IndexScratch.giveBack(nodes: storage.base, capacity: storage.capacity, open: open, capacity: openCapacity) }
 
@@ -66,9 +87,10 @@ struct NodeBuffer {
         self.capacity = capacity
     }
 
+    /// Appends `node`; `reserved` says the capacity was checked for the whole document.
     @inline(__always)
-    mutating func append(_ node: JSONNode) {
-        if count == capacity { grow() }
+    mutating func append(_ node: JSONNode, reserved: Bool = false) {
+        if !reserved, count == capacity { grow() }
         (base + count).initialize(to: node)
         count &+= 1
     }
@@ -89,7 +111,22 @@ struct NodeBuffer {
     }
 }
 
-private struct IndexBuilder {
+/// Whether an ``IndexBuilder`` appends to a node array reserved for the whole document
+/// (``JSONIndex/nodeBound(bytes:maximumDepth:)``) or to one that grows: a type parameter, so
+/// that each builds its own loop with the check folded away.
+private protocol NodeCapacity {
+    static var isReserved: Bool { get }
+}
+
+private enum ReservedCapacity: NodeCapacity {
+    static var isReserved: Bool { true }
+}
+
+private enum GrowingCapacity: NodeCapacity {
+    static var isReserved: Bool { false }
+}
+
+private struct IndexBuilder<Capacity: NodeCapacity> {
     let base: UnsafePointer<UInt8>
     let count: Int
     let maximumDepth: Int
@@ -133,7 +170,7 @@ private struct IndexBuilder {
                 guard depth < maximumDepth else { throw nestingError(at: index) }
                 open[depth] = offset(nodes.count)
                 depth += 1
-                nodes.append(JSONNode(kind: isObject ? .object : .array, flag: false, start: offset(index), end: 0, next: 0))
+                append(JSONNode(kind: isObject ? .object : .array, flag: false, start: offset(index), end: 0, next: 0), to: &nodes)
                 index = skipWhitespace(index &+ 1)
                 guard index < count else { throw unexpectedEnd(isObject ? "an object key" : "a value", at: index) }
                 if base[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
@@ -151,19 +188,19 @@ private struct IndexBuilder {
                 let start = index
                 guard let end = scanNumber(from: index) else { throw numberError(from: index) }
                 index = end
-                nodes.append(JSONNode(kind: .number, flag: false, start: offset(start), end: offset(index), next: offset(nodes.count &+ 1)))
+                append(JSONNode(kind: .number, flag: false, start: offset(start), end: offset(index), next: offset(nodes.count &+ 1)), to: &nodes)
             case UInt8(ascii: "t"):
                 guard let end = scanLiteral("true", at: index) else { throw literalError("true", at: index) }
                 index = end
-                nodes.append(JSONNode(kind: .bool, flag: true, start: offset(index &- 4), end: offset(index), next: offset(nodes.count &+ 1)))
+                append(JSONNode(kind: .bool, flag: true, start: offset(index &- 4), end: offset(index), next: offset(nodes.count &+ 1)), to: &nodes)
             case UInt8(ascii: "f"):
                 guard let end = scanLiteral("false", at: index) else { throw literalError("false", at: index) }
                 index = end
-                nodes.append(JSONNode(kind: .bool, flag: false, start: offset(index &- 5), end: offset(index), next: offset(nodes.count &+ 1)))
+                append(JSONNode(kind: .bool, flag: false, start: offset(index &- 5), end: offset(index), next: offset(nodes.count &+ 1)), to: &nodes)
             case UInt8(ascii: "n"):
                 guard let end = scanLiteral("null", at: index) else { throw literalError("null", at: index) }
                 index = end
-                nodes.append(JSONNode(kind: .null, flag: false, start: offset(index &- 4), end: offset(index), next: offset(nodes.count &+ 1)))
+                append(JSONNode(kind: .null, flag: false, start: offset(index &- 4), end: offset(index), next: offset(nodes.count &+ 1)), to: &nodes)
             default:
                 throw unexpectedByte(at: index, "where a value should start")
             }
@@ -219,6 +256,12 @@ private struct IndexBuilder {
         return syntax("expected ':' after an object key, found \(describeByte(base[index]))", at: index)
     }
 
+    /// Appends `node`, without a capacity check when the array was reserved for the document.
+    @_transparent
+    func append(_ node: JSONNode, to nodes: inout NodeBuffer) {
+        nodes.append(node, reserved: Capacity.isReserved)
+    }
+
     /// Records where a container ends (`end` is one past its closing bracket).
     @_transparent
     func close(_ container: Int, at end: Int, _ nodes: inout NodeBuffer) {
@@ -251,7 +294,7 @@ private struct IndexBuilder {
     func scanString(from quote: Int, into nodes: inout NodeBuffer) -> Int? {
         let (stop, escaped) = stringStop(from: quote)
         guard stop < count, base[stop] == 0x22 else { return nil }
-        nodes.append(JSONNode(kind: .string, flag: escaped, start: offset(quote &+ 1), end: offset(stop), next: offset(nodes.count &+ 1)))
+        append(JSONNode(kind: .string, flag: escaped, start: offset(quote &+ 1), end: offset(stop), next: offset(nodes.count &+ 1)), to: &nodes)
         return stop &+ 1
     }
 

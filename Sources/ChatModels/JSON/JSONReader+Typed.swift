@@ -104,14 +104,17 @@ extension JSONReader {
         let start = Int(entry.start)
         let end = Int(entry.end)
         if !entry.flag {
-            var colon = start
-            while colon < end, base[colon] != UInt8(ascii: ":") { colon += 1 }
-            let type = UnsafeBufferPointer(start: base + start, count: colon - start)
-            let id = UnsafeBufferPointer(start: base + colon + 1, count: max(0, end - colon - 1))
-            if colon < end, ChannelId.isValidPart(type), ChannelId.isValidPart(id) {
+            let text = UnsafeBufferPointer(start: base + start, count: end - start)
+            let read = memo.pointee.channelId(text) {
+                var colon = start
+                while colon < end, base[colon] != UInt8(ascii: ":") { colon += 1 }
+                let type = UnsafeBufferPointer(start: base + start, count: colon - start)
+                let id = UnsafeBufferPointer(start: base + colon + 1, count: max(0, end - colon - 1))
+                guard colon < end, ChannelId.isValidPart(type), ChannelId.isValidPart(id) else { return nil }
                 return ChannelId(
                     type: ChannelType(rawValue: String(decoding: type, as: UTF8.self)), id: String(decoding: id, as: UTF8.self))
             }
+            if let read { return read }
         }
         do {
             return try ChannelId(cid: try string(node))

@@ -14,6 +14,8 @@ struct JSONReader {
     /// The document, for values kept as byte slices (lazy custom fields, attachments). A
     /// pointer rather than a `Data` so that copying a reader costs no reference counting.
     let sourcePointer: UnsafePointer<Data>
+    /// Dates and channel ids read so far, so that one the document repeats is made once.
+    let memo: UnsafeMutablePointer<ReaderMemo>
 
     /// The document.
     var source: Data { sourcePointer.pointee }
@@ -29,7 +31,10 @@ struct JSONReader {
                 let nodes = index.nodes
                 return try withExtendedLifetime(index) {
                     try withUnsafePointer(to: data) { source in
-                        try body(JSONReader(base: base, nodes: nodes, sourcePointer: source))
+                        var memo = ReaderMemo()
+                        return try withUnsafeMutablePointer(to: &memo) { memo in
+                            try body(JSONReader(base: base, nodes: nodes, sourcePointer: source, memo: memo))
+                        }
                     }
                 }
             }
@@ -201,7 +206,7 @@ struct JSONReader {
 
     func date(_ node: Int) -> Date? {
         let entry = nodes[node]
-        return RFC3339.parse(UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end - entry.start)))
+        return memo.pointee.date(UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end - entry.start)), parse: RFC3339.parse)
     }
 
     /// The document bytes of a node: a container or scalar exactly as written (strings with quotes).

@@ -18,6 +18,9 @@ final class KeyTable<Key: RawRepresentable & CaseIterable & Sendable>: @unchecke
         var length = 0
         var head: UInt64 = 0
         var last: UInt64 = 0
+        /// Bytes 8 to 15 and 16 to 23 of a key longer than 16 bytes (zero-padded past its last
+        /// byte), so that keys up to 32 bytes compare as words.
+        var middle: (UInt64, UInt64) = (0, 0)
         var bytes = 0
         var key: Key?
     }
@@ -37,7 +40,9 @@ final class KeyTable<Key: RawRepresentable & CaseIterable & Sendable>: @unchecke
         var prepared: [Slot] = []
         for (key, bytes) in keys {
             prepared.append(
-                Slot(length: bytes.count, head: KeyTable.head(bytes), last: KeyTable.last(bytes), bytes: keyBytes.count, key: key))
+                Slot(
+                    length: bytes.count, head: KeyTable.head(bytes), last: KeyTable.last(bytes),
+                    middle: (KeyTable.head(bytes.dropFirst(8)), KeyTable.head(bytes.dropFirst(16))), bytes: keyBytes.count, key: key))
             keyBytes.append(contentsOf: bytes)
         }
         // The smallest table (at least twice the keys) and the first multiplier, from a fixed
@@ -80,7 +85,8 @@ final class KeyTable<Key: RawRepresentable & CaseIterable & Sendable>: @unchecke
         slots.deallocate()
     }
 
-    /// The known key at `keyNode`, or nil for any other key.
+    /// The known key at `keyNode`, or nil for any other key. Inlined into each model's member
+    /// loop, which calls it for every member.
     @inline(__always)
     func match(_ reader: JSONReader, _ keyNode: Int) -> Key? {
         guard let bytes = reader.keyBytes(keyNode) else {
@@ -91,6 +97,7 @@ final class KeyTable<Key: RawRepresentable & CaseIterable & Sendable>: @unchecke
 
     /// The known key whose bytes are `bytes`; up to `end`, bytes after them may be read (and
     /// are ignored), so that a key's first eight bytes are one load.
+    @inline(__always)
     func match(_ bytes: UnsafeBufferPointer<UInt8>, readableUpTo end: UnsafePointer<UInt8>) -> Key? {
         let length = bytes.count
         guard length <= longest, let start = bytes.baseAddress else { return nil }
@@ -99,12 +106,26 @@ final class KeyTable<Key: RawRepresentable & CaseIterable & Sendable>: @unchecke
         let slot = slots[Int(KeyTable.slot(length, head, last, multiplier, shift))]
         guard slot.length == length, slot.head == head, slot.last == last else { return nil }
         if length > 16 {
-            let equal = keyBytes.withUnsafeBufferPointer { known in
-                memcmp(known.baseAddress! + slot.bytes + 8, start + 8, length - 16) == 0
+            guard length <= 32 else { return middleMatches(slot, start, length) ? slot.key : nil }
+            // The key's bytes 8 to 23; past its end they are the last word's, already compared.
+            let words = UnsafeRawPointer(start + 8)
+            let second = UInt64(littleEndian: words.loadUnaligned(as: UInt64.self))
+            guard second == slot.middle.0 else { return nil }
+            if length > 24 {
+                let third = UInt64(littleEndian: words.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+                guard third == slot.middle.1 else { return nil }
             }
-            guard equal else { return nil }
         }
         return slot.key
+    }
+
+    /// Whether the middle of a key over 32 bytes, between its first and last eight, is the
+    /// middle of `slot`'s key.
+    @inline(never)
+    private func middleMatches(_ slot: Slot, _ start: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+        keyBytes.withUnsafeBufferPointer { known in
+            memcmp(known.baseAddress! + slot.bytes + 8, start + 8, length - 16) == 0
+        }
     }
 
     @inline(__always)

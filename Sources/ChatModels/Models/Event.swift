@@ -166,20 +166,12 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable, FieldBox {
     /// Fills `fields` with the event at `node`, in place and static, as Message's.
     private static func read(into fields: inout Fields, _ reader: JSONReader, _ node: Int) throws(JSONError) {
         let object = try reader.readObject(node)
-        guard let typeNode = reader.member(object, "type") else { throw .missing("type") }
-        // A known type is taken from its table, as a literal: no string is made for it.
-        let known = reader.kind(typeNode) == .string ? Event.knownTypes.match(reader, typeNode) : nil
-        let strict = known != nil
-        if let known {
-            fields.type = EventType(rawValue: known.rawValue)
-        } else {
-            do {
-                fields.type = EventType(rawValue: try reader.readString(typeNode))
-            } catch {
-                throw error.prefixed("type")
-            }
-        }
         fields.rawData = node == 0 ? reader.source : reader.slice(object)
+        // One pass over the members: the type decides whether a field that does not read is an
+        // error (a known type) or stays custom (an unknown one), so the first such failure
+        // waits for the type, which may come anywhere in the object.
+        var typeNode: Int?
+        var firstFailure: JSONError?
         var hasCustom = false
         for (keyNode, value) in reader.members(object) {
             guard let key = Event.keys.match(reader, keyNode) else {
@@ -188,7 +180,7 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable, FieldBox {
             }
             do throws(JSONError) {
                 switch key {
-                case .type: continue
+                case .type: typeNode = value
                 case .createdAt: fields.createdAt = try reader.readOptionalDate(value)
                 case .cid:
                     // Health checks carry "*"; anything that is not a channel id is simply not one,
@@ -207,11 +199,25 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable, FieldBox {
                 case .parentId: fields.parentId = try reader.readOptionalString(value)
                 }
             } catch let failure {
-                if strict { throw failure.prefixed(key.rawValue) }
+                if firstFailure == nil { firstFailure = failure.prefixed(key.rawValue) }
                 // An unknown event type may use a known field name differently: keep the raw value.
                 hasCustom = true
             }
         }
+        guard let typeNode else { throw .missing("type") }
+        // A known type is taken from its table, as a literal: no string is made for it.
+        let known = reader.kind(typeNode) == .string ? Event.knownTypes.match(reader, typeNode) : nil
+        let strict = known != nil
+        if let known {
+            fields.type = EventType(rawValue: known.rawValue)
+        } else {
+            do {
+                fields.type = EventType(rawValue: try reader.readString(typeNode))
+            } catch {
+                throw error.prefixed("type")
+            }
+        }
+        if strict, let firstFailure { throw firstFailure }
         if hasCustom {
             // Before `cid` is filled in below: a `cid` member that was not read stays custom.
             let filter = strict ? Event.customFilter : MemberFilter(excluding: Event.lenientlyRead(fields))
