@@ -147,6 +147,19 @@ struct AttachmentTests {
         #expect(message.linkAttachments.first?.imageURL?.absoluteString == "https://x/y.png")
     }
 
+    @Test("the keys that classify are found as written, escaped or not, and keys of their length that differ are not them")
+    func classificationKeys() throws {
+        let attachments = [
+            #"{"\u0074ype":"video","asset_url":"https://x/v.mp4"}"#,
+            #"{"type":"image","og_scrape\u005furl":"https://x"}"#,
+            #"{"typo":"image","og_scrape_uri":"https://x","og_scrape_ur":"https://x","og_scrape_url_":"https://x"}"#,
+            #"{"type":"image","Type":"video","og_Scrape_url":"https://x"}"#,
+        ]
+        let text = #"{"id":"m1","attachments":["# + attachments.joined(separator: ",") + "]}"
+        let message = try Message(jsonData: Data(text.utf8))
+        #expect(message.attachments.map(\.type) == [.video, .linkPreview, .unknown, .image])
+    }
+
     @Test("an unknown attachment type round-trips byte for byte")
     func unknownRoundTrip() throws {
         let raw = #"{"type":"product","sku":"A1","price":10.50,"dims":{"w":1,"h":2.0},"tags":["a"],"huge":123456789012345678901234567890}"#

@@ -79,7 +79,7 @@ enum AttachmentClassifier {
     static func classify(_ reader: JSONReader, _ object: Int) -> AttachmentType {
         var typeNode: Int?
         for (keyNode, value) in reader.members(object) {
-            switch keys.match(reader, keyNode) {
+            switch key(reader, keyNode) {
             case .ogScrapeURL?: return .linkPreview
             // The last non-empty string wins; an empty or non-string `type` is passed over.
             case .type?: if reader.kind(value) == .string, !reader.range(value).isEmpty { typeNode = value }
@@ -90,6 +90,36 @@ enum AttachmentClassifier {
         if let builtIn = builtInTypes.match(reader, typeNode) { return AttachmentType(rawValue: builtIn.rawValue) }
         guard let text = try? reader.string(typeNode), !text.isEmpty else { return .unknown }
         return AttachmentType(rawValue: text)
+    }
+
+    /// `type` or `og_scrape_url` at `keyNode`, or nil. By length first: most of an
+    /// attachment's keys have neither length, and a length is one comparison.
+    @inline(__always)
+    private static func key(_ reader: JSONReader, _ keyNode: Int) -> Key? {
+        // A key with escapes is unescaped by the table.
+        guard let bytes = reader.keyBytes(keyNode), let start = bytes.baseAddress else { return keys.match(reader, keyNode) }
+        let raw = UnsafeRawPointer(start)
+        switch bytes.count {
+        case 4:
+            return raw.loadUnaligned(as: UInt32.self) == typeWord ? .type : nil
+        case 13:
+            // Its first eight bytes and its last eight (which overlap) are all thirteen.
+            let matches = raw.loadUnaligned(as: UInt64.self) == ogScrapeURLWords.head
+                && raw.loadUnaligned(fromByteOffset: 5, as: UInt64.self) == ogScrapeURLWords.tail
+            return matches ? .ogScrapeURL : nil
+        default:
+            return nil
+        }
+    }
+
+    private static let typeWord = word(Key.type.rawValue, at: 0, as: UInt32.self)
+    private static let ogScrapeURLWords = (
+        head: word(Key.ogScrapeURL.rawValue, at: 0, as: UInt64.self), tail: word(Key.ogScrapeURL.rawValue, at: 5, as: UInt64.self)
+    )
+
+    /// The bytes of `text` from `offset` as a word, in memory order (as loaded from a document).
+    private static func word<Word: FixedWidthInteger>(_ text: String, at offset: Int, as: Word.Type) -> Word {
+        Array(text.utf8).withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: Word.self) }
     }
 
     static func classify(_ object: JSONObject) -> AttachmentType {
