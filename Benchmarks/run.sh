@@ -27,10 +27,14 @@ for name in "${which[@]}"; do
     echo "== $name"
     case $name in
         decode)
-            # This VM's speed drifts by tens of percent within minutes, so one run of each side
-            # can mislead: alternate ours and the peers three times and compare the best of each.
-            best_swift=0 best_orjson=0 best_json=0
-            for pass in 1 2 3; do
+            # This VM's speed drifts by tens of percent within minutes and sometimes halves
+            # for a while, so one run of each side can mislead, and so can the best of each side
+            # over several passes: the two bests may come from different speeds (one run here
+            # gave 1.71x that way, from passes of 0.92x, 1.02x and 1.92x). Ours and the peers
+            # alternate five times; each pass gives a ratio measured close together in time, and
+            # the median of those is the figure to judge the target by. The bests are printed too.
+            best_swift=0 best_orjson=0 best_json=0 ratios=()
+            for pass in 1 2 3 4 5; do
                 echo "-- pass $pass"
                 "$bin/ChatBenchmarks" decode "$out/corpus.ndjson" 10000 3 | tee "$out/decode.txt"
                 "$python" Benchmarks/peers/decode_peer.py "$out/corpus.ndjson" 3 | tee "$out/peers.txt"
@@ -40,11 +44,14 @@ for name in "${which[@]}"; do
                 ((swift_rate > best_swift)) && best_swift=$swift_rate
                 ((orjson_rate > best_orjson)) && best_orjson=$orjson_rate
                 ((json_rate > best_json)) && best_json=$json_rate
+                ratios+=("$(awk -v s="$swift_rate" -v o="$orjson_rate" 'BEGIN { printf "%.3f", s / o }')")
             done
-            awk -v s="$best_swift" -v o="$best_orjson" -v j="$best_json" 'BEGIN {
-                printf "best of 3 alternating passes: ChatModels %d events/s, orjson %d, json %d\n", s, o, j
-                printf "ChatModels typed decode+classify vs orjson: %.2fx (target 1.10x), vs json: %.2fx\n", s / o, s / j
-                printf "RESULT decode_best swift_events_per_s=%d orjson_events_per_s=%d json_events_per_s=%d\n", s, o, j
+            median=$(printf '%s\n' "${ratios[@]}" | sort -n | sed -n 3p)
+            awk -v s="$best_swift" -v o="$best_orjson" -v j="$best_json" -v r="${ratios[*]}" -v m="$median" 'BEGIN {
+                printf "per pass, ChatModels vs orjson: %s; median %.2fx (target 1.10x)\n", r, m
+                printf "best of 5 alternating passes: ChatModels %d events/s, orjson %d, json %d\n", s, o, j
+                printf "ChatModels typed decode+classify vs orjson: %.2fx median of passes, %.2fx best vs best (target 1.10x), vs json: %.2fx best vs best\n", m, s / o, s / j
+                printf "RESULT decode_best swift_events_per_s=%d orjson_events_per_s=%d json_events_per_s=%d median_ratio=%.3f\n", s, o, j, m
             }'
             ;;
         upload) "$python" Benchmarks/peers/run_uploads.py "$bin" "$out" ;;
