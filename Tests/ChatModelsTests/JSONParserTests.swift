@@ -104,6 +104,20 @@ struct JSONParserTests {
         #expect(throws: Never.self) { try parser.parse(allowed) }
     }
 
+    @Test("a depth limit far above any document, or below zero, is taken as it says: no crash")
+    func extremeDepthLimits() throws {
+        #expect(try JSONParser(maximumDepth: .max).parse("[[1],{\"a\":[]}]") == [[1], ["a": []]])
+        #expect(try JSONParser(maximumDepth: 1).parse("[1]") == [1])
+        for limit in [0, -3, .min] {
+            #expect(try JSONParser(maximumDepth: limit).parse("1") == 1)
+            #expect {
+                _ = try JSONParser(maximumDepth: limit).parse("[1]")
+            } throws: { error in
+                (error as? JSONError)?.code == .nestingTooDeep
+            }
+        }
+    }
+
     // Up to 64 KiB a document's node array is reserved whole before indexing, from a bound on
     // how many nodes its bytes can hold; these are the densest documents, complete and cut
     // off with every container open, on both sides of that size. (The AddressSanitizer run

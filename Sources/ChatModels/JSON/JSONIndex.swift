@@ -36,16 +36,20 @@ struct JSONIndex: ~Copyable {
         // Up to `reservedLimit` bytes, room for as many nodes as the document can hold is taken
         // up front, so that appending a node needs no capacity check (the check and the spills
         // around it were about a twentieth of indexing); larger documents grow their array.
+        // Nothing nests deeper than the document has bytes, so a limit above that (or below
+        // zero) changes nothing but the size of the stack of open containers and of the node
+        // bound, which it would overflow (`Int.max`) or make negative.
+        let depthLimit = min(max(maximumDepth, 0), bytes.count)
         let reserved = bytes.count <= JSONIndex.reservedLimit
         let scratch = IndexScratch.take(
-            nodes: reserved ? JSONIndex.nodeBound(bytes: bytes.count, maximumDepth: maximumDepth) : max(16, bytes.count / 10),
-            depth: maximumDepth + 1)
+            nodes: reserved ? JSONIndex.nodeBound(bytes: bytes.count, maximumDepth: depthLimit) : max(16, bytes.count / 10),
+            depth: depthLimit + 1)
         var nodes = NodeBuffer(base: scratch.nodes, capacity: scratch.nodeCapacity)
         do {
             if reserved {
-                try IndexBuilder<ReservedCapacity>(bytes: bytes, maximumDepth: maximumDepth).run(into: &nodes, open: scratch.open)
+                try IndexBuilder<ReservedCapacity>(bytes: bytes, maximumDepth: depthLimit).run(into: &nodes, open: scratch.open)
             } else {
-                try IndexBuilder<GrowingCapacity>(bytes: bytes, maximumDepth: maximumDepth).run(into: &nodes, open: scratch.open)
+                try IndexBuilder<GrowingCapacity>(bytes: bytes, maximumDepth: depthLimit).run(into: &nodes, open: scratch.open)
             }
         } catch {
             IndexScratch.giveBack(nodes: nodes.base, capacity: nodes.capacity, open: scratch.open, capacity: scratch.openCapacity)
