@@ -158,8 +158,15 @@ struct JSONReader {
     func string(_ node: Int) throws(JSONError) -> String {
         let entry = nodes[node]
         let raw = UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end - entry.start))
-        if !entry.flag { return String(decoding: raw, as: UTF8.self) }
-        return try JSONReader.unescape(raw, offset: Int(entry.start))
+        return try JSONReader.text(raw, escaped: entry.flag, offset: Int(entry.start))
+    }
+
+    /// The text of a string's bytes between its quotes (at `offset` in the document), unescaped
+    /// when it has escapes.
+    @inline(__always)
+    static func text(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, offset: Int) throws(JSONError) -> String {
+        guard escaped else { return String(decoding: raw, as: UTF8.self) }
+        return try unescape(raw, offset: offset)
     }
 
     /// The text of a number node, exactly as written.

@@ -41,9 +41,8 @@ struct TextField: Sendable, Hashable {
         case .unread(let start, let end, let escaped):
             return source.withUnsafeBytes { bytes in
                 let raw = UnsafeBufferPointer(start: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + Int(start), count: Int(end - start))
-                guard escaped else { return String(decoding: raw, as: UTF8.self) }
                 // The escapes were checked when the document was indexed.
-                return (try? JSONReader.unescape(raw, offset: Int(start))) ?? String(decoding: raw, as: UTF8.self)
+                return (try? JSONReader.text(raw, escaped: escaped, offset: Int(start))) ?? String(decoding: raw, as: UTF8.self)
             }
         }
     }
