@@ -1,10 +1,11 @@
 import Foundation
 
-// `ChatBenchmarks <decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing|webhook|commands> [arguments]`; run by Benchmarks/run.sh (release build).
+// `ChatBenchmarks <decode|decode-serve|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing|webhook|commands> [arguments]`; run by Benchmarks/run.sh (release build).
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
     case "decode": try DecodeBenchmark.run(Array(arguments.dropFirst()))
+    case "decode-serve": try DecodeBenchmark.serve(Array(arguments.dropFirst()))
     case "upload": try await UploadBenchmark.run(Array(arguments.dropFirst()))
     case "events": try await EventsBenchmark.run(Array(arguments.dropFirst()))
     case "bot": try await BotBenchmark.run(Array(arguments.dropFirst()))
@@ -16,7 +17,7 @@ do {
     case "tracing": try await TracingBenchmark.run(Array(arguments.dropFirst()))
     case "webhook": try await WebhookBenchmark.run(Array(arguments.dropFirst()))
     case "commands": try await CommandsBenchmark.run(Array(arguments.dropFirst()))
-    default: throw BenchmarkError("usage: ChatBenchmarks <decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing|webhook|commands> [arguments]")
+    default: throw BenchmarkError("usage: ChatBenchmarks <decode|decode-serve|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing|webhook|commands> [arguments]")
     }
 } catch {
     FileHandle.standardError.write(Data("ChatBenchmarks: \(error)\n".utf8))
