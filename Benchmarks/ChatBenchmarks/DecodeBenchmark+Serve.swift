@@ -15,7 +15,7 @@ extension DecodeBenchmark {
         guard FileManager.default.fileExists(atPath: corpusURL.path) else {
             throw BenchmarkError("no corpus at \(corpusURL.path); `ChatBenchmarks decode \(corpusURL.path)` writes it")
         }
-        let lines: [Data] = try Data(contentsOf: corpusURL).split(separator: 0x0A).map { Data($0) }
+        let lines = try events(at: corpusURL)
         guard !lines.isEmpty else { throw BenchmarkError("\(corpusURL.path) holds no events; run `ChatBenchmarks decode` to write it") }
         // Written straight to the pipe: `print` would hold the line in stdout's buffer.
         answer("ready \(lines.count)")

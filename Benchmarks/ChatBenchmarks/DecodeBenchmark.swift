@@ -19,7 +19,7 @@ enum DecodeBenchmark {
         let rounds = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5
         try FileManager.default.createDirectory(at: corpusURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         let corpusBytes = try CorpusWriter.write(count: eventCount, to: corpusURL)
-        let lines: [Data] = try Data(contentsOf: corpusURL).split(separator: 0x0A).map { Data($0) }
+        let lines = try events(at: corpusURL)
         print("corpus: \(lines.count) events, \(corpusBytes) bytes (\(corpusBytes / lines.count) bytes/event) at \(corpusURL.path)")
         var best = Duration.seconds(1_000_000)
         var tally = Tally()
@@ -69,6 +69,12 @@ enum DecodeBenchmark {
                 format: "workout payload alone: %.2f us through RawJSONDecoder, of which at least %.2f us Codable's own dispatch "
                     + "(a decoder that parses nothing) and %.2f us URL(string:) for its image_url",
                 codable, dispatch, parseURL))
+    }
+
+    /// The corpus's events, one `Data` each (its lines, empty ones left out), as both `decode`
+    /// and `decode-serve` time them.
+    static func events(at corpusURL: URL) throws -> [Data] {
+        try Data(contentsOf: corpusURL).split(separator: 0x0A).map { Data($0) }
     }
 
     static func runOnce(_ lines: ArraySlice<Data>) throws -> (Tally, Duration) {
