@@ -1,8 +1,10 @@
 """Fixtures that run the real dev server (`bots serve`) on a loopback port and point the
-official Python SDK at it. Every process started here is stopped at the end of its test."""
+official Python SDK at it. Every process started here is stopped at the end of its test, but
+the background build of a written package (background_build.py), stopped at the end of the session."""
 
 import os
 import re
+import shutil
 import signal
 import subprocess
 import time
@@ -10,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import requests
+from background_build import BackgroundBuild
 from stream_chat import StreamChat
 from stream_chat.base.exceptions import StreamAPIException
 
@@ -77,6 +80,41 @@ class DevServerProcess:
 
     def url(self, path: str) -> str:
         return self.base_url + path
+
+
+BACKGROUND_BUILD = pytest.StashKey[BackgroundBuild]()
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "builds_in_background(name): the test checks the package `bots init NAME` writes, "
+                                       "built while the other tests run (background_build.py); it runs last")
+
+
+def pytest_collection_finish(session):
+    # After -k and --deselect have chosen the tests: a build no chosen test needs is not started.
+    chosen = [item for item in session.items if item.get_closest_marker("builds_in_background")]
+    if not chosen:
+        return
+    for item in chosen:
+        session.items.remove(item)
+        session.items.append(item)
+    binary = os.environ.get("CHATBOTKIT_BOTS_BINARY") or str(ROOT / ".build" / "debug" / "bots")
+    # Without the binary the test's fixture fails, saying so; without swift the test is skipped.
+    if os.path.exists(binary) and shutil.which("swift") is not None:
+        name = chosen[0].get_closest_marker("builds_in_background").args[0]
+        session.config.stash[BACKGROUND_BUILD] = BackgroundBuild(binary, name).start()
+
+
+def pytest_sessionfinish(session):
+    build = session.config.stash.get(BACKGROUND_BUILD, None)
+    if build is not None:
+        build.remove()
+
+
+@pytest.fixture
+def background_build(request) -> BackgroundBuild:
+    bots_binary()
+    return request.config.stash[BACKGROUND_BUILD]
 
 
 @pytest.fixture

@@ -1,7 +1,8 @@
 """`bots init NAME`: a package for a bot kind of one's own. `init coach` writes
 Examples/CoachBot (compiled and tested in this repository) byte for byte; another name writes
 the same package renamed; bad input writes nothing. The last test builds and tests a written
-package with `swift` as its user would, which takes minutes (a fresh build of its dependencies)."""
+package with `swift` as its user would, which takes minutes (a fresh build of its dependencies);
+its build starts when the tests are collected and overlaps the other tests (background_build.py)."""
 
 import shutil
 import subprocess
@@ -95,25 +96,23 @@ def test_a_chatbotkit_folder_that_is_not_one_is_refused(tmp_path):
 
 
 @pytest.mark.skipif(shutil.which("swift") is None, reason="needs the swift toolchain")
-def test_a_written_package_builds_runs_and_passes_its_tests(tmp_path):
-    # A name other than the example's, on this checkout: what a user starting a bot does.
-    assert init(tmp_path, "pace-keeper").returncode == 0
-    package = tmp_path / "pace-keeper"
-    try:
-        build = subprocess.run(["swift", "build", "--build-tests"], cwd=package, capture_output=True, text=True, timeout=1800)
-        assert build.returncode == 0, build.stdout[-5000:] + build.stderr[-5000:]
-        binary = subprocess.run(["swift", "build", "--show-bin-path"], cwd=package, capture_output=True, text=True,
-                                timeout=300).stdout.strip()
-        simulated = subprocess.run([f"{binary}/pace-keeper", "simulate", "--attachment", '{"type":"workout","distance":5000}'],
-                                   cwd=package, capture_output=True, text=True, timeout=120)
-        assert simulated.returncode == 0, simulated.stdout + simulated.stderr
-        assert "  pace-keeper-bot wrote:\n    Way to go, 5000 m!" in simulated.stdout
-        helped = subprocess.run([f"{binary}/pace-keeper", "cheer", "--help"], cwd=package, capture_output=True, text=True, timeout=60)
-        assert "USAGE: pace-keeper cheer [--config <config>] [--server <server>] [--bot <bot>] [--channel <channel>] <user>" in helped.stdout, \
-            helped.stdout + helped.stderr
-        tested = subprocess.run(["swift", "test", "--skip-build"], cwd=package, capture_output=True, text=True, timeout=600)
-        assert tested.returncode == 0, tested.stdout[-5000:] + tested.stderr[-5000:]
-        assert "Test run with 2 tests" in tested.stdout + tested.stderr
-    finally:
-        # Gigabytes of build products; pytest keeps the folders of its last runs.
-        shutil.rmtree(package / ".build", ignore_errors=True)
+@pytest.mark.builds_in_background("pace-keeper")
+def test_a_written_package_builds_runs_and_passes_its_tests(background_build):
+    # A name other than the example's, on this checkout: what a user starting a bot does. Its
+    # `swift build --build-tests` started when the tests were collected (background_build.py).
+    assert background_build.init.returncode == 0, background_build.init.stdout + background_build.init.stderr
+    package = background_build.package
+    code, output = background_build.wait()
+    assert code == 0, output[-10000:]
+    binary = subprocess.run(["swift", "build", "--show-bin-path"], cwd=package, capture_output=True, text=True,
+                            timeout=300).stdout.strip()
+    simulated = subprocess.run([f"{binary}/pace-keeper", "simulate", "--attachment", '{"type":"workout","distance":5000}'],
+                               cwd=package, capture_output=True, text=True, timeout=120)
+    assert simulated.returncode == 0, simulated.stdout + simulated.stderr
+    assert "  pace-keeper-bot wrote:\n    Way to go, 5000 m!" in simulated.stdout
+    helped = subprocess.run([f"{binary}/pace-keeper", "cheer", "--help"], cwd=package, capture_output=True, text=True, timeout=60)
+    assert "USAGE: pace-keeper cheer [--config <config>] [--server <server>] [--bot <bot>] [--channel <channel>] <user>" in helped.stdout, \
+        helped.stdout + helped.stderr
+    tested = subprocess.run(["swift", "test", "--skip-build"], cwd=package, capture_output=True, text=True, timeout=600)
+    assert tested.returncode == 0, tested.stdout[-5000:] + tested.stderr[-5000:]
+    assert "Test run with 2 tests" in tested.stdout + tested.stderr
