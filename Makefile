@@ -76,12 +76,23 @@ SANITIZER_TEST_WIDTH ?= 1
 # line tables only (one build each).
 SANITIZER_BUILD_FLAGS ?= -Xswiftc -gline-tables-only -Xcc -gline-tables-only
 
+# The AddressSanitizer build starts first, in the background at idle CPU priority (SCHED_IDLE:
+# it runs only on a core nothing else wants), so that it takes the CPU the ThreadSanitizer run
+# leaves idle: the serial steps of its build and its one-at-a-time tests. Its `swift test` then
+# finds little or nothing left to build; if the early build failed, it builds again and shows why.
+# The early build runs in a process group of its own (`set -m`), stopped if the recipe ends before
+# it does, but in this session: Linux shares the CPU fairly between sessions (autogroups) before
+# priorities count, so a build in a session of its own (`setsid`) took a whole core while idle.
 test-sanitizers:
-	@set -e; for pair in "thread:$(TSAN_TESTS)" "address:$(ASAN_TESTS)"; do \
+	@set -e; mkdir -p .build; \
+	set -m; chrt --idle 0 $(SWIFT) build --build-tests --scratch-path .build-address --sanitize=address $(SANITIZER_BUILD_FLAGS) \
+	    > .build/sanitize-address-early-build.log 2>&1 & early=$$!; set +m; \
+	trap 'kill -- -$$early 2>/dev/null || true' EXIT; \
+	for pair in "thread:$(TSAN_TESTS)" "address:$(ASAN_TESTS)"; do \
 	    sanitizer=$${pair%%:*}; filter=$${pair#*:}; skip=(); \
-	    if [ $$sanitizer = address ]; then skip=(--skip "$(ASAN_SKIP)"); fi; \
+	    if [ $$sanitizer = address ]; then skip=(--skip "$(ASAN_SKIP)"); wait $$early || true; trap - EXIT; fi; \
 	    echo "$$filter under the $$sanitizer sanitizer"; \
-	    mkdir -p .build; log=.build/sanitize-$$sanitizer.log; \
+	    log=.build/sanitize-$$sanitizer.log; \
 	    SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(SANITIZER_TEST_WIDTH) \
 	    LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-suppressions.txt TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/scripts/tsan-suppressions.txt" \
 	        $(SWIFT) test --scratch-path .build-$$sanitizer --sanitize=$$sanitizer $(SANITIZER_BUILD_FLAGS) --filter "$$filter" "$${skip[@]}" > $$log 2>&1 \
