@@ -78,8 +78,9 @@ SANITIZER_BUILD_FLAGS ?= -Xswiftc -gline-tables-only -Xcc -gline-tables-only
 
 # The AddressSanitizer build starts first, in the background at idle CPU priority (SCHED_IDLE:
 # it runs only on a core nothing else wants), so that it takes the CPU the ThreadSanitizer run
-# leaves idle: the serial steps of its build and its one-at-a-time tests. Its `swift test` then
-# finds little or nothing left to build; if the early build failed, it builds again and shows why.
+# leaves idle: next to the ThreadSanitizer build it got 0.01-0.04 of a core, next to its
+# one-at-a-time tests (0.6 of a core) 1.3 cores. Its `swift test` then finds nothing left to
+# build (14 s); if the early build failed, it builds again and shows why.
 # The early build runs in a process group of its own (`set -m`), stopped if the recipe ends before
 # it does, but in this session: Linux shares the CPU fairly between sessions (autogroups) before
 # priorities count, so a build in a session of its own (`setsid`) took a whole core while idle.
