@@ -67,15 +67,16 @@ class BackgroundBuild:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
     def stop_build(self):
-        if self.process is not None and self.process.poll() is None:
+        if self.process is None:
+            return
+        if self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
             try:
                 self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
-        if self.process is not None:
-            self._wait_for_group_to_end()
+        self._wait_for_group_to_end()
 
     def _wait_for_group_to_end(self):
         # The compilers `swift build` started can outlive it by a moment.

@@ -21,8 +21,12 @@ API_KEY = "test-key"
 API_SECRET = "test-secret-of-at-least-thirty-two-bytes"
 
 
+def bots_binary_path() -> str:
+    return os.environ.get("CHATBOTKIT_BOTS_BINARY") or str(ROOT / ".build" / "debug" / "bots")
+
+
 def bots_binary() -> str:
-    binary = os.environ.get("CHATBOTKIT_BOTS_BINARY") or str(ROOT / ".build" / "debug" / "bots")
+    binary = bots_binary_path()
     if not os.path.exists(binary):
         pytest.fail(f"the bots binary is missing at {binary}; run `swift build` first")
     return binary
@@ -93,12 +97,12 @@ def pytest_configure(config):
 def pytest_collection_finish(session):
     # After -k and --deselect have chosen the tests: a build no chosen test needs is not started.
     chosen = [item for item in session.items if item.get_closest_marker("builds_in_background")]
-    if not chosen:
+    if not chosen or session.config.option.collectonly:
         return
     for item in chosen:
         session.items.remove(item)
         session.items.append(item)
-    binary = os.environ.get("CHATBOTKIT_BOTS_BINARY") or str(ROOT / ".build" / "debug" / "bots")
+    binary = bots_binary_path()
     # Without the binary the test's fixture fails, saying so; without swift the test is skipped.
     if os.path.exists(binary) and shutil.which("swift") is not None:
         name = chosen[0].get_closest_marker("builds_in_background").args[0]
