@@ -251,6 +251,16 @@ struct ConfigurationTests {
                 "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nwebhook: {commands_deadline: 0s}\nbots: []\n",
                 .badValue, 4, 30, "webhook.commands_deadline must be a duration such as 30s"
             ),
+            (
+                "channels misspelt, which the bot needs",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - name: a\n    kind: echo\n    chanels: [messaging:x]\n",
+                .missingKey, 7, 5, "bots[0] needs \"channels\"; is \"chanels\" a misspelling of it?"
+            ),
+            (
+                "a required key missing, and no key close to it",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - name: a\n    kind: echo\n    channel_list: [messaging:x]\n",
+                .missingKey, 5, 5, "bots[0] needs \"channels\""
+            ),
             ("missing bots list", "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\n", .missingKey, 1, 1, "bots"),
             ("short secret", "server:\n  api_key: k\n  api_secret: short\nbots: []\n", .badValue, 3, 15, "too short"),
             ("YAML syntax", "server:\n  api_key: [unclosed\nbots: []\n", .syntax, 3, 5, "invalid YAML"),

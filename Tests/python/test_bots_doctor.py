@@ -256,7 +256,9 @@ def test_a_configuration_with_a_mistake_is_located_and_nothing_is_asked_of_the_s
     result = doctor(config)
 
     assert result.returncode == 78, result.stdout + result.stderr
-    assert result.stdout == f'FAIL  {config}:12:5: error: bots[1] needs "channels" [config.missing_key]\n'
+    # Located at the misspelt key (line 15), not at the start of the bot's entry (line 12).
+    assert result.stdout == (f'FAIL  {config}:15:5: error: bots[1] needs "channels"; '
+                             f'is "chanels" a misspelling of it? [config.missing_key]\n')
 
 
 def test_budgets_that_add_up_to_more_than_the_apps_quota_get_a_note(server, tmp_path):

@@ -60,10 +60,19 @@ public struct ConfigNode: Sendable {
         }
     }
 
-    /// The required member `key`.
+    /// The required member `key`. When it is missing but a key one or two letters from it is
+    /// there, the error points at that key: the misspelling is what the user has to change, and
+    /// a kind that checks for unknown keys only after its required ones would not say so.
     public func required(_ key: String) throws(ConfigurationError) -> ConfigNode {
-        guard let node = self[key] else { throw error(.missingKey, "\(path) needs \"\(key)\"") }
-        return node
+        if let node = self[key] { return node }
+        guard case .mapping(let pairs) = value else { throw error(.missingKey, "\(path) needs \"\(key)\"") }
+        for (keyNode, member) in pairs {
+            guard case .scalar(let present, _) = keyNode.value, ConfigNode.distance(present, key) <= 2 else { continue }
+            throw ConfigurationError(
+                code: .missingKey, message: "\(path) needs \"\(key)\"; is \"\(present)\" a misspelling of it?",
+                file: member.file, line: member.keyLine, column: member.keyColumn)
+        }
+        throw error(.missingKey, "\(path) needs \"\(key)\"")
     }
 
     // MARK: Scalars
