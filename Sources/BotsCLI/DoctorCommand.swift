@@ -40,8 +40,12 @@ struct DoctorCommand: AsyncParsableCommand {
             say("FAIL  \(error.description)")
             throw ExitCode(78)
         }
-        let names = configuration.bots.map(\.name).joined(separator: ", ")
-        checkup.report(.ok, options.config, "\(counted(configuration.bots.count, "bot")) (\(names)), each with a kind this CLI knows")
+        if configuration.bots.isEmpty {
+            checkup.report(.note, options.config, "no bots: `bots run` would run none (add them under bots:)")
+        } else {
+            let names = configuration.bots.map(\.name).joined(separator: ", ")
+            checkup.report(.ok, options.config, "\(counted(configuration.bots.count, "bot")) (\(names)), each with a kind this CLI knows")
+        }
 
         let client = options.client(as: configuration.bots.first?.user ?? "doctor", in: configuration)
         if let settings = await checkServer(client, configuration, checkup) {

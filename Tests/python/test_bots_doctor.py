@@ -249,6 +249,18 @@ def test_a_server_whose_clock_differs_from_this_one_is_told(server, tmp_path, sk
     assert abs(measured - abs(skew)) <= 1.6, clock
 
 
+def test_a_configuration_without_bots_gets_a_note_and_no_realtime_check(server, tmp_path):
+    config = write_config(tmp_path, server.base_url)
+    config.write_text(config.read_text().split("bots:")[0] + "bots: []\n")
+
+    result = doctor(config)
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.splitlines()[0] == f"note  {config}: no bots: `bots run` would run none (add them under bots:)"
+    assert line(result, "credentials") == f'ok    credentials: api key "{API_KEY}" and its secret are accepted'
+    assert "realtime:" not in result.stdout, "no bot takes its events over a WebSocket"
+
+
 def test_a_configuration_with_a_mistake_is_located_and_nothing_is_asked_of_the_server(tmp_path):
     config = write_config(tmp_path, "http://127.0.0.1:1")
     config.write_text(config.read_text().replace("channels: [messaging:general]", "chanels: [messaging:general]"))
