@@ -44,6 +44,9 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
         self.column = column
     }
 
-    /// `bots.yaml:12:5: error: message [code]`, the form editors jump to.
-    public var description: String { "\(file):\(line):\(column): error: \(message) [\(code)]" }
+    /// `bots.yaml:12:5: error: message [code]`, the form editors jump to; `bots.yaml: error:
+    /// message [code]` for a problem with no place in the file (one that cannot be read).
+    public var description: String {
+        line > 0 ? "\(file):\(line):\(column): error: \(message) [\(code)]" : "\(file): error: \(message) [\(code)]"
+    }
 }
