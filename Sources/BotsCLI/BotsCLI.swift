@@ -31,7 +31,7 @@ public enum BotsCLI {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             exit(70)
         }
-        await BotsCommand.main(arguments)
+        await BotsCommand.parseAndRun(arguments)
     }
 
     /// `commands`, checked: each named apart from the built-in subcommands and from the others

@@ -457,7 +457,10 @@ def test_a_bad_attachment_for_bots_send_says_what_is_wrong_and_sends_nothing(tmp
     result = subprocess.run([bots_binary(), "send", "--config", str(ROOT / "bots.yaml"), "--attachment", attachment],
                             capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert result.returncode == 64, result.stdout + result.stderr
-    assert expected in result.stderr, result.stderr
+    assert result.stderr.startswith("Error: " + expected), result.stderr
+    # Pointed at the help of the command typed, not shown the root's usage ("bots <subcommand>").
+    assert result.stderr.endswith("\n  See 'bots send --help' for more information.\n"), result.stderr
+    assert "Usage:" not in result.stderr, result.stderr
     assert "Sent" not in result.stdout
 
 

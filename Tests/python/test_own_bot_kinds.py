@@ -132,6 +132,8 @@ def test_coach_run_prints_the_kinds_sample_and_the_coach_answers_it(project):
         nobody = coach(project, "cheer", "alice", "--bot", "nobody", "--server", run.base_url)
         assert nobody.returncode == 64, nobody.stdout + nobody.stderr
         assert "bots.yaml has no coach bot named nobody" in nobody.stderr
+        # The tool's own command's help, under the tool's name, is where it points.
+        assert nobody.stderr.endswith("\n  See 'coach cheer --help' for more information.\n"), nobody.stderr
     finally:
         assert run.terminate() == 0
     assert "Bots stopped." in "".join(run.output)
