@@ -261,6 +261,11 @@ struct ConfigurationTests {
                 "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - name: a\n    kind: echo\n    channel_list: [messaging:x]\n",
                 .missingKey, 5, 5, "bots[0] needs \"channels\""
             ),
+            (
+                "name misspelt by a letter",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - kind: echo\n    nome: a\n    channels: [messaging:x]\n",
+                .missingKey, 6, 5, "bots[0] needs \"name\"; is \"nome\" a misspelling of it?"
+            ),
             ("missing bots list", "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\n", .missingKey, 1, 1, "bots"),
             ("short secret", "server:\n  api_key: k\n  api_secret: short\nbots: []\n", .badValue, 3, 15, "too short"),
             ("YAML syntax", "server:\n  api_key: [unclosed\nbots: []\n", .syntax, 3, 5, "invalid YAML"),
@@ -276,6 +281,23 @@ struct ConfigurationTests {
             #expect(error.message.contains(mentions), "\(name): \(error)")
             #expect(error.description.hasPrefix("bad.yaml:\(line):\(column): error: "))
             return true
+        }
+    }
+
+    @Test("a kind's short required key is not guessed from a key of another meaning a letter away; a long one is")
+    func requiredKeyGuesses() throws {
+        let yaml = "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - name: a\n    kind: echo\n    channels: [messaging:x]\n    ip: 1\n    thresold: 3\n"
+        let entry = try #require(try BotsConfiguration.parse(yaml, file: "kind.yaml", environment: [:]).bots.first)
+        #expect {
+            try entry.node.required("id")
+        } throws: { error in
+            (error as? ConfigurationError)?.message == "bots[0] needs \"id\""
+        }
+        #expect {
+            try entry.node.required("threshold")
+        } throws: { error in
+            guard let error = error as? ConfigurationError else { return false }
+            return error.message == "bots[0] needs \"threshold\"; is \"thresold\" a misspelling of it?" && (error.line, error.column) == (9, 5)
         }
     }
 

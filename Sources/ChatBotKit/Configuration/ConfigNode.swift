@@ -60,14 +60,16 @@ public struct ConfigNode: Sendable {
         }
     }
 
-    /// The required member `key`. When it is missing but a key one or two letters from it is
-    /// there, the error points at that key: the misspelling is what the user has to change, and
+    /// The required member `key`. When it is missing but a key a letter or two from it is there
+    /// (one per four letters of `key`, at most two: a short key's neighbours are often other
+    /// words), the error points at that key: the misspelling is what the user has to change, and
     /// a kind that checks for unknown keys only after its required ones would not say so.
     public func required(_ key: String) throws(ConfigurationError) -> ConfigNode {
         if let node = self[key] { return node }
         guard case .mapping(let pairs) = value else { throw error(.missingKey, "\(path) needs \"\(key)\"") }
+        let tolerance = min(2, key.count / 4)
         for (keyNode, member) in pairs {
-            guard case .scalar(let present, _) = keyNode.value, ConfigNode.distance(present, key) <= 2 else { continue }
+            guard case .scalar(let present, _) = keyNode.value, ConfigNode.distance(present, key) <= tolerance else { continue }
             throw ConfigurationError(
                 code: .missingKey, message: "\(path) needs \"\(key)\"; is \"\(present)\" a misspelling of it?",
                 file: member.file, line: member.keyLine, column: member.keyColumn)
