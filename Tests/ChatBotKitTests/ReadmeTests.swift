@@ -85,6 +85,25 @@ struct ReadmeTests {
         #expect(blocks[1] == tool)
     }
 
+    @Test("the mistake the README shows under its bots.yaml is the error that bots.yaml with channels misspelt gets, word for word")
+    func readmeConfigurationMistakeIsTheRealError() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "## bots.yaml\n").dropFirst().first)
+        let yaml = try #require(section.components(separatedBy: "```yaml\n").dropFirst().first?.components(separatedBy: "```").first)
+        let misspelt = yaml.replacingOccurrences(of: "    channels: [", with: "    chanels: [")
+        try #require(misspelt != yaml)
+        #expect {
+            try BotsConfiguration.parse(misspelt, file: "bots.yaml", environment: [:])
+        } throws: { error in
+            guard let error = error as? ConfigurationError else { return false }
+            // The README wraps the message across lines and leaves out the code.
+            let shown = "`" + error.description.replacingOccurrences(of: " [\(error.code)]", with: "") + "`"
+            let prose = section.components(separatedBy: "```").dropFirst(2).first?.replacingOccurrences(of: "\n", with: " ") ?? ""
+            #expect(prose.contains(shown), "the README should show \(shown)")
+            return true
+        }
+    }
+
     @Test("the README's bot answers a workout, run with bot.run as the README does, and stops when cancelled")
     func readmeBotRuns() async throws {
         try await TestChatServer.withServer { server in
