@@ -52,8 +52,7 @@ public struct ConfigNode: Sendable {
     /// Fails on any key not in `allowed`, naming it and the keys that are allowed.
     public func allowOnly(_ allowed: [String]) throws(ConfigurationError) {
         for (key, node) in try mapping() where !allowed.contains(key) {
-            let suggestion = allowed.min { ConfigNode.distance($0, key) < ConfigNode.distance($1, key) }
-            let hint = suggestion.map { ConfigNode.distance($0, key) <= 2 ? " (did you mean \"\($0)\"?)" : "" } ?? ""
+            let hint = ConfigNode.closest(to: key, among: allowed, tolerance: 2).map { " (did you mean \"\($0)\"?)" } ?? ""
             throw ConfigurationError(
                 code: .unknownKey, message: "unknown key \"\(key)\" in \(path)\(hint); allowed keys: \(allowed.joined(separator: ", "))",
                 file: node.file, line: node.keyLine, column: node.keyColumn)
@@ -66,15 +65,18 @@ public struct ConfigNode: Sendable {
     /// a kind that checks for unknown keys only after its required ones would not say so.
     public func required(_ key: String) throws(ConfigurationError) -> ConfigNode {
         if let node = self[key] { return node }
-        guard case .mapping(let pairs) = value else { throw error(.missingKey, "\(path) needs \"\(key)\"") }
-        let tolerance = min(2, key.count / 4)
-        for (keyNode, member) in pairs {
-            guard case .scalar(let present, _) = keyNode.value, ConfigNode.distance(present, key) <= tolerance else { continue }
+        if let present = ConfigNode.closest(to: key, among: memberNames, tolerance: min(2, key.count / 4)), let member = self[present] {
             throw ConfigurationError(
                 code: .missingKey, message: "\(path) needs \"\(key)\"; is \"\(present)\" a misspelling of it?",
                 file: member.file, line: member.keyLine, column: member.keyColumn)
         }
         throw error(.missingKey, "\(path) needs \"\(key)\"")
+    }
+
+    /// The plain keys of a mapping (none for anything else).
+    var memberNames: [String] {
+        guard case .mapping(let pairs) = value else { return [] }
+        return pairs.compactMap { if case .scalar(let name, _) = $0.key.value { name } else { nil } }
     }
 
     // MARK: Scalars
@@ -169,6 +171,13 @@ public struct ConfigNode: Sendable {
         self.column = column
         self.path = path
         self.keyMark = keyMark
+    }
+
+    /// The one of `candidates` fewest edits from `key`, if it is at most `tolerance` edits away:
+    /// the guess behind "did you mean" and "is it a misspelling".
+    static func closest(to key: String, among candidates: [String], tolerance: Int) -> String? {
+        guard let nearest = candidates.min(by: { distance($0, key) < distance($1, key) }), distance(nearest, key) <= tolerance else { return nil }
+        return nearest
     }
 
     /// Edit distance, for "did you mean" hints.
