@@ -8,6 +8,12 @@ same events while it waits, about a tenth of a second apart. Each pair gives a r
 median of the pairs is the figure the target is judged by, and the quartiles say how much the
 pairs spread. Who goes first alternates, so a drift during a pair does not favour one side.
 
+Both sides run on one CPU, the same one: this process pins itself before it starts
+`decode-serve`, which inherits the pinning. On this VM one virtual CPU can run at two thirds
+of the other's speed for minutes, and unpinned the two processes were often on different
+ones, so a pair compared a fast CPU with a slow one (medians of 1.07-1.45x in nine runs on one
+machine; pinned, 1.45-1.50x in four, with quartiles within 0.1x of the median).
+
 A second estimate, which the VM's slow spells cannot drag down: each side's fastest chunk, as
 the classic best-of-N takes it (noise only ever adds time), and the ratio of the two. Over
 enough pairs both sides meet the VM's fast phase, so this compares them at full speed.
@@ -16,6 +22,8 @@ Usage: paired_decode.py <ChatBenchmarks binary> <corpus path> [pairs] [events pe
 """
 
 import json
+import os
+import platform
 import statistics
 import subprocess
 import sys
@@ -62,6 +70,34 @@ class SwiftSide:
         self.process.wait(timeout=30)
 
 
+def pin_to_one_cpu():
+    """Pins this process, and so the `decode-serve` it starts, to the first CPU it may use;
+    that CPU's number, or None where the system cannot pin."""
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    cpu = min(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cpu})
+    return cpu
+
+
+def machine():
+    """The CPU the figures were taken on, as /proc/cpuinfo names it: the ratio depends on it.
+
+    The same build ran at parity with orjson on the VM of earlier weeks and at 1.3-1.4x on a
+    later one; a hypervisor often names every CPU "Intel(R) Xeon(R) Processor", so the family,
+    model and stepping are what tell two machines apart."""
+    try:
+        with open("/proc/cpuinfo") as file:
+            fields = dict(line.split(":", 1) for line in file.read().split("\n\n")[0].splitlines() if ":" in line)
+    except OSError:
+        return platform.processor() or platform.machine()
+    field = {key.strip(): value.strip() for key, value in fields.items()}
+    cores = os.cpu_count()
+    threads = "" if field.get("siblings") in (None, field.get("cpu cores")) else f", {field['siblings']} threads on {field['cpu cores']} cores"
+    return (f"{field.get('model name', '?')} (family {field.get('cpu family', '?')} model {field.get('model', '?')} "
+            f"stepping {field.get('stepping', '?')}), {cores} CPUs{threads}")
+
+
 def quartiles(values):
     ordered = sorted(values)
     cut = statistics.quantiles(ordered, n=4)
@@ -72,6 +108,7 @@ def main():
     binary, corpus = sys.argv[1], sys.argv[2]
     pairs = int(sys.argv[3]) if len(sys.argv) > 3 else 41
     count = int(sys.argv[4]) if len(sys.argv) > 4 else 5000
+    cpu = pin_to_one_cpu()
     with open(corpus, "rb") as file:
         lines = [line for line in file.read().split(b"\n") if line]
     swift = SwiftSide(binary, corpus)
@@ -102,6 +139,7 @@ def main():
     fastest_swift, fastest_orjson = max(swift_rates), max(orjson_rates)
     peak_ratio = fastest_swift / fastest_orjson
     reached = sum(ratio >= TARGET for ratio in ratios)
+    print(f"on {machine()}; both sides on " + (f"CPU {cpu}" if cpu is not None else "whichever CPU the system picks"))
     print(f"{pairs} pairs of {count} events, each side timed on the same chunk about a tenth of a second apart")
     print(f"events/s, median of pairs: ChatModels {statistics.median(swift_rates):,.0f}, orjson {statistics.median(orjson_rates):,.0f}, "
           f"json {statistics.median(json_rates):,.0f}")
