@@ -44,6 +44,7 @@ public final class PostgresChannelLeaseStore: ChannelLeaseStore, Service {
         await client.run()
     }
 
+    /// Records the node's announcement in `chatbotkit_nodes` and returns the live nodes, by the database's clock.
     public func announce(node: String, bot: String, instance: String, for duration: Duration) async throws -> [String] {
         try await perform("announce node \(node)") { [logger] client in
             let milliseconds = Self.milliseconds(duration)
@@ -88,6 +89,7 @@ public final class PostgresChannelLeaseStore: ChannelLeaseStore, Service {
         return nodes
     }
 
+    /// Reads `bot`'s rows of `chatbotkit_channel_leases`, with how long ago each ran out by the database's clock.
     public func leases(bot: String) async throws -> [ChannelLease] {
         try await perform("read the leases") { client in
             var leases: [ChannelLease] = []
@@ -104,6 +106,7 @@ public final class PostgresChannelLeaseStore: ChannelLeaseStore, Service {
         }
     }
 
+    /// Takes or keeps the lease in one upsert, so two nodes racing for a channel cannot both win.
     public func acquire(_ cid: ChannelId, bot: String, node: String, for duration: Duration, expiredFor: Duration) async throws
         -> ChannelHandOff?
     {
@@ -123,6 +126,7 @@ public final class PostgresChannelLeaseStore: ChannelLeaseStore, Service {
         }
     }
 
+    /// Extends the leases `node` still holds and records their progress, in one transaction.
     public func renew(_ progress: [ChannelId: ChannelHandOff], bot: String, node: String, for duration: Duration) async throws
         -> Set<ChannelId>
     {
@@ -131,6 +135,7 @@ public final class PostgresChannelLeaseStore: ChannelLeaseStore, Service {
         }
     }
 
+    /// Records the progress of `node`'s leases and lets them run out at once, in one transaction.
     public func release(_ progress: [ChannelId: ChannelHandOff], bot: String, node: String) async throws {
         try await perform("release \(progress.count) leases") { [logger] client in
             _ = try await Self.record(progress, bot: bot, node: node, keepingFor: nil, client, logger: logger)
@@ -168,6 +173,7 @@ public final class PostgresChannelLeaseStore: ChannelLeaseStore, Service {
         }
     }
 
+    /// Removes `node`'s row from `chatbotkit_nodes` if `instance` still holds the name.
     public func leave(node: String, bot: String, instance: String) async throws {
         try await perform("remove node \(node)") { client in
             try await client.query("DELETE FROM chatbotkit_nodes WHERE bot = \(bot) AND node = \(node) AND instance = \(instance)")

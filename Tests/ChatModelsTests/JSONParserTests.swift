@@ -70,10 +70,13 @@ struct JSONParserTests {
         ("[1.5e]", .syntax, 5, "a number needs digits in its exponent"),
         ("[1e+]", .syntax, 4, "a number needs digits in its exponent"),
         ("[2E-x]", .syntax, 4, "a number needs digits in its exponent"),
-        ("{\"a\":tru}", .syntax, 8, "invalid literal, expected 'true'"),
-        ("[fals]", .syntax, 5, "invalid literal, expected 'false'"),
+        ("{\"a\":tru}", .syntax, 8, "expected 'true', found 'tru'"),
+        ("[fals]", .syntax, 5, "expected 'false', found 'fals'"),
         ("[nul", .unexpectedEnd, 4, "input ends inside 'null'"),
-        ("[nulL]", .syntax, 4, "invalid literal, expected 'null'"),
+        ("[nulL]", .syntax, 4, "expected 'null', found 'nulL'"),
+        ("not json", .syntax, 1, "expected 'null', found 'not'"),
+        ("[fa1se]", .syntax, 3, "expected 'false', found 'fa1se'"),
+        ("[nuxxxxxxxxxxxxxxxxxxxx]", .syntax, 2, "expected 'null', found 'nuxxxxxxxxxxxxxx'"),
     ])
     func structuralErrors(input: String, code: JSONError.Code, offset: Int, message: String) {
         #expect {

@@ -449,6 +449,7 @@ def test_a_bad_configuration_is_reported_with_its_location_and_nothing_starts(tm
 @pytest.mark.parametrize("attachment, expected", [
     (r'{"type":"workout","workout-type":"r\qn"}', r"--attachment is not valid JSON: invalid escape sequence \'q' at byte 36"),
     ('{"type":"workout",', "--attachment is not valid JSON: input ends where an object key was expected at byte 18"),
+    ("not json", "--attachment is not valid JSON: expected 'null', found 'not' at byte 1"),
     ('{"workout-type":"run"}', '--attachment must be a JSON object with a "type"'),
     ('[{"type":"workout"}]', '--attachment must be a JSON object with a "type"'),
 ])

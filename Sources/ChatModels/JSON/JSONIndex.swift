@@ -502,7 +502,7 @@ private struct IndexBuilder<Capacity: NodeCapacity> {
         } catch {
             return error
         }
-        return syntax("invalid literal, expected '\(literal)'", at: start)
+        return syntax("expected '\(literal)', found '\(word(at: start))'", at: start)
     }
 
     /// Checks that `literal` is at `start`, byte by byte; returns the position after it.
@@ -513,10 +513,25 @@ private struct IndexBuilder<Capacity: NodeCapacity> {
                 throw JSONError(code: .unexpectedEnd, message: "input ends inside '\(literal)'", offset: count)
             }
             if base[start &+ offset] != literal.utf8Start[offset] {
-                throw syntax("invalid literal, expected '\(literal)'", at: start &+ offset)
+                throw syntax("expected '\(literal)', found '\(word(at: start))'", at: start &+ offset)
             }
         }
         return start &+ length
+    }
+
+    /// The run of ASCII letters and digits at `start` (at most 16 bytes), so that an error can
+    /// show what was written instead of a literal: `not` for `not json`, `nulL` for `nulL`.
+    func word(at start: Int) -> String {
+        var end = start
+        while end < count, end &- start < 16, isWordByte(base[end]) { end &+= 1 }
+        return String(decoding: UnsafeBufferPointer(start: base + start, count: end &- start), as: UTF8.self)
+    }
+
+    private func isWordByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: false
+        }
     }
 
     @inline(never)
