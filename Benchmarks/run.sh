@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every benchmark in one go, release build, each next to its peer:
-#   decode  - ChatModels typed decode+classify vs orjson.loads / json.loads (same corpus, paired chunks)
+#   decode  - ChatModels typed decode+classify vs orjson.loads / json.loads (same corpus, paired chunks on one CPU)
 #   upload  - ChatClient vs curl -F vs the Python SDK's send_file, 100 MiB and 1 GiB, same dev server
 #   events  - message.new events/s over one WebSocket
 #   bot     - bot dispatch events/s on one core, and handler latency at 1,000 msg/s
@@ -32,7 +32,7 @@ for name in "${which[@]}"; do
             # either way (five alternating passes once gave 1.58x, 0.99x, 0.95x, 0.78x and 1.85x).
             # The absolute figures (best of three rounds each) come first; the ratio the target
             # is judged by comes from paired_decode.py: both sides timed on the same chunk of
-            # 5,000 events a tenth of a second apart, 41 times, and the median of those pairs.
+            # 5,000 events a tenth of a second apart on the same CPU, 41 times, and the median of those pairs.
             "$bin/ChatBenchmarks" decode "$out/corpus.ndjson" 10000 3 | tee "$out/decode.txt"
             "$python" Benchmarks/peers/decode_peer.py "$out/corpus.ndjson" 3 | tee "$out/peers.txt"
             "$python" Benchmarks/peers/paired_decode.py "$bin/ChatBenchmarks" "$out/corpus.ndjson" 41 5000 | tee "$out/paired.txt"

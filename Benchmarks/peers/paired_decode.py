@@ -9,10 +9,11 @@ median of the pairs is the figure the target is judged by, and the quartiles say
 pairs spread. Who goes first alternates, so a drift during a pair does not favour one side.
 
 Both sides run on one CPU, the same one: this process pins itself before it starts
-`decode-serve`, which inherits the pinning. On this VM one virtual CPU can run at two thirds
-of the other's speed for minutes, and unpinned the two processes were often on different
-ones, so a pair compared a fast CPU with a slow one (medians of 1.07-1.45x in nine runs on one
-machine; pinned, 1.45-1.50x in four, with quartiles within 0.1x of the median).
+`decode-serve`, which inherits the pinning. On this VM one virtual CPU at times runs at about
+two thirds of its usual speed, and unpinned the two processes were often on different ones,
+so a pair could time one side on a slow CPU and the other on a fast one (medians of
+1.07-1.45x in nine runs on one machine; pinned, 1.45-1.50x in six, with quartiles within 0.1x
+of the median).
 
 A second estimate, which the VM's slow spells cannot drag down: each side's fastest chunk, as
 the classic best-of-N takes it (noise only ever adds time), and the ratio of the two. Over
@@ -83,7 +84,7 @@ def pin_to_one_cpu():
 def machine():
     """The CPU the figures were taken on, as /proc/cpuinfo names it: the ratio depends on it.
 
-    The same build ran at parity with orjson on the VM of earlier weeks and at 1.3-1.4x on a
+    The same build ran at parity with orjson on the VM of earlier weeks and at 1.4-1.5x on a
     later one; a hypervisor often names every CPU "Intel(R) Xeon(R) Processor", so the family,
     model and stepping are what tell two machines apart."""
     try:
