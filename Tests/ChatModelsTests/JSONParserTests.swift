@@ -76,7 +76,7 @@ struct JSONParserTests {
         ("[nulL]", .syntax, 4, "expected 'null', found 'nulL'"),
         ("not json", .syntax, 1, "expected 'null', found 'not'"),
         ("[fa1se]", .syntax, 3, "expected 'false', found 'fa1se'"),
-        ("[nuxxxxxxxxxxxxxxxxxxxx]", .syntax, 2, "expected 'null', found 'nuxxxxxxxxxxxxxx'"),
+        ("[nuxxxxxxxxxxxxxxxxxxxx]", .syntax, 3, "expected 'null', found 'nuxxxxxxxxxxxxxx'"),
     ])
     func structuralErrors(input: String, code: JSONError.Code, offset: Int, message: String) {
         #expect {
