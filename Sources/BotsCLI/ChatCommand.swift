@@ -31,13 +31,15 @@ struct ChatCommand: AsyncParsableCommand {
             group.addTask { try await connection.run() }
             await connection.waitUntilConnected()
             try await connection.watch(channel)
+            // Said before anything the channel says is shown: a bot's welcome can come as soon
+            // as the user joins, and was once shown above this line.
+            say("Talking in \(channel.rawValue) as \(user). A line is a message; :help lists the rest.")
             group.addTask {
                 for await event in connection.events { session.show(event) }
             }
             // Joined once watching, so what the bots say to a new member (a welcome) shows.
             try await client.join(channel, as: user)
             group.addTask { await ChatConnectionNotices(connection: connection, say: say).run() }
-            say("Talking in \(channel.rawValue) as \(user). A line is a message; :help lists the rest.")
             for await line in StandardInputLines.lines() {
                 do {
                     guard try await session.take(line) else { break }
