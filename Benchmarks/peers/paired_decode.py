@@ -89,10 +89,10 @@ def machine():
     model and stepping are what tell two machines apart."""
     try:
         with open("/proc/cpuinfo") as file:
-            fields = dict(line.split(":", 1) for line in file.read().split("\n\n")[0].splitlines() if ":" in line)
+            first_cpu = file.read().split("\n\n")[0]
     except OSError:
         return platform.processor() or platform.machine()
-    field = {key.strip(): value.strip() for key, value in fields.items()}
+    field = {key.strip(): value.strip() for key, value in (line.split(":", 1) for line in first_cpu.splitlines() if ":" in line)}
     cores = os.cpu_count()
     threads = "" if field.get("siblings") in (None, field.get("cpu cores")) else f", {field['siblings']} threads on {field['cpu cores']} cores"
     return (f"{field.get('model name', '?')} (family {field.get('cpu family', '?')} model {field.get('model', '?')} "
