@@ -12,7 +12,7 @@ Both sides run on one CPU, the same one: this process pins itself before it star
 `decode-serve`, which inherits the pinning. On this VM one virtual CPU at times runs at about
 two thirds of its usual speed, and unpinned the two processes were often on different ones,
 so a pair could time one side on a slow CPU and the other on a fast one (medians of
-1.07-1.45x in nine runs on one machine; pinned, 1.45-1.50x in six, with quartiles within 0.1x
+1.07-1.45x in nine runs on one machine; pinned, 1.43-1.50x in nine, with quartiles within 0.1x
 of the median).
 
 A second estimate, which the VM's slow spells cannot drag down: each side's fastest chunk, as
