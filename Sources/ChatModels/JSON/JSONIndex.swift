@@ -502,7 +502,7 @@ private struct IndexBuilder<Capacity: NodeCapacity> {
         } catch {
             return error
         }
-        return syntax("expected '\(literal)', found '\(word(at: start))'", at: start)
+        return literalMismatch(literal, wordAt: start, at: start)
     }
 
     /// Checks that `literal` is at `start`, byte by byte; returns the position after it.
@@ -513,15 +513,21 @@ private struct IndexBuilder<Capacity: NodeCapacity> {
                 throw JSONError(code: .unexpectedEnd, message: "input ends inside '\(literal)'", offset: count)
             }
             if base[start &+ offset] != literal.utf8Start[offset] {
-                throw syntax("expected '\(literal)', found '\(word(at: start))'", at: start &+ offset)
+                throw literalMismatch(literal, wordAt: start, at: start &+ offset)
             }
         }
         return start &+ length
     }
 
+    /// `literal` was expected at `start` and the byte at `offset` differs: the error shows the
+    /// word written there (`expected 'null', found 'not'`).
+    func literalMismatch(_ literal: StaticString, wordAt start: Int, at offset: Int) -> JSONError {
+        syntax("expected '\(literal)', found '\(word(at: start))'", at: offset)
+    }
+
     /// The run of ASCII letters and digits at `start` (at most 16 bytes), so that an error can
     /// show what was written instead of a literal: `not` for `not json`, `nulL` for `nulL`.
-    func word(at start: Int) -> String {
+    private func word(at start: Int) -> String {
         var end = start
         while end < count, end &- start < 16, isWordByte(base[end]) { end &+= 1 }
         return String(decoding: UnsafeBufferPointer(start: base + start, count: end &- start), as: UTF8.self)
