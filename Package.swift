@@ -12,10 +12,13 @@ let package = Package(
     name: "ChatBotKit",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "ChatJSON", targets: ["ChatJSON"]),
         .library(name: "ChatModels", targets: ["ChatModels"]),
         .library(name: "ChatTransport", targets: ["ChatTransport"]),
         .library(name: "ChatClient", targets: ["ChatClient"]),
         .library(name: "ChatBotKit", targets: ["ChatBotKit"]),
+        .library(name: "ChatBotKitWebhooks", targets: ["ChatBotKitWebhooks"]),
+        .library(name: "ChatBotKitConfiguration", targets: ["ChatBotKitConfiguration"]),
         .library(name: "ChatBotKitTesting", targets: ["ChatBotKitTesting"]),
         .library(name: "ChatDevServer", targets: ["ChatDevServer"]),
         .library(name: "FileSniffing", targets: ["FileSniffing"]),
@@ -55,7 +58,8 @@ let package = Package(
     ],
     targets: [
         // MARK: Wire model
-        .target(name: "ChatModels", swiftSettings: strictSettings),
+        .target(name: "ChatJSON", swiftSettings: strictSettings),
+        .target(name: "ChatModels", dependencies: ["ChatJSON"], swiftSettings: strictSettings),
 
         // MARK: A lock ThreadSanitizer can follow, shared by the modules below (package access)
         .target(name: "ChatLocking", swiftSettings: strictSettings),
@@ -110,18 +114,44 @@ let package = Package(
         .target(
             name: "ChatBotKit",
             dependencies: [
-                "ChatClient", "ChatModels", "ChatLocking", "ChatServing",
+                "ChatClient", "ChatModels", "ChatLocking",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // MARK: Bots that take their events (and custom commands) by HTTP: the webhook server,
+        // the webhook and custom-command intakes, on Hummingbird
+        .target(
+            name: "ChatBotKitWebhooks",
+            dependencies: [
+                "ChatBotKit", "ChatClient", "ChatModels", "ChatLocking", "ChatServing",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "Yams", package: "Yams"),
-                // WebhookServer: the HTTP endpoint the service posts events to (bots that take
-                // their events by webhook); the dev server already builds it.
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // gzip of webhook bodies (the service's `webhook_compression_algorithm`).
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // MARK: bots.yaml: parsing, bot kinds, reloading
+        .target(
+            name: "ChatBotKitConfiguration",
+            dependencies: [
+                "ChatBotKit", "ChatClient", "ChatModels", "ChatLocking",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strictSettings
         ),
@@ -144,7 +174,7 @@ let package = Package(
         .target(
             name: "ChatBotKitPostgres",
             dependencies: [
-                "ChatBotKit", "ChatModels", "ChatLocking",
+                "ChatBotKitConfiguration", "ChatBotKit", "ChatModels", "ChatLocking",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -172,7 +202,7 @@ let package = Package(
         .target(
             name: "ChatBotKitTesting",
             dependencies: [
-                "ChatBotKit", "ChatClient", "ChatDevServer", "ChatModels", "ChatLocking",
+                "ChatBotKitWebhooks", "ChatBotKit", "ChatClient", "ChatDevServer", "ChatModels", "ChatLocking",
                 // TestWebPages: a loopback web site for the dev server's link previews to fetch.
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -185,19 +215,19 @@ let package = Package(
         // MARK: Examples
         .target(
             name: "WorkoutBot",
-            dependencies: ["ChatBotKit", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["ChatBotKitConfiguration", "ChatBotKit", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Examples/WorkoutBot/Sources",
             swiftSettings: strictSettings
         ),
         .target(
             name: "ModerationBot",
-            dependencies: ["ChatBotKit", "FileSniffing"],
+            dependencies: ["ChatBotKitConfiguration", "ChatBotKit", "FileSniffing"],
             path: "Examples/ModerationBot/Sources",
             swiftSettings: strictSettings
         ),
         .target(
             name: "ArchiveBot",
-            dependencies: ["ChatBotKit", "ChatClient"],
+            dependencies: ["ChatBotKitConfiguration", "ChatBotKit", "ChatClient"],
             path: "Examples/ArchiveBot/Sources",
             swiftSettings: strictSettings
         ),
@@ -207,7 +237,7 @@ let package = Package(
         .target(
             name: "BotsCLI",
             dependencies: [
-                "ChatBotKit", "ChatBotKitPostgres", "ChatTelemetry", "ChatDevServer", "ChatServing", "ChatLocking",
+                "ChatBotKitWebhooks", "ChatBotKitConfiguration", "ChatBotKit", "ChatBotKitPostgres", "ChatTelemetry", "ChatDevServer", "ChatServing", "ChatLocking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -222,14 +252,14 @@ let package = Package(
         .executableTarget(name: "bots", dependencies: ["BotsCLI", "WorkoutBot", "ModerationBot", "ArchiveBot"], swiftSettings: strictSettings),
         // A bot kind of your own with the whole tool, laid out as `bots init coach` writes it:
         // the README's coach as a kind, `coach` the tool for it, and its tests.
-        .target(name: "CoachBot", dependencies: ["ChatBotKit"], path: "Examples/CoachBot/Sources/CoachBot", swiftSettings: strictSettings),
+        .target(name: "CoachBot", dependencies: ["ChatBotKitConfiguration", "ChatBotKit"], path: "Examples/CoachBot/Sources/CoachBot", swiftSettings: strictSettings),
         .executableTarget(
             name: "coach", dependencies: ["BotsCLI", "CoachBot"], path: "Examples/CoachBot/Sources/coach", swiftSettings: strictSettings),
 
         // MARK: Benchmarks (run with `make bench`, release build)
         .executableTarget(
             name: "ChatBenchmarks",
-            dependencies: [
+            dependencies: ["ChatBotKitWebhooks", "ChatBotKitConfiguration", 
                 "ChatModels", "ChatClient", "ChatBotKit", "ChatBotKitPostgres", "ChatBotKitTesting", "ChatDevServer", "ChatTelemetry", "WorkoutBot",
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -272,13 +302,13 @@ let package = Package(
         ),
         .testTarget(
             name: "CoachBotTests",
-            dependencies: ["CoachBot", "ChatBotKit", "ChatBotKitTesting"],
+            dependencies: ["ChatBotKitConfiguration", "CoachBot", "ChatBotKit", "ChatBotKitTesting"],
             path: "Examples/CoachBot/Tests/CoachBotTests",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ChatBotKitTests",
-            dependencies: [
+            dependencies: ["ChatBotKitWebhooks", "ChatBotKitConfiguration", 
                 "BotsCLI", "ChatBotKit", "ChatBotKitTesting", "ChatDevServer", "ChatLocking", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -309,7 +339,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: [
+            dependencies: ["ChatBotKitConfiguration", 
                 "WorkoutBot", "ModerationBot", "ArchiveBot", "ChatBotKitTesting", "ChatDevServer", "FileSniffing", "ChatLocking",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -1,4 +1,5 @@
 import ChatBotKitTesting
+import ChatClient
 import ChatModels
 import Foundation
 

@@ -1,3 +1,5 @@
+import ChatBotKitWebhooks
+import ChatBotKitConfiguration
 import ChatBotKit
 import ChatClient
 import ChatModels

@@ -1,3 +1,5 @@
+import ChatBotKitWebhooks
+import ChatBotKitConfiguration
 import ArgumentParser
 import ChatBotKit
 import ChatBotKitPostgres

@@ -1,3 +1,4 @@
+import ChatBotKitConfiguration
 import ArgumentParser
 import ChatBotKit
 import ChatDevServer

@@ -1,3 +1,4 @@
+import ChatBotKitWebhooks
 import ChatBotKit
 import ChatClient
 import ChatModels

@@ -1,3 +1,5 @@
+import ChatBotKitWebhooks
+import ChatBotKitConfiguration
 import ArgumentParser
 @testable import BotsCLI
 import ChatBotKit

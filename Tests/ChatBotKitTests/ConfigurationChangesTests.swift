@@ -1,3 +1,4 @@
+import ChatBotKitConfiguration
 import ChatBotKit
 import ChatModels
 import Foundation

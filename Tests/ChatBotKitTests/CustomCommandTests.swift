@@ -1,3 +1,4 @@
+import ChatBotKitWebhooks
 import ChatBotKit
 import ChatBotKitTesting
 import ChatClient

@@ -1,3 +1,4 @@
+import ChatBotKitConfiguration
 @testable import BotsCLI
 import ChatBotKit
 import ChatBotKitTesting

@@ -1,3 +1,4 @@
+import ChatBotKitConfiguration
 import ArchiveBot
 import ChatBotKit
 import ChatBotKitTesting

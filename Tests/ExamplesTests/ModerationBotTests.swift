@@ -1,3 +1,4 @@
+import ChatBotKitConfiguration
 import ChatBotKit
 import ChatBotKitTesting
 import ChatClient

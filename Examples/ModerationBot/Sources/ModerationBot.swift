@@ -1,3 +1,4 @@
+import ChatBotKitConfiguration
 import ChatBotKit
 import ChatClient
 import ChatModels

@@ -8,7 +8,7 @@ import Foundation
 public struct CustomCommand: Sendable {
     /// The command as the app defines it.
     public let definition: ChatCommand
-    let handler: @Sendable (CustomCommandRequest) async throws -> CustomCommandReply
+    package let handler: @Sendable (CustomCommandRequest) async throws -> CustomCommandReply
 }
 
 extension Bot {

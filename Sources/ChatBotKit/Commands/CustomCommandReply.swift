@@ -4,18 +4,18 @@ import Foundation
 /// What becomes of a custom command's message: posted for everyone, shown to its sender alone
 /// (with buttons that ask the bot again), refused with a reason, or dropped.
 public struct CustomCommandReply: Sendable {
-    enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         case post = "regular"
         case ephemeral
         case error
         case remove
     }
 
-    let kind: Kind
+    package let kind: Kind
     /// Nil keeps the text as the user typed it.
-    let text: String?
-    let attachments: [AnyAttachmentPayload]
-    let extraData: [String: RawJSON]
+    package let text: String?
+    package let attachments: [AnyAttachmentPayload]
+    package let extraData: [String: RawJSON]
 
     /// Posts the message for everyone: with `text` (nil keeps what the user typed) and
     /// `attachments` (typed payloads, or local files, uploaded first) in place of theirs. With

@@ -19,6 +19,16 @@ public struct CustomCommandRequest: Sendable {
     /// A client acting as the bot, for anything the answer needs first (a lookup, an upload).
     public let client: ChatClient
 
+    /// A request as the intake read it.
+    package init(command: String, arguments: String, message: Message, user: User?, formData: [String: String], client: ChatClient) {
+        self.command = command
+        self.arguments = arguments
+        self.message = message
+        self.user = user
+        self.formData = formData
+        self.client = client
+    }
+
     /// Whether a button was pressed (rather than the command sent).
     public var isAction: Bool { !formData.isEmpty }
 

@@ -10,11 +10,11 @@ extension BotService {
     public enum EventSource: Sendable {
         /// A WebSocket connection as the bot's user, watching its channels (the default).
         case webSocket
-        /// The app's webhook requests, through `intake` (served by a ``WebhookServer``, or your
-        /// own route calling ``WebhookIntake/receive(body:headers:)``). No connection is opened,
+        /// The app's webhook requests, through `feed` (ChatBotKitWebhooks' `WebhookIntake`,
+        /// served by its `WebhookServer` or by a route of your own). No connection is opened,
         /// so the bot's user is not online and counts no concurrent connection; the bot keeps
         /// the events of its channels and of those it is a member of.
-        case webhook(WebhookIntake)
+        case webhook(any BotEventFeed)
 
         /// Whether the events come by webhook.
         var isWebhook: Bool {
@@ -26,7 +26,7 @@ extension BotService {
     /// Handles the events the intake passes on until shutdown: sets up the bot's user and
     /// channels, subscribes (so nothing posted from then on is missed), catches up from the
     /// checkpoint through `/sync`, and then handles what the webhook brings, in order per channel.
-    func handleWebhookEvents(from intake: WebhookIntake) async throws {
+    func handleWebhookEvents(from intake: any BotEventFeed) async throws {
         guard configuration.scaleOut == nil else {
             throw BotError(
                 code: .configuration,

@@ -32,18 +32,18 @@ public final class BotService: Service, Sendable {
         /// Where the bot's events come from: its own WebSocket connection (the default), or the
         /// app's webhook requests through an intake.
         public var events: EventSource
-        /// Where the bot's custom commands are answered (the intake the app's
-        /// `custom_action_handler_url` reaches); nil when it answers none. At start the bot
-        /// registers its commands there, creates them on the app and offers them in the types
-        /// of its channels.
-        public var commands: CustomCommandIntake?
+        /// Where the bot's custom commands are answered (ChatBotKitWebhooks'
+        /// `CustomCommandIntake`, which the app's `custom_action_handler_url` reaches); nil when
+        /// it answers none. At start the bot registers its commands there, creates them on the
+        /// app and offers them in the types of its channels.
+        public var commands: (any CustomCommandRegistry)?
 
         /// The defaults: 8 channels at once, 10 s to drain, no catching up, one node, events
         /// over a WebSocket, no custom commands.
         public init(
             maximumConcurrentChannels: Int = 8, drainDeadline: Duration = .seconds(10),
             connection: EventConnection.Configuration = EventConnection.Configuration(), catchUp: CatchUp? = nil,
-            scaleOut: ScaleOut? = nil, events: EventSource = .webSocket, commands: CustomCommandIntake? = nil
+            scaleOut: ScaleOut? = nil, events: EventSource = .webSocket, commands: (any CustomCommandRegistry)? = nil
         ) {
             self.commands = commands
             self.maximumConcurrentChannels = maximumConcurrentChannels

@@ -59,7 +59,7 @@ public struct APIErrorPayload: JSONModel, ReaderDecodable, Hashable, Codable, Cu
         }
     }
 
-    init(reader: JSONReader, node: Int) throws(JSONError) {
+    package init(reader: JSONReader, node: Int) throws(JSONError) {
         try self.init(jsonData: Data(reader.slice(try reader.readObject(node))))
     }
 

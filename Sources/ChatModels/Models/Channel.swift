@@ -70,7 +70,7 @@ public struct Channel: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
     public init(jsonData: Data) throws(JSONError) { self = try Self.read(jsonData) }
 
     /// `cid` may also be given as `type` + `id`.
-    init(reader: JSONReader, node: Int) throws(JSONError) {
+    package init(reader: JSONReader, node: Int) throws(JSONError) {
         let object = try reader.readObject(node)
         var cidValue: ChannelId?
         var type: String?

@@ -157,7 +157,7 @@ public struct Event: JSONModel, ReaderDecodable, Hashable, Codable, FieldBox {
     public static func decode(frame: Data) throws(JSONError) -> Event { try read(frame) }
 
     /// `type` is required; known event types are read strictly.
-    init(reader: JSONReader, node: Int) throws(JSONError) {
+    package init(reader: JSONReader, node: Int) throws(JSONError) {
         var fields = Fields(type: EventType(rawValue: ""), rawData: Data())  // filled in by `read`
         try Event.read(into: &fields, reader, node)
         storage = IndirectBox(fields)

@@ -43,7 +43,7 @@ public struct Member: JSONModel, ReaderDecodable, Hashable, Codable {
     /// Reads a member from JSON bytes.
     public init(jsonData: Data) throws(JSONError) { self = try Self.read(jsonData) }
 
-    init(reader: JSONReader, node: Int) throws(JSONError) {
+    package init(reader: JSONReader, node: Int) throws(JSONError) {
         let object = try reader.readObject(node)
         var userId: String?
         var hasCustom = false

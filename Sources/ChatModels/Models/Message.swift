@@ -255,7 +255,7 @@ public struct Message: JSONModel, ReaderDecodable, Hashable, Identifiable, Codab
 
     /// Attachments that are not JSON objects are skipped, as Stream's SDK does; a wrong type in
     /// any modelled field is an error naming that field.
-    init(reader: JSONReader, node: Int) throws(JSONError) {
+    package init(reader: JSONReader, node: Int) throws(JSONError) {
         var fields = Fields(id: "")
         try Message.read(into: &fields, reader, node)
         storage = IndirectBox(fields)

@@ -49,7 +49,7 @@ public struct Reaction: JSONModel, ReaderDecodable, Hashable, Codable {
     /// Reads a reaction from JSON bytes.
     public init(jsonData: Data) throws(JSONError) { self = try Self.read(jsonData) }
 
-    init(reader: JSONReader, node: Int) throws(JSONError) {
+    package init(reader: JSONReader, node: Int) throws(JSONError) {
         let object = try reader.readObject(node)
         var type: String?
         var hasCustom = false

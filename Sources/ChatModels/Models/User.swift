@@ -83,7 +83,7 @@ public struct User: JSONModel, ReaderDecodable, Hashable, Identifiable, Codable 
     public init(jsonData: Data) throws(JSONError) { self = try Self.read(jsonData) }
 
     /// The user at `node`.
-    init(reader: JSONReader, node: Int) throws(JSONError) {
+    package init(reader: JSONReader, node: Int) throws(JSONError) {
         self.init(unread: ())
         try User.read(into: &self, reader, node)
     }
@@ -97,7 +97,7 @@ public struct User: JSONModel, ReaderDecodable, Hashable, Identifiable, Codable 
 
     /// The user at `node` (or nil for `null`) read straight into `slot` rather than returned
     /// and then stored (see ``read(into:_:_:)``).
-    static func read(into slot: inout User?, _ reader: JSONReader, _ node: Int) throws(JSONError) {
+    package static func read(into slot: inout User?, _ reader: JSONReader, _ node: Int) throws(JSONError) {
         if reader.isNull(node) {
             slot = nil
             return

@@ -1,3 +1,4 @@
+import ChatBotKitConfiguration
 import ChatBotKit
 
 /// A workout, as the coach reads it: its distance in meters.

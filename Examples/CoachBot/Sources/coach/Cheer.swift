@@ -1,3 +1,4 @@
+import ChatBotKitConfiguration
 import BotsCLI
 import CoachBot
 

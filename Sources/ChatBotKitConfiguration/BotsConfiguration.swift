@@ -1,0 +1,336 @@
+import ChatBotKit
+import ChatClient
+import ChatModels
+import Foundation
+
+/// The contents of `bots.yaml`: the chat server (hosted, or the embedded dev server) and the bots.
+///
+/// ```yaml
+/// server:
+///   api_key: ${CHAT_API_KEY:-dev-key}
+///   api_secret: ${CHAT_API_SECRET:-a-dev-secret-of-at-least-32-bytes}
+/// embedded:
+///   port: 8787
+/// bots:
+///   - name: workout
+///     kind: workout
+///     channels: [messaging:general]
+/// ```
+/// Unknown keys, wrong types and bad values are errors with file, line and column.
+public struct BotsConfiguration: Sendable {
+    /// Where the bots connect.
+    public struct Server: Sendable, Equatable {
+        /// The hosted service's URL; nil runs the embedded dev server.
+        public var url: URL?
+        /// The API key.
+        public var apiKey: String
+        /// The API secret.
+        public var apiSecret: Secret
+
+        /// `text` as an http(s) URL with a host, the only kind a server can be reached at; nil
+        /// for anything else (`server.url` and `bots --server` are both checked with this).
+        public static func httpURL(_ text: String) -> URL? {
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else { return nil }
+            return url
+        }
+
+        /// The key used when none is given: `$CHAT_API_KEY`, else the dev key of bots.yaml and
+        /// the embedded server.
+        public static var defaultAPIKey: String { Bot.defaultAPIKey }
+        /// The secret used when none is given: `$CHAT_API_SECRET`, else the dev secret of
+        /// bots.yaml and the embedded server.
+        public static var defaultAPISecret: String { Bot.defaultAPISecret }
+    }
+
+    /// The embedded dev server, used when `server.url` is absent.
+    public struct Embedded: Sendable, Equatable {
+        /// The defaults: 127.0.0.1:8787, data in `.bots/data`, 14-day links.
+        public init() {}
+
+        /// Address to bind.
+        public var host: String = Bot.devServerHost
+        /// Port (0 picks a free one).
+        public var port: Int = Bot.devServerPort
+        /// Folder for the database and uploads.
+        public var dataDirectory: String = ".bots/data"
+        /// Lifetime of signed file links.
+        public var linkLifetime: Duration = .seconds(14 * 86_400)
+        /// Seconds between health checks.
+        public var healthCheckInterval: Duration = .seconds(10)
+        /// Whether development tokens are accepted.
+        public var acceptsDevTokens = false
+        /// Whether the first link of a message gets a preview attachment (`url_enrichment`).
+        public var enrichesURLs = true
+        /// Upload rules for `/file` (they also apply to `/image`, with only image types there).
+        public var uploadSizeLimit: Int64?
+        /// Extensions refused for uploads.
+        public var blockedFileExtensions: [String] = []
+        /// Extensions accepted for uploads (empty: all).
+        public var allowedFileExtensions: [String] = []
+        /// MIME types refused.
+        public var blockedMimeTypes: [String] = []
+        /// MIME types accepted (empty: all).
+        public var allowedMimeTypes: [String] = []
+        /// Requests a minute allowed per endpoint and platform (`rate_limits.default`).
+        public var defaultRateLimit = 10_000
+        /// Per-endpoint limits (`rate_limits: { SendMessage: 60 }`), to try bots against a
+        /// production app's limits.
+        public var rateLimits: [EndpointName: Int] = [:]
+    }
+
+    /// One bot.
+    public struct BotEntry: Sendable {
+        /// Its name (reply ids derive from it).
+        public var name: String
+        /// Which bot implementation runs it (`workout`, `moderation`, `archive`, ...).
+        public var kind: String
+        /// The user it acts as.
+        public var user: String
+        /// The channels it watches.
+        public var channels: [ChannelId]
+        /// How many channels it handles at the same time.
+        public var concurrency: Int
+        /// How long its handlers get to finish on shutdown.
+        public var drainDeadline: Duration
+        /// Whether its uploads go through a ``DeduplicatingCDNStorage`` (`reuse_uploads`): a
+        /// file it sent before, unchanged, gets the earlier upload's link instead of a new upload,
+        /// also after a restart (the links are kept in ``BotsConfiguration/uploadRecordFile(for:under:)``).
+        public var reusesUploads = false
+        /// How far back it catches up on what it missed when it starts again (`catch_up`, a
+        /// day by default); nil (`catch_up: off`) starts from the moment it connects.
+        public var catchUp: Duration? = .seconds(86_400)
+        /// The limit it keeps to on its own calls (`rate_budget`), below the app's quotas, which
+        /// every bot and user of the app share; nil for none.
+        public var rateBudget: RateBudget? = nil
+        /// How many new messages of each sender it handles (`sender_limit`); nil for no limit.
+        /// `bots run` puts a ``SenderLimit`` around the bot its kind makes.
+        public var senderLimit: SenderLimit.Rule? = nil
+        /// Where its events come from (`events: webhook`, or its own WebSocket by default).
+        public var events: EventTransport = .websocket
+        /// The whole entry, for kind-specific options (read them with ``ConfigNode``).
+        public var node: ConfigNode
+    }
+
+    /// The server.
+    public var server: Server
+    /// The embedded dev server's settings.
+    public var embedded: Embedded
+    /// The bots.
+    public var bots: [BotEntry]
+    /// Where `bots run` serves the bots' metrics; nil (no `metrics:` section) serves none.
+    public var metrics: MetricsEndpoint?
+    /// The leases that share the bots' channels out among several `bots run`; nil (no
+    /// `scale_out:` section) handles every channel here.
+    public var scaleOut: ScaleOut? = nil
+    /// Where `bots run` sends its spans; nil (no `tracing:` section) sends none.
+    public var tracing: TracingExport? = nil
+    /// Where `bots run` takes the app's webhook requests; nil (no `webhook:` section) takes none.
+    public var webhook: WebhookEndpoint? = nil
+
+    /// The keys a bot entry may have besides the ones its kind reads.
+    public static let commonBotKeys = [
+        "name", "kind", "user", "channels", "concurrency", "drain_deadline", "reuse_uploads", "catch_up", "rate_budget",
+        "sender_limit", "events",
+    ]
+
+    /// Reads and checks `bots.yaml`.
+    public static func load(contentsOf path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigurationError)
+        -> BotsConfiguration
+    {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw ConfigurationError(code: .unreadable, message: "cannot read \(path)", file: path, line: 0, column: 0)
+        }
+        return try parse(text, file: path, environment: environment)
+    }
+
+    /// Reads and checks YAML text (`file` names it in errors).
+    public static func parse(_ text: String, file: String = "bots.yaml", environment: [String: String] = [:]) throws(ConfigurationError)
+        -> BotsConfiguration
+    {
+        let root = try ConfigParser(file: file, environment: environment).parse(text)
+        try root.allowOnly(["server", "embedded", "metrics", "scale_out", "tracing", "webhook", "bots"])
+        let server = try parseServer(root["server"], root: root)
+        let embedded = try parseEmbedded(root["embedded"])
+        let metrics = try parseMetrics(root["metrics"], embedded: embedded, server: server)
+        let scaleOut = try parseScaleOut(root["scale_out"])
+        let tracing = try parseTracing(root["tracing"])
+        let webhook = try parseWebhook(root["webhook"], embedded: embedded, server: server, metrics: metrics)
+        if scaleOut != nil, server.url == nil, let section = root["scale_out"] {
+            throw section.error(
+                .badValue,
+                "scale_out needs server.url: every node must connect to one service, and each `bots run` without it starts an embedded server of its own; run `bots serve` (or use the hosted service) and set server.url")
+        }
+        guard let botsNode = root["bots"] else { throw root.error(.missingKey, "bots.yaml needs a bots: list") }
+        var bots: [BotEntry] = []
+        for node in try botsNode.sequence() {
+            var entry = try parseBot(node)
+            entry.events = try parseEvents(node["events"], bot: entry.name, webhook: webhook, scaledOut: scaleOut != nil)
+            if bots.contains(where: { $0.name == entry.name }) {
+                throw try node.required("name").error(.badValue, "two bots are named \"\(entry.name)\"; names must be unique")
+            }
+            // A bot skips its own user's messages, so two bots acting as one user in a channel
+            // would each take the other's replies for their own and never see them; and a bot
+            // follows every channel its user is a member of, so in different channels each
+            // would handle the other's channels too.
+            if let other = bots.first(where: { $0.user == entry.user }) {
+                // At `user:`, or at the name when the user is the bot's name by default.
+                let place: ConfigNode
+                if let userNode = node["user"] { place = userNode } else { place = try node.required("name") }
+                let why: String
+                if let shared = entry.channels.first(where: other.channels.contains) {
+                    why = " in \(shared); each would take the other's messages for its own and skip them"
+                } else {
+                    why = "; a bot follows every channel its user is a member of, so each would also handle the other's channels"
+                }
+                throw place.error(
+                    .badValue, "bots \(other.name) and \(entry.name) both act as user \"\(entry.user)\"\(why); give one of them its own user:")
+            }
+            bots.append(entry)
+        }
+        return BotsConfiguration(
+            server: server, embedded: embedded, bots: bots, metrics: metrics, scaleOut: scaleOut, tracing: tracing, webhook: webhook)
+    }
+
+    static func parseServer(_ node: ConfigNode?, root: ConfigNode) throws(ConfigurationError) -> Server {
+        guard let node else { throw root.error(.missingKey, "bots.yaml needs a server: section with api_key and api_secret") }
+        try node.allowOnly(["url", "api_key", "api_secret"])
+        var url: URL?
+        if let urlNode = node["url"] {
+            let text = try urlNode.string()
+            guard let parsed = Server.httpURL(text) else {
+                throw urlNode.error(.badValue, "server.url must be an http(s) URL such as https://chat.stream-io-api.com, found \"\(text)\"")
+            }
+            url = parsed
+        }
+        let apiKey = try node.required("api_key").string()
+        let secretNode = try node.required("api_secret")
+        let secret = try secretNode.string()
+        guard !apiKey.isEmpty else { throw try node.required("api_key").error(.badValue, "server.api_key is empty") }
+        guard secret.count >= 16 else {
+            throw secretNode.error(.badValue, "server.api_secret is too short (\(secret.count) characters); use at least 16")
+        }
+        return Server(url: url, apiKey: apiKey, apiSecret: Secret(secret))
+    }
+
+    static func parseEmbedded(_ node: ConfigNode?) throws(ConfigurationError) -> Embedded {
+        var embedded = Embedded()
+        guard let node else { return embedded }
+        try node.allowOnly([
+            "host", "port", "data", "link_lifetime", "health_check_interval", "dev_tokens", "url_enrichment", "uploads", "rate_limits",
+        ])
+        if let host = node["host"] { embedded.host = try host.string() }
+        if let port = node["port"] {
+            embedded.port = try port.int()
+            guard (0...65535).contains(embedded.port) else { throw port.error(.badValue, "embedded.port must be 0...65535") }
+        }
+        if let data = node["data"] { embedded.dataDirectory = try data.string() }
+        if let lifetime = node["link_lifetime"] { embedded.linkLifetime = try lifetime.duration() }
+        if let interval = node["health_check_interval"] { embedded.healthCheckInterval = try interval.duration() }
+        if let dev = node["dev_tokens"] { embedded.acceptsDevTokens = try dev.bool() }
+        if let enrichment = node["url_enrichment"] { embedded.enrichesURLs = try enrichment.bool() }
+        if let uploads = node["uploads"] {
+            try uploads.allowOnly([
+                "size_limit", "blocked_file_extensions", "allowed_file_extensions", "blocked_mime_types", "allowed_mime_types",
+            ])
+            if let size = uploads["size_limit"] {
+                // The hosted service takes nothing larger, so a dev server allowing more would
+                // pass uploads that fail in production.
+                let limit = try size.byteSize()
+                guard (1...100 * 1024 * 1024).contains(limit) else {
+                    throw size.error(.badValue, "\(size.path) must be more than 0 and at most 100MB, the hosted service's limit, found \(size.describe)")
+                }
+                embedded.uploadSizeLimit = limit
+            }
+            for key in ["blocked_file_extensions", "allowed_file_extensions"] {
+                guard let list = uploads[key] else { continue }
+                let extensions = try list.strings()
+                if let bad = extensions.first(where: { !$0.hasPrefix(".") }) {
+                    throw list.error(.badValue, "extensions in embedded.uploads.\(key) start with a dot: write \".\(bad)\"")
+                }
+                if key.hasPrefix("blocked") { embedded.blockedFileExtensions = extensions } else { embedded.allowedFileExtensions = extensions }
+            }
+            if let list = uploads["blocked_mime_types"] { embedded.blockedMimeTypes = try list.strings() }
+            if let list = uploads["allowed_mime_types"] { embedded.allowedMimeTypes = try list.strings() }
+        }
+        if let limits = node["rate_limits"] {
+            // Unknown names are refused with a suggestion: a misspelt endpoint would otherwise
+            // keep the default limit without a word.
+            try limits.allowOnly(["default"] + EndpointName.known.map(\.rawValue))
+            for (key, value) in try limits.mapping() {
+                let limit = try value.int()
+                guard limit > 0 else { throw value.error(.badValue, "\(value.path) must be at least 1 request a minute, found \(limit)") }
+                if key == "default" { embedded.defaultRateLimit = limit } else { embedded.rateLimits[EndpointName(rawValue: key)] = limit }
+            }
+        }
+        return embedded
+    }
+
+    static func parseBot(_ node: ConfigNode) throws(ConfigurationError) -> BotEntry {
+        _ = try node.mapping()
+        let nameNode = try node.required("name")
+        let name = try nameNode.string()
+        guard !name.isEmpty, ChannelId.isValidPart(name) else {
+            throw nameNode.error(.badValue, "bot name \"\(name)\" may only use letters, digits, '-' and '_'")
+        }
+        let kind = try node.required("kind").string()
+        let user = try node["user"]?.userId() ?? name
+        var channels: [ChannelId] = []
+        let channelsNode = try node.required("channels")
+        for element in try channelsNode.sequence() {
+            let text = try element.string()
+            do {
+                channels.append(try ChannelId(cid: text))
+            } catch {
+                throw element.error(.badValue, "\"\(text)\" is not a channel id; write type:id, for example messaging:general")
+            }
+        }
+        guard !channels.isEmpty else { throw channelsNode.error(.badValue, "bot \(name) needs at least one channel") }
+        var concurrency = 8
+        if let value = node["concurrency"] {
+            concurrency = try value.int()
+            guard (1...256).contains(concurrency) else { throw value.error(.badValue, "concurrency must be 1...256") }
+        }
+        let drainDeadline = try node["drain_deadline"]?.duration() ?? .seconds(10)
+        var entry = BotEntry(
+            name: name, kind: kind, user: user, channels: channels, concurrency: concurrency, drainDeadline: drainDeadline, node: node)
+        if let reuse = node["reuse_uploads"] { entry.reusesUploads = try reuse.bool() }
+        if let catchUp = node["catch_up"] {
+            if case .scalar(let text, _) = catchUp.value, ["off", "false", "no"].contains(text.lowercased()) {
+                entry.catchUp = nil
+            } else {
+                guard case .scalar(let text, _) = catchUp.value, let duration = DurationText.parse(text) else {
+                    throw catchUp.error(.badValue, "\(catchUp.path) must be a duration such as 30m or 1d, or off, found \(catchUp.describe)")
+                }
+                entry.catchUp = duration
+            }
+        }
+        if let budget = node["rate_budget"] { entry.rateBudget = try parseRateBudget(budget) }
+        if let limit = node["sender_limit"] { entry.senderLimit = try parseSenderLimit(limit) }
+        return entry
+    }
+
+    /// Where a bot keeps its checkpoint (what a restart catches up from): `checkpoints/<name>.json`
+    /// in the folder that holds the embedded server's `data` (`.bots/checkpoints/` by default),
+    /// inside `pathRoot` when one is given (see ``BotKindEnvironment/pathRoot``).
+    public func checkpointFile(for entry: BotEntry, under pathRoot: URL? = nil) -> URL {
+        stateFile("checkpoints", for: entry, under: pathRoot)
+    }
+
+    /// Where a bot with `reuse_uploads` keeps the links of its uploads between runs:
+    /// `uploads/<name>.json` beside the checkpoints (`.bots/uploads/` by default).
+    public func uploadRecordFile(for entry: BotEntry, under pathRoot: URL? = nil) -> URL {
+        stateFile("uploads", for: entry, under: pathRoot)
+    }
+
+    /// Where a bot of `bots run` keeps its conversations under way between runs:
+    /// `conversations/<name>.json` beside the checkpoints (`.bots/conversations/` by default).
+    public func conversationsFile(for entry: BotEntry, under pathRoot: URL? = nil) -> URL {
+        stateFile("conversations", for: entry, under: pathRoot)
+    }
+
+    /// `<folder>/<bot name>.json` in the folder that holds the embedded server's `data`.
+    private func stateFile(_ folder: String, for entry: BotEntry, under pathRoot: URL?) -> URL {
+        BotKindEnvironment.resolve(embedded.dataDirectory, under: pathRoot).deletingLastPathComponent()
+            .appendingPathComponent(folder).appendingPathComponent("\(entry.name).json")
+    }
+}
