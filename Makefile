@@ -7,12 +7,15 @@ SHELL := /bin/bash
 SWIFT ?= swift
 VENV ?= .venv
 CONFIG ?= bots.yaml
+# The package's own tools, tests and examples need its Tools trait (Package.swift says why: a bot
+# that adds ChatBotKit resolves none of the server side's packages).
+TRAITS ?= --traits Tools
 
 .PHONY: run test deps python-env build test-swift test-python test-sanitizers bench clean
 
 run: deps
-	$(SWIFT) build --product bots
-	$$($(SWIFT) build --show-bin-path)/bots run --config $(CONFIG) --watch
+	$(SWIFT) build $(TRAITS) --product bots
+	$$($(SWIFT) build $(TRAITS) --show-bin-path)/bots run --config $(CONFIG) --watch
 
 test: deps python-env build test-swift test-python test-sanitizers
 
@@ -23,7 +26,7 @@ python-env:
 	@./scripts/ensure-python-env.sh $(VENV)
 
 build:
-	$(SWIFT) build --build-tests
+	$(SWIFT) build $(TRAITS) --build-tests
 
 # Six tests at a time: all 447 at once on two cores (swift-testing's default) starve the tests
 # that race a clock (a 3-second live location, a reminder due 1.5 s after the bot stops, a
@@ -33,12 +36,12 @@ TEST_WIDTH ?= 6
 
 # Prints failures and the runner's summary line; the full log is in .build/swift-test.log.
 test-swift:
-	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build > .build/swift-test.log 2>&1 || { grep -E '✘|↳|error:|Fatal' .build/swift-test.log | grep -vE 'Testing Library Version|Target Platform' | head -n 100; tail -n 5 .build/swift-test.log; exit 1; }
+	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test $(TRAITS) --skip-build > .build/swift-test.log 2>&1 || { grep -E '✘|↳|error:|Fatal' .build/swift-test.log | grep -vE 'Testing Library Version|Target Platform' | head -n 100; tail -n 5 .build/swift-test.log; exit 1; }
 	@grep -E '✘|Test run with' .build/swift-test.log
 
 test-python:
 	@if [ -n "$$(ls Tests/python/test_*.py 2>/dev/null)" ]; then \
-	    CHATBOTKIT_BOTS_BINARY=$$($(SWIFT) build --show-bin-path)/bots $(VENV)/bin/python -m pytest -q Tests/python; \
+	    CHATBOTKIT_BOTS_BINARY=$$($(SWIFT) build $(TRAITS) --show-bin-path)/bots $(VENV)/bin/python -m pytest -q Tests/python; \
 	fi
 
 # The C glue (libcurl, libwebsockets), the client that drives it and the bot runtime
@@ -88,7 +91,7 @@ SANITIZER_BUILD_FLAGS ?= -Xswiftc -gline-tables-only -Xcc -gline-tables-only
 # priorities count, so a build in a session of its own (`setsid`) took a whole core while idle.
 test-sanitizers:
 	@set -e; mkdir -p .build; \
-	set -m; chrt --idle 0 $(SWIFT) build --build-tests --scratch-path .build-address --sanitize=address $(SANITIZER_BUILD_FLAGS) \
+	set -m; chrt --idle 0 $(SWIFT) build $(TRAITS) --build-tests --scratch-path .build-address --sanitize=address $(SANITIZER_BUILD_FLAGS) \
 	    > .build/sanitize-address-early-build.log 2>&1 & early=$$!; set +m; \
 	trap 'kill -- -$$early 2>/dev/null || true' EXIT; \
 	for pair in "thread:$(TSAN_TESTS)" "address:$(ASAN_TESTS)"; do \
@@ -98,7 +101,7 @@ test-sanitizers:
 	    log=.build/sanitize-$$sanitizer.log; \
 	    SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(SANITIZER_TEST_WIDTH) \
 	    LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-suppressions.txt TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/scripts/tsan-suppressions.txt" \
-	        $(SWIFT) test --scratch-path .build-$$sanitizer --sanitize=$$sanitizer $(SANITIZER_BUILD_FLAGS) --filter "$$filter" "$${skip[@]}" > $$log 2>&1 \
+	        $(SWIFT) test $(TRAITS) --scratch-path .build-$$sanitizer --sanitize=$$sanitizer $(SANITIZER_BUILD_FLAGS) --filter "$$filter" "$${skip[@]}" > $$log 2>&1 \
 	        || { grep -E '✘|↳|error:|WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer|SUMMARY' $$log | grep -vE 'Testing Library Version|Target Platform' | head -n 60; exit 1; }; \
 	    grep -E 'Test run with' $$log; \
 	    if grep -qE 'WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer' $$log; then \

@@ -27,6 +27,21 @@ let package = Package(
         .library(name: "BotsCLI", targets: ["BotsCLI"]),
         .executable(name: "bots", targets: ["bots"]),
     ],
+    // What a bot needs builds and resolves with no trait: ChatBotKit and below depend only on
+    // swift-log, swift-crypto, swift-metrics, swift-distributed-tracing and swift-service-lifecycle.
+    // The server side's packages are each resolved only under the trait that needs them, so a
+    // package that adds ChatBotKit plainly never fetches SwiftNIO, Hummingbird or Yams:
+    // - Webhooks: ChatBotKitWebhooks (a bot that takes its events or custom commands by HTTP);
+    // - Configuration: ChatBotKitConfiguration (bots.yaml);
+    // - Tools: both, and the dev server, the test kit, Postgres leases, the `bots` tool, the
+    //   examples and this package's own tests (`make` passes `--traits Tools`).
+    traits: [
+        .trait(name: "Webhooks", description: "ChatBotKitWebhooks: the webhook server and the webhook and custom-command intakes (Hummingbird)"),
+        .trait(name: "Configuration", description: "ChatBotKitConfiguration: bots.yaml, bot kinds and reloading (Yams)"),
+        .trait(
+            name: "Tools", description: "The dev server, ChatBotKitTesting, ChatBotKitPostgres, the bots tool and the examples",
+            enabledTraits: ["Webhooks", "Configuration"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -68,7 +83,7 @@ let package = Package(
         // learning the port it bound, and saying why it could not listen
         .target(
             name: "ChatServing",
-            dependencies: ["ChatLocking", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: ["ChatLocking", .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Webhooks"]))],
             swiftSettings: strictSettings
         ),
 
@@ -85,6 +100,14 @@ let package = Package(
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"])]
         ),
+        // libcrypto, for SHA-256 and HMAC in the client (see ChatTransport's SHA256Hasher for why);
+        // libwebsockets-dev already depends on its headers.
+        .systemLibrary(
+            name: "COpenSSLCrypto",
+            path: "Sources/COpenSSLCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .systemLibrary(
             name: "CMagic",
             path: "Sources/CMagic",
@@ -92,7 +115,7 @@ let package = Package(
         ),
         .target(
             name: "ChatTransport",
-            dependencies: ["CCurl", "CLibWebSockets", "ChatLocking", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CCurl", "CLibWebSockets", "COpenSSLCrypto", "ChatLocking", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .target(name: "FileSniffing", dependencies: ["CMagic", "ChatLocking"], swiftSettings: strictSettings),
@@ -102,7 +125,6 @@ let package = Package(
             name: "ChatClient",
             dependencies: [
                 "ChatModels", "ChatTransport", "ChatLocking",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -114,8 +136,7 @@ let package = Package(
         .target(
             name: "ChatBotKit",
             dependencies: [
-                "ChatClient", "ChatModels", "ChatLocking",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "ChatClient", "ChatModels", "ChatTransport", "ChatLocking",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -131,15 +152,15 @@ let package = Package(
             name: "ChatBotKitWebhooks",
             dependencies: [
                 "ChatBotKit", "ChatClient", "ChatModels", "ChatLocking", "ChatServing",
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Webhooks"])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Webhooks"])),
                 // gzip of webhook bodies (the service's `webhook_compression_algorithm`).
-                .product(name: "CompressNIO", package: "compress-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "CompressNIO", package: "compress-nio", condition: .when(traits: ["Webhooks"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Webhooks"])),
             ],
             swiftSettings: strictSettings
         ),
@@ -151,7 +172,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Yams", package: "Yams"),
+                .product(name: "Yams", package: "Yams", condition: .when(traits: ["Configuration"])),
             ],
             swiftSettings: strictSettings
         ),
@@ -175,7 +196,7 @@ let package = Package(
             name: "ChatBotKitPostgres",
             dependencies: [
                 "ChatBotKitConfiguration", "ChatBotKit", "ChatModels", "ChatLocking",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Tools"])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -187,12 +208,12 @@ let package = Package(
             name: "ChatDevServer",
             dependencies: [
                 "ChatModels", "ChatLocking", "ChatServing",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                .product(name: "CompressNIO", package: "compress-nio"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tools"])),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket", condition: .when(traits: ["Tools"])),
+                .product(name: "CompressNIO", package: "compress-nio", condition: .when(traits: ["Tools"])),
+                .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Tools"])),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Tools"])),
+                .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: ["Tools"])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
@@ -204,7 +225,7 @@ let package = Package(
             dependencies: [
                 "ChatBotKitWebhooks", "ChatBotKit", "ChatClient", "ChatDevServer", "ChatModels", "ChatLocking",
                 // TestWebPages: a loopback web site for the dev server's link previews to fetch.
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tools"])),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -215,7 +236,7 @@ let package = Package(
         // MARK: Examples
         .target(
             name: "WorkoutBot",
-            dependencies: ["ChatBotKitConfiguration", "ChatBotKit", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["ChatBotKitConfiguration", "ChatBotKit", .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Tools"]))],
             path: "Examples/WorkoutBot/Sources",
             swiftSettings: strictSettings
         ),
@@ -238,11 +259,11 @@ let package = Package(
             name: "BotsCLI",
             dependencies: [
                 "ChatBotKitWebhooks", "ChatBotKitConfiguration", "ChatBotKit", "ChatBotKitPostgres", "ChatTelemetry", "ChatDevServer", "ChatServing", "ChatLocking",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Tools"])),
                 // Serves /metrics; the dev server already builds it.
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tools"])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -261,13 +282,13 @@ let package = Package(
             name: "ChatBenchmarks",
             dependencies: ["ChatBotKitWebhooks", "ChatBotKitConfiguration", 
                 "ChatModels", "ChatClient", "ChatBotKit", "ChatBotKitPostgres", "ChatBotKitTesting", "ChatDevServer", "ChatTelemetry", "WorkoutBot",
-                .product(name: "CompressNIO", package: "compress-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CompressNIO", package: "compress-nio", condition: .when(traits: ["Tools"])),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Tools"])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Tools"])),
             ],
             path: "Benchmarks/ChatBenchmarks",
             swiftSettings: strictSettings
@@ -277,7 +298,7 @@ let package = Package(
         .testTarget(
             name: "ChatModelsTests",
             // ChatBotKitTesting for its media fixtures (MediaFixtures), which the client tests use too.
-            dependencies: ["ChatModels", "ChatBotKitTesting", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["ChatModels", "ChatBotKitTesting", .product(name: "PropertyBased", package: "swift-property-based", condition: .when(traits: ["Tools"]))],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
@@ -295,7 +316,7 @@ let package = Package(
             name: "ChatClientTests",
             dependencies: [
                 "ChatClient", "ChatDevServer", "ChatBotKitTesting", "ChatTransport", "WorkoutBot", "ChatLocking",
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Tools"])),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strictSettings
@@ -310,8 +331,8 @@ let package = Package(
             name: "ChatBotKitTests",
             dependencies: ["ChatBotKitWebhooks", "ChatBotKitConfiguration", 
                 "BotsCLI", "ChatBotKit", "ChatBotKitTesting", "ChatDevServer", "ChatLocking", .product(name: "Logging", package: "swift-log"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Tools"])),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strictSettings
@@ -320,9 +341,9 @@ let package = Package(
             name: "ChatTelemetryTests",
             dependencies: [
                 "ChatTelemetry", "ChatBotKit", "ChatBotKitTesting", "ChatDevServer", "ChatModels", "ChatLocking",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tools"])),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Tools"])),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strictSettings
@@ -332,8 +353,8 @@ let package = Package(
             dependencies: [
                 "ChatBotKit", "ChatBotKitPostgres", "ChatBotKitTesting", "ChatClient", "ChatLocking",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Tools"])),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Tools"])),
             ],
             swiftSettings: strictSettings
         ),
@@ -342,8 +363,8 @@ let package = Package(
             dependencies: ["ChatBotKitConfiguration", 
                 "WorkoutBot", "ModerationBot", "ArchiveBot", "ChatBotKitTesting", "ChatDevServer", "FileSniffing", "ChatLocking",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Tools"])),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Tools"])),
             ],
             swiftSettings: strictSettings
         ),

@@ -18,9 +18,9 @@ cd "$(dirname "$0")/.."
 out=Benchmarks/.out
 mkdir -p "$out"
 python=${VENV:-.venv}/bin/python
-swift build -c release --product ChatBenchmarks >&2
-swift build -c release --product bots >&2
-bin=$(swift build -c release --show-bin-path)
+swift build -c release --traits Tools --product ChatBenchmarks >&2
+swift build -c release --traits Tools --product bots >&2
+bin=$(swift build -c release --traits Tools --show-bin-path)
 which=("$@")
 [ ${#which[@]} -eq 0 ] && which=(decode upload events bot metrics reuse checkpoint probe scaleout tracing webhook commands)
 for name in "${which[@]}"; do

@@ -100,7 +100,7 @@ struct ChatBotKitSource {
             let last = given.split(separator: "/").last.map(String.init) ?? given
             location = given
             identity = last.hasSuffix(".git") ? String(last.dropLast(4)) : last
-            dependency = #".package(url: "\#(given)", branch: "main")"#
+            dependency = #".package(url: "\#(given)", branch: "main", traits: ["Tools"])"#
             return
         }
         if given == nil, builtFrom.pathComponents.contains("checkouts") {
@@ -118,6 +118,6 @@ struct ChatBotKitSource {
         }
         location = folder.path
         identity = folder.lastPathComponent
-        dependency = #".package(path: "\#(folder.path)")"#
+        dependency = #".package(path: "\#(folder.path)", traits: ["Tools"])"#
     }
 }

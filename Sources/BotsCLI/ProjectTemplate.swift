@@ -30,13 +30,17 @@ enum ProjectTemplate {
             ],
             targets: [
                 // The bot kind: what the bot does and the options bots.yaml gives it.
-                .target(name: "{{Module}}", dependencies: [.product(name: "ChatBotKit", package: "{{package}}")]),
+                .target(
+                    name: "{{Module}}",
+                    dependencies: [.product(name: "ChatBotKit", package: "{{package}}"), .product(name: "ChatBotKitConfiguration", package: "{{package}}")]
+                ),
                 // The command line tool for it: `{{name}} run`, `simulate`, `send`, `doctor`, …
                 .executableTarget(name: "{{name}}", dependencies: ["{{Module}}", .product(name: "BotsCLI", package: "{{package}}")]),
                 .testTarget(
                     name: "{{Module}}Tests",
                     dependencies: [
-                        "{{Module}}", .product(name: "ChatBotKit", package: "{{package}}"), .product(name: "ChatBotKitTesting", package: "{{package}}"),
+                        "{{Module}}", .product(name: "ChatBotKit", package: "{{package}}"),
+                        .product(name: "ChatBotKitConfiguration", package: "{{package}}"), .product(name: "ChatBotKitTesting", package: "{{package}}"),
                     ]
                 ),
             ]
@@ -45,6 +49,7 @@ enum ProjectTemplate {
 
     static let kind = ##"""
         import ChatBotKit
+        import ChatBotKitConfiguration
 
         /// A workout, as the {{name}} reads it: its distance in meters.
         public struct Workout: AttachmentPayload {
@@ -137,6 +142,7 @@ enum ProjectTemplate {
 
     static let tests = ##"""
         import ChatBotKit
+        import ChatBotKitConfiguration
         import ChatBotKitTesting
         import {{Module}}
         import Foundation

@@ -2,7 +2,7 @@ import Foundation
 
 /// Strict typed reads for the hand-written model decoders. Errors carry no path; callers put
 /// the field name in front as the error travels up, so success costs nothing extra.
-package extension JSONReader {
+extension JSONReader {
     package func mismatch(_ node: Int, expected: String) -> JSONError {
         let found = (try? rawJSON(node)).map { "\($0.kindDescription) \($0.shortDescription)" } ?? "an invalid value"
         return .typeMismatch(expected: expected, found: found)

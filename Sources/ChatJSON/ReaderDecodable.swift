@@ -10,7 +10,7 @@ package protocol ReaderDecodable {
     static func read(into slot: inout Self?, _ reader: JSONReader, _ node: Int) throws(JSONError)
 }
 
-package extension ReaderDecodable {
+extension ReaderDecodable {
     package static func read(into slot: inout Self?, _ reader: JSONReader, _ node: Int) throws(JSONError) {
         slot = reader.isNull(node) ? nil : try Self(reader: reader, node: node)
     }

@@ -65,12 +65,12 @@ struct ChatBotKitSourceTests {
         try Data(#"let package = Package(name: "ChatBotKit")"#.utf8).write(to: checkout.appendingPathComponent("Package.swift"))
 
         let built = try ChatBotKitSource(nil, builtFrom: checkout)
-        #expect(built.dependency == #".package(path: "\#(checkout.path)")"#)
+        #expect(built.dependency == #".package(path: "\#(checkout.path)", traits: ["Tools"])"#)
         #expect(built.identity == "ChatBotKit")
         let given = try ChatBotKitSource(checkout.path + "/", builtFrom: URL(fileURLWithPath: "/nowhere"))
         #expect(given.location == checkout.path)
         let url = try ChatBotKitSource("https://example.com/team/chat-bot-kit.git")
-        #expect(url.dependency == #".package(url: "https://example.com/team/chat-bot-kit.git", branch: "main")"#)
+        #expect(url.dependency == #".package(url: "https://example.com/team/chat-bot-kit.git", branch: "main", traits: ["Tools"])"#)
         #expect(url.identity == "chat-bot-kit")
 
         // `coach init` in a tool of one's own, whose ChatBotKit is a checkout in its .build.

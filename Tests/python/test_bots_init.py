@@ -33,7 +33,7 @@ def test_init_coach_writes_the_coach_example_and_a_package_on_this_checkout(tmp_
         assert (package / path).read_text() == (EXAMPLE / path).read_text(), path
     manifest = (package / "Package.swift").read_text()
     identity = ROOT.name
-    assert f'.package(path: "{ROOT}")' in manifest
+    assert f'.package(path: "{ROOT}", traits: ["Tools"])' in manifest
     assert f'.executableTarget(name: "coach", dependencies: ["CoachBot", .product(name: "BotsCLI", package: "{identity}")])' in manifest
     assert f'.product(name: "ChatBotKitTesting", package: "{identity}")' in manifest
     assert (package / ".gitignore").read_text() == ".build/\n.bots/\n"
@@ -49,7 +49,7 @@ def test_a_hyphenated_name_and_a_git_url(tmp_path):
         "Package.swift", ".gitignore", "README.md", "bots.yaml", "Sources/StepCounterBot/StepCounter.swift",
         "Sources/step-counter/main.swift", "Sources/step-counter/Cheer.swift", "Tests/StepCounterBotTests/StepCounterTests.swift"])
     manifest = (package / "Package.swift").read_text()
-    assert '.package(url: "https://git.example.com/team/ChatBotKit.git", branch: "main")' in manifest
+    assert '.package(url: "https://git.example.com/team/ChatBotKit.git", branch: "main", traits: ["Tools"])' in manifest
     assert '.product(name: "BotsCLI", package: "ChatBotKit")' in manifest
     kind = (package / "Sources/StepCounterBot/StepCounter.swift").read_text()
     assert "public enum StepCounter: BotKind {" in kind and 'public static let name = "step-counter"' in kind

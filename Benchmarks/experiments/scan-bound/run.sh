@@ -9,8 +9,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/../../.."
 out=Benchmarks/.out/scan-bound
 mkdir -p "$out"
-swift build -c release --product ChatBenchmarks >&2
-bin=$(swift build -c release --show-bin-path)
+swift build -c release --traits Tools --product ChatBenchmarks >&2
+bin=$(swift build -c release --traits Tools --show-bin-path)
 # The decode benchmark writes its corpus (the same generator as Benchmarks/run.sh decode).
 "$bin/ChatBenchmarks" decode "$out/corpus.ndjson" 10000 1 | grep -v RESULT
 # SkipBuilder: the index builder, appending to a SkipCounter instead of a NodeBuffer.

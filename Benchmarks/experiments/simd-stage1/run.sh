@@ -8,8 +8,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/../../.."
 out=Benchmarks/.out/simd-stage1
 mkdir -p "$out"
-swift build -c release --product ChatBenchmarks >&2
-bin=$(swift build -c release --show-bin-path)
+swift build -c release --traits Tools --product ChatBenchmarks >&2
+bin=$(swift build -c release --traits Tools --show-bin-path)
 # The decode benchmark writes its corpus (the same generator as Benchmarks/run.sh decode).
 "$bin/ChatBenchmarks" decode "$out/corpus.ndjson" 10000 1 | grep -v RESULT
 head -1000 "$out/corpus.ndjson" > "$out/corpus-1k.ndjson"

@@ -1,7 +1,7 @@
 import ChatClient
 import ChatLocking
 import ChatModels
-import Crypto
+import ChatTransport
 import Foundation
 import Logging
 
@@ -118,7 +118,7 @@ public struct BotContext: Sendable {
 
     /// A deterministic UUID-shaped id for reply `index` of `bot` to `messageId`.
     public static func replyId(bot: String, messageId: String, index: Int) -> String {
-        let digest = Array(SHA256.hash(data: Data("\(bot)\n\(messageId)\n\(index)".utf8)))
+        let digest = SHA256Hasher.hash("\(bot)\n\(messageId)\n\(index)".utf8)
         var bytes = Array(digest.prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x50
         bytes[8] = (bytes[8] & 0x3F) | 0x80

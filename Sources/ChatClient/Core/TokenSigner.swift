@@ -1,15 +1,15 @@
 import ChatModels
-import Crypto
+import ChatTransport
 import Foundation
 
 /// Mints Stream tokens: HS256 JWTs signed with the app secret, `{"server": true}` for
 /// server-side calls and `{"user_id": "..."}` for a user.
 public struct TokenSigner: Sendable {
-    private let key: SymmetricKey
+    private let key: [UInt8]
 
     /// A signer for `secret`.
     public init(secret: String) {
-        key = SymmetricKey(data: Data(secret.utf8))
+        key = Array(secret.utf8)
     }
 
     /// A server token (full permissions; acting users are named in request bodies).
@@ -28,7 +28,7 @@ public struct TokenSigner: Sendable {
         let header = TokenSigner.base64URL(Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
         let payload = TokenSigner.base64URL(JSONWriter.data(.object(claims)))
         let signingInput = "\(header).\(payload)"
-        let signature = HMAC<SHA256>.authenticationCode(for: Data(signingInput.utf8), using: key)
+        let signature = HMACSHA256.authenticationCode(for: signingInput.utf8, key: key)
         return "\(signingInput).\(TokenSigner.base64URL(Data(signature)))"
     }
 

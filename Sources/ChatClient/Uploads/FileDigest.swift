@@ -1,5 +1,5 @@
 import ChatModels
-import Crypto
+import ChatTransport
 import Foundation
 
 /// A file's SHA-256, read in 1 MiB chunks so a large file costs no more memory than a small one.
@@ -8,8 +8,8 @@ public enum FileDigest {
     public static func sha256(of file: URL) throws -> String {
         let handle = try FileHandle(forReadingFrom: file)
         defer { try? handle.close() }
-        var hasher = SHA256()
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
+        var hasher = SHA256Hasher()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(chunk) }
         return HexDigits.string(hasher.finalize())
     }
 }

@@ -1,5 +1,5 @@
-import ChatBotKitConfiguration
 import ChatBotKit
+import ChatBotKitConfiguration
 
 /// A workout, as the coach reads it: its distance in meters.
 public struct Workout: AttachmentPayload {

@@ -1,5 +1,5 @@
-import ChatBotKitConfiguration
 import ChatBotKit
+import ChatBotKitConfiguration
 import ChatBotKitTesting
 import CoachBot
 import Foundation
