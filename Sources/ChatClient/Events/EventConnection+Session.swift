@@ -92,10 +92,10 @@ extension EventConnection {
     private func handshake(_ inbound: inout WebSocketInboundStream.Iterator) async throws -> String {
         while let element = await inbound.next() {
             switch element {
-            case .text(let text):
+            case .text(let frame):
                 let event: Event
                 do {
-                    event = try Event.decode(frame: Data(text.utf8))
+                    event = try Event.decode(frame: frame)
                 } catch {
                     logger.warning("The first frame is not an event and is skipped: \(error)")
                     continue
@@ -222,8 +222,8 @@ extension EventConnection {
                 while let element = await inbound.next() {
                     markFrame()
                     switch element {
-                    case .text(let text):
-                        await handleFrame(text)
+                    case .text(let frame):
+                        await handleFrame(frame)
                     case .closed(let code, let reason):
                         logger.debug("Socket closed", metadata: ["code": "\(code)", "reason": "\(reason)"])
                         return
@@ -255,12 +255,13 @@ extension EventConnection {
         }
     }
 
-    private func handleFrame(_ text: String) async {
+    private func handleFrame(_ frame: Data) async {
         let event: Event
         do {
-            event = try Event.decode(frame: Data(text.utf8))
+            event = try Event.decode(frame: frame)
         } catch {
-            logger.warning("A frame that is not a valid event was skipped: \(error)", metadata: ["frame": "\(text.prefix(120))"])
+            logger.warning(
+                "A frame that is not a valid event was skipped: \(error)", metadata: ["frame": "\(String(decoding: frame.prefix(120), as: UTF8.self))"])
             metrics.invalidFrame()
             return
         }

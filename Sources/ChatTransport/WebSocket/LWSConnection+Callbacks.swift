@@ -109,7 +109,7 @@ extension LWSConnection {
         }
         if let input, length > 0 { partial.append(input.assumingMemoryBound(to: UInt8.self), count: length) }
         guard lws_is_final_fragment(wsi) != 0, lws_remaining_packet_payload(wsi) == 0 else { return 0 }
-        let message: WebSocketInbound = partialIsBinary ? .binary(partial) : .text(String(decoding: partial, as: UTF8.self))
+        let message: WebSocketInbound = partialIsBinary ? .binary(partial) : .text(partial)
         partial = Data()
         if queue.push(message) {
             // The consumer is behind: stop reading from the socket until it catches up.

@@ -35,14 +35,23 @@ public struct WebSocketRequest: Sendable {
 
 /// Something received on a WebSocket.
 public enum WebSocketInbound: Sendable, Equatable {
-    /// A complete text message.
-    case text(String)
+    /// A complete text message, as its UTF-8 bytes: what reads it (an event decoder) reads bytes,
+    /// so no `String` is made on the way (``text`` makes one where text is wanted).
+    case text(Data)
     /// A complete binary message.
     case binary(Data)
     /// The answer to a ping.
     case pong
     /// The connection ended: the close code (1006 when it broke without one) and reason. Always last.
     case closed(code: UInt16, reason: String)
+}
+
+extension WebSocketInbound {
+    /// A text message's text; nil for anything else.
+    public var text: String? {
+        guard case .text(let bytes) = self else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }
 
 /// An open WebSocket.
