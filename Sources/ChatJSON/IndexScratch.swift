@@ -13,22 +13,22 @@ import Darwin
 /// cache, for every event and every attachment payload decoded. A thread now keeps the last
 /// pair it used (up to ``largestKept`` nodes); an index built while another is alive on the
 /// same thread (a payload decoded inside a reader) gets a pair of its own.
-package enum IndexScratch {
+enum IndexScratch {
     /// A node array and a stack of open containers, with their capacities.
-    package struct Buffers {
+    struct Buffers {
         package var nodes: UnsafeMutablePointer<JSONNode>
-        package var nodeCapacity: Int
+        var nodeCapacity: Int
         var open: UnsafeMutablePointer<UInt32>
-        package var openCapacity: Int
+        var openCapacity: Int
     }
 
     /// What one thread keeps: a pair of buffers, or nil while an index is using them.
     private struct Shelf {
-        package var buffers: Buffers?
+        var buffers: Buffers?
     }
 
     /// Buffers above this many nodes (1 MiB) are freed rather than kept.
-    package static let largestKept = 1 << 16
+    static let largestKept = 1 << 16
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()

@@ -85,7 +85,7 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
 
 extension RawJSON {
     /// A short rendering of the value for error messages (long values are cut).
-    package var shortDescription: String {
+    var shortDescription: String {
         let text = JSONWriter.string(self)
         return text.count > 40 ? String(text.prefix(37)) + "..." : text
     }

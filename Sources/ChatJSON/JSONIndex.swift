@@ -62,7 +62,7 @@ package struct JSONIndex: ~Copyable {
 
     /// The largest document whose node array is reserved whole before indexing (512 KiB of
     /// nodes at most).
-    package static let reservedLimit = 64 * 1024
+    static let reservedLimit = 64 * 1024
 
     /// The most nodes indexing `bytes` bytes can append, valid or not.
     ///
@@ -70,7 +70,7 @@ package struct JSONIndex: ~Copyable {
     /// container, and each container takes two brackets, so `n` bytes hold at most `(n + 1) / 2`
     /// nodes. Input cut short or broken off by an error can leave up to `maximumDepth`
     /// containers open, whose closing brackets are missing, and one key without its value.
-    package static func nodeBound(bytes: Int, maximumDepth: Int) -> Int { (bytes + maximumDepth) / 2 + 4 }
+    static func nodeBound(bytes: Int, maximumDepth: Int) -> Int { (bytes + maximumDepth) / 2 + 4 }
 
     deinit { IndexScratch.giveBack(nodes: storage.base, capacity: storage.capacity, open: open, capacity: openCapacity) }
 
@@ -80,7 +80,7 @@ package struct JSONIndex: ~Copyable {
 
 /// A growable array of nodes without Array's per-append bookkeeping: indexing appends one node
 /// every dozen bytes, and this is the index's inner loop.
-package struct NodeBuffer {
+struct NodeBuffer {
     private(set) var base: UnsafeMutablePointer<JSONNode>
     private(set) var count = 0
     private(set) var capacity: Int
@@ -123,11 +123,11 @@ private protocol NodeCapacity {
 }
 
 private enum ReservedCapacity: NodeCapacity {
-    package static var isReserved: Bool { true }
+    static var isReserved: Bool { true }
 }
 
 private enum GrowingCapacity: NodeCapacity {
-    package static var isReserved: Bool { false }
+    static var isReserved: Bool { false }
 }
 
 private struct IndexBuilder<Capacity: NodeCapacity> {
@@ -241,7 +241,7 @@ private struct IndexBuilder<Capacity: NodeCapacity> {
     /// This and ``scanString(from:into:)`` do not throw: on valid input they carry no
     /// error-building code, and the rare failure is diagnosed again out of line.
     @_transparent
-    package func readKey(from start: Int, into nodes: inout NodeBuffer) -> Int? {
+    func readKey(from start: Int, into nodes: inout NodeBuffer) -> Int? {
         guard start < count, base[start] == UInt8(ascii: "\""), let end = scanString(from: start, into: &nodes) else { return nil }
         let index = skipWhitespace(end)
         guard index < count, base[index] == UInt8(ascii: ":") else { return nil }
@@ -250,7 +250,7 @@ private struct IndexBuilder<Capacity: NodeCapacity> {
 
     /// Why ``readKey(from:into:)`` failed at `start`.
     @inline(never)
-    package func keyError(from start: Int) -> JSONError {
+    func keyError(from start: Int) -> JSONError {
         guard start < count else { return unexpectedEnd("an object key", at: start) }
         guard base[start] == UInt8(ascii: "\"") else { return syntax("expected a string key, found \(describeByte(base[start]))", at: start) }
         let stop = stringStop(from: start).position
@@ -275,7 +275,7 @@ private struct IndexBuilder<Capacity: NodeCapacity> {
 
     /// The first position at or after `start` that is not JSON whitespace.
     @_transparent
-    package func skipWhitespace(_ start: Int) -> Int {
+    func skipWhitespace(_ start: Int) -> Int {
         var index = start
         while index < count {
             let byte = base[index]
@@ -295,7 +295,7 @@ private struct IndexBuilder<Capacity: NodeCapacity> {
     /// quote (``stringError(from:)`` says which). Escapes are checked here, not only when the
     /// string is read: a bad one in a custom field used to pass and then lose the field.
     @_transparent
-    package func scanString(from quote: Int, into nodes: inout NodeBuffer) -> Int? {
+    func scanString(from quote: Int, into nodes: inout NodeBuffer) -> Int? {
         let (stop, escaped) = stringStop(from: quote)
         guard stop < count, base[stop] == 0x22 else { return nil }
         append(JSONNode(kind: .string, flag: escaped, start: offset(quote &+ 1), end: offset(stop), next: offset(nodes.count &+ 1)), to: &nodes)
@@ -311,7 +311,7 @@ private struct IndexBuilder<Capacity: NodeCapacity> {
     /// then lost when the custom fields were read). `lenient` steps over bad escapes instead, to
     /// find where such a string ends when diagnosing it.
     @_transparent
-    package func stringStop(from quote: Int, lenient: Bool = false) -> (position: Int, escaped: Bool) {
+    func stringStop(from quote: Int, lenient: Bool = false) -> (position: Int, escaped: Bool) {
         var cursor = quote &+ 1
         var escaped = false
         while true {
@@ -340,7 +340,7 @@ private struct IndexBuilder<Capacity: NodeCapacity> {
     /// string never closes, which is the error to report. Out of line: inlined, the error
     /// handling around it made every key and string scan a few instructions longer.
     @inline(never)
-    package func escapeIsValid(at backslash: Int) -> Bool {
+    func escapeIsValid(at backslash: Int) -> Bool {
         guard backslash &+ 1 < count else { return true }
         return (try? JSONReader.readEscape(UnsafeBufferPointer(start: base, count: count), from: backslash &+ 1)) != nil
     }
@@ -349,7 +349,7 @@ private struct IndexBuilder<Capacity: NodeCapacity> {
     /// more), or nil when it is not one (RFC 3629 table 3-7: no overlong forms, no surrogates,
     /// nothing above U+10FFFF), including a sequence cut off by the end of the input.
     @inline(never)
-    package func utf8SequenceLength(at start: Int) -> Int? {
+    func utf8SequenceLength(at start: Int) -> Int? {
         let lead = base[start]
         let length: Int
         var low: UInt8 = 0x80
@@ -373,7 +373,7 @@ private struct IndexBuilder<Capacity: NodeCapacity> {
 
     /// Why ``scanString(from:into:)`` failed for the string opening at `quote`.
     @inline(never)
-    package func stringError(from quote: Int) -> JSONError {
+    func stringError(from quote: Int) -> JSONError {
         let stop = stringStop(from: quote, lenient: true).position
         guard stop < count else { return JSONError(code: .unexpectedEnd, message: "input ends inside a string", offset: count) }
         if base[stop] >= 0x80 {
@@ -395,7 +395,7 @@ private struct IndexBuilder<Capacity: NodeCapacity> {
     /// The position of the first quote, backslash, control character or non-ASCII byte at or
     /// after `start`.
     @_transparent
-    package static func findSpecial(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Int {
+    static func findSpecial(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Int {
         var cursor = start
         let quote = SIMD16<UInt8>(repeating: 0x22)
         let backslash = SIMD16<UInt8>(repeating: 0x5C)
@@ -429,7 +429,7 @@ private struct IndexBuilder<Capacity: NodeCapacity> {
     /// (``numberError(from:)`` says where). Not throwing, so that it inlines into the scan
     /// without the error-building code.
     @_transparent
-    package func scanNumber(from start: Int) -> Int? {
+    func scanNumber(from start: Int) -> Int? {
         var index = start
         if base[index] == UInt8(ascii: "-") { index &+= 1 }
         guard index < count else { return nil }
@@ -462,7 +462,7 @@ private struct IndexBuilder<Capacity: NodeCapacity> {
 
     /// Why ``scanNumber(from:)`` refused the number starting at `start`.
     @inline(never)
-    package func numberError(from start: Int) -> JSONError {
+    func numberError(from start: Int) -> JSONError {
         func digits(_ index: inout Int) -> Int {
             let start = index
             while index < count, base[index] &- UInt8(ascii: "0") < 10 { index &+= 1 }
@@ -486,7 +486,7 @@ private struct IndexBuilder<Capacity: NodeCapacity> {
     /// The position after `literal` (`true`, `false` or `null`, whose first byte the caller
     /// has seen) at `start`, or nil when it is not there: one four-byte comparison.
     @_transparent
-    package func scanLiteral(_ literal: StaticString, at start: Int) -> Int? {
+    func scanLiteral(_ literal: StaticString, at start: Int) -> Int? {
         let length = literal.utf8CodeUnitCount
         guard start &+ length <= count else { return nil }
         let tail = UnsafeRawPointer(literal.utf8Start + length - 4).loadUnaligned(as: UInt32.self)
@@ -496,7 +496,7 @@ private struct IndexBuilder<Capacity: NodeCapacity> {
 
     /// Why ``scanLiteral(_:at:)`` refused: the first byte that differs, or the end.
     @inline(never)
-    package func literalError(_ literal: StaticString, at start: Int) -> JSONError {
+    func literalError(_ literal: StaticString, at start: Int) -> JSONError {
         do {
             _ = try expectLiteral(literal, at: start)
         } catch {
@@ -506,7 +506,7 @@ private struct IndexBuilder<Capacity: NodeCapacity> {
     }
 
     /// Checks that `literal` is at `start`, byte by byte; returns the position after it.
-    package func expectLiteral(_ literal: StaticString, at start: Int) throws(JSONError) -> Int {
+    func expectLiteral(_ literal: StaticString, at start: Int) throws(JSONError) -> Int {
         let length = literal.utf8CodeUnitCount
         for offset in 0..<length {
             guard start &+ offset < count else {
@@ -521,7 +521,7 @@ private struct IndexBuilder<Capacity: NodeCapacity> {
 
     /// `literal` was expected at `start` and the byte at `offset` differs: the error shows the
     /// word written there (`expected 'null', found 'not'`).
-    package func literalMismatch(_ literal: StaticString, wordAt start: Int, at offset: Int) -> JSONError {
+    func literalMismatch(_ literal: StaticString, wordAt start: Int, at offset: Int) -> JSONError {
         syntax("expected '\(literal)', found '\(word(at: start))'", at: offset)
     }
 
@@ -549,17 +549,17 @@ private struct IndexBuilder<Capacity: NodeCapacity> {
     // sit in the scanning loop.
 
     @inline(never)
-    package func nestingError(at offset: Int) -> JSONError {
+    func nestingError(at offset: Int) -> JSONError {
         JSONError(code: .nestingTooDeep, message: "arrays and objects nest deeper than \(maximumDepth) levels", offset: offset)
     }
 
     @inline(never)
-    package func unexpectedByte(at offset: Int, _ context: StaticString) -> JSONError {
+    func unexpectedByte(at offset: Int, _ context: StaticString) -> JSONError {
         syntax("unexpected \(describeByte(base[offset])) \(context)", at: offset)
     }
 
     @inline(never)
-    package func separatorError(at offset: Int, inObject: Bool) -> JSONError {
+    func separatorError(at offset: Int, inObject: Bool) -> JSONError {
         syntax("expected ',' or '\(inObject ? "}" : "]")', found \(describeByte(base[offset]))", at: offset)
     }
 
@@ -570,7 +570,7 @@ private struct IndexBuilder<Capacity: NodeCapacity> {
 }
 
 /// A readable name for a byte in error messages.
-package func describeByte(_ byte: UInt8) -> String {
+func describeByte(_ byte: UInt8) -> String {
     if byte >= 0x21, byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
     return "byte 0x" + String(byte, radix: 16, uppercase: true)
 }

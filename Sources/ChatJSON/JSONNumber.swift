@@ -74,7 +74,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Checks the JSON number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-    package static func isValidLiteral<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
+    static func isValidLiteral<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
         var index = bytes.startIndex
         func peek() -> UInt8? { index < bytes.endIndex ? bytes[index] : nil }
         func digits() -> Int {

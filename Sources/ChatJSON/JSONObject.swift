@@ -31,7 +31,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     }
 
     /// Appends a member without looking for an existing one (used by the parser).
-    package mutating func appendMember(_ key: String, _ value: RawJSON) {
+    mutating func appendMember(_ key: String, _ value: RawJSON) {
         members.append((key: key, value: value))
     }
 

@@ -17,7 +17,7 @@ extension JSONReader {
         isNull(node) ? nil : try readString(node)
     }
 
-    package func readBool(_ node: Int) throws(JSONError) -> Bool {
+    func readBool(_ node: Int) throws(JSONError) -> Bool {
         guard kind(node) == .bool else { throw mismatch(node, expected: "a boolean") }
         return nodes[node].flag
     }
@@ -26,7 +26,7 @@ extension JSONReader {
         isNull(node) ? nil : try readBool(node)
     }
 
-    package func readInt(_ node: Int) throws(JSONError) -> Int {
+    func readInt(_ node: Int) throws(JSONError) -> Int {
         guard kind(node) == .number else { throw mismatch(node, expected: "an integer") }
         guard let value = integer(node, as: Int.self) else {
             throw .invalid("number \(numberLiteral(node)) is not an integer that fits in Int")
@@ -53,7 +53,7 @@ extension JSONReader {
         return node
     }
 
-    package func readModel<M: ReaderDecodable>(_ type: M.Type, _ node: Int) throws(JSONError) -> M {
+    func readModel<M: ReaderDecodable>(_ type: M.Type, _ node: Int) throws(JSONError) -> M {
         try M(reader: self, node: node)
     }
 

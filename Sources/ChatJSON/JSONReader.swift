@@ -13,7 +13,7 @@ package struct JSONReader {
     package let nodes: UnsafeBufferPointer<JSONNode>
     /// The document, for values kept as byte slices (lazy custom fields, attachments). A
     /// pointer rather than a `Data` so that copying a reader costs no reference counting.
-    package let sourcePointer: UnsafePointer<Data>
+    let sourcePointer: UnsafePointer<Data>
     /// Dates and channel ids read so far, so that one the document repeats is made once.
     package let memo: UnsafeMutablePointer<ReaderMemo>
 
@@ -134,7 +134,7 @@ package struct JSONReader {
     }
 
     /// Whether a string node equals `utf8` (unescaping only when the key has escapes).
-    package func keyEquals(_ node: Int, _ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    func keyEquals(_ node: Int, _ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         let entry = nodes[node]
         if entry.flag { return (try? string(node))?.utf8.elementsEqual(utf8) ?? false }
         let length = Int(entry.end - entry.start)
@@ -144,7 +144,7 @@ package struct JSONReader {
     }
 
     /// One past the root value's last byte: every key lies before it.
-    package var documentEnd: UnsafePointer<UInt8> { base + Int(nodes[0].end) }
+    var documentEnd: UnsafePointer<UInt8> { base + Int(nodes[0].end) }
 
     /// The raw bytes of a key node, for key-table lookups (nil when the key has escapes).
     package func keyBytes(_ node: Int) -> UnsafeBufferPointer<UInt8>? {
@@ -170,7 +170,7 @@ package struct JSONReader {
     }
 
     /// The text of a number node, exactly as written.
-    package func numberLiteral(_ node: Int) -> String {
+    func numberLiteral(_ node: Int) -> String {
         let entry = nodes[node]
         return String(decoding: UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end - entry.start)), as: UTF8.self)
     }
@@ -258,7 +258,7 @@ package struct JSONReader {
 
     /// Decodes a string with escapes straight into the String's storage: runs without a
     /// backslash are copied whole, and an escape never makes the text longer than it was.
-    package static func unescape(_ raw: UnsafeBufferPointer<UInt8>, offset: Int) throws(JSONError) -> String {
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>, offset: Int) throws(JSONError) -> String {
         var failure: JSONError?
         let text = String(unsafeUninitializedCapacity: max(raw.count, 1)) { output in
             do throws(JSONError) {
@@ -330,7 +330,7 @@ package struct JSONReader {
     /// stands for and the position after it. A high surrogate followed by another `\u` escape
     /// reads both: a valid pair is one scalar; otherwise the first is U+FFFD and the second
     /// escape's scalar comes back in `trailing`. Errors carry the offset within `raw`.
-    package static func readEscape(_ raw: UnsafeBufferPointer<UInt8>, from start: Int) throws(JSONError)
+    static func readEscape(_ raw: UnsafeBufferPointer<UInt8>, from start: Int) throws(JSONError)
         -> (scalar: UInt32, trailing: UInt32?, next: Int)
     {
         var index = start

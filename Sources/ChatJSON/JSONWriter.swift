@@ -52,7 +52,7 @@ public enum JSONWriter {
     /// Appends `text` as a JSON string: runs of bytes that need no escape are copied whole
     /// (byte by byte, every append paid a uniqueness and capacity check: a third of the time
     /// of writing a 2 KB message).
-    package static func writeString(_ text: String, into output: inout [UInt8]) {
+    static func writeString(_ text: String, into output: inout [UInt8]) {
         var text = text
         text.withUTF8 { bytes in
             output.reserveCapacity(output.count + bytes.count + 2)

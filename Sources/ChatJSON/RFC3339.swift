@@ -116,7 +116,7 @@ public enum RFC3339 {
         return Date(timeIntervalSince1970: Double(whole) + fraction)
     }
 
-    package static func daysIn(month: Int64, year: Int64) -> Int64 {
+    static func daysIn(month: Int64, year: Int64) -> Int64 {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -135,7 +135,7 @@ public enum RFC3339 {
     }
 
     /// The proleptic Gregorian date of a day count since 1970-01-01.
-    package static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+    static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

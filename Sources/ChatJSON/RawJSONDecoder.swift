@@ -28,7 +28,7 @@ public struct RawJSONDecoder: Sendable {
     /// Indexes `data` and runs `body` with a decoder on its root. A document that is not JSON
     /// is `DecodingError.dataCorrupted`; what `body` throws is thrown as it is.
     @usableFromInline
-    package func withRootDecoder(for data: Data, _ body: (IndexDecoder) throws -> Void) throws {
+    func withRootDecoder(for data: Data, _ body: (IndexDecoder) throws -> Void) throws {
         var failure: (any Error)?
         do {
             try JSONReader.read(data, maximumDepth: maximumDepth) { reader throws(JSONError) in
@@ -79,8 +79,8 @@ public struct AnyCodingKey: CodingKey, Hashable, Sendable {
 /// lives as long as the decoding does; a type that kept the decoder after its `init(from:)`
 /// returned would find the reader gone, as it would the document's bytes before.
 @usableFromInline
-package struct IndexDecoder: Decoder {
-    package let readerPointer: UnsafePointer<JSONReader>
+struct IndexDecoder: Decoder {
+    let readerPointer: UnsafePointer<JSONReader>
     package let node: Int
     @usableFromInline package let codingPath: [any CodingKey]
     @usableFromInline package var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -89,7 +89,7 @@ package struct IndexDecoder: Decoder {
     /// The value at this decoder's node as `T`: straight through `T(from:)`, specialized in
     /// the caller, unless `T` is one of the types JSON has no native form for.
     @inlinable
-    package func decodeRoot<T: Decodable>(_ type: T.Type) throws -> T {
+    func decodeRoot<T: Decodable>(_ type: T.Type) throws -> T {
         if IndexDecoder.readsItself(T.self) { return try T(from: self) }
         return try decodeSpecially(type)
     }
@@ -97,14 +97,14 @@ package struct IndexDecoder: Decoder {
     /// Whether `type` decodes through its own `init(from:)` (not one of the types
     /// ``decode(_:_:_:_:)`` reads itself).
     @usableFromInline
-    package static func readsItself(_ type: Any.Type) -> Bool {
+    static func readsItself(_ type: Any.Type) -> Bool {
         !(type == String.self || type == Int.self || type == Bool.self || type == Double.self || type == Int64.self
             || type == URL.self || type == Date.self || type == RawJSON.self || type == JSONObject.self || type == Data.self)
     }
 
     /// `T` at this decoder's node through the generic path.
     @usableFromInline
-    package func decodeSpecially<T: Decodable>(_ type: T.Type) throws -> T {
+    func decodeSpecially<T: Decodable>(_ type: T.Type) throws -> T {
         try IndexDecoder.decode(type, readerPointer, node, codingPath)
     }
 
@@ -247,7 +247,7 @@ package struct IndexDecoder: Decoder {
 private struct KeyedIndexContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     // Three words, so that the copy Codable's type-erasing box makes for every field read is a
     // copy of three words and one retain.
-    package let readerPointer: UnsafePointer<JSONReader>
+    let readerPointer: UnsafePointer<JSONReader>
     package let object: Int
     package let codingPath: [any CodingKey]
 
@@ -330,7 +330,7 @@ private struct KeyedIndexContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     }
 
     @inline(__always)
-    package func presentInteger<I: FixedWidthInteger>(_ type: I.Type, _ key: Key) throws -> I? {
+    func presentInteger<I: FixedWidthInteger>(_ type: I.Type, _ key: Key) throws -> I? {
         guard let node = present(key) else { return nil }
         return try IndexDecoder.integer(type, reader, node, codingPath + [key])
     }
@@ -380,12 +380,12 @@ private struct KeyedIndexContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 }
 
 private struct UnkeyedIndexContainer: UnkeyedDecodingContainer {
-    package let readerPointer: UnsafePointer<JSONReader>
+    let readerPointer: UnsafePointer<JSONReader>
     package let codingPath: [any CodingKey]
     package let end: Int
     package let total: Int
     package var cursor: Int
-    package var currentIndex = 0
+    var currentIndex = 0
     package var reader: JSONReader { readerPointer.pointee }
 
     package init(reader: UnsafePointer<JSONReader>, array: Int, codingPath: [any CodingKey]) {
@@ -397,9 +397,9 @@ private struct UnkeyedIndexContainer: UnkeyedDecodingContainer {
     }
 
     package var count: Int? { total }
-    package var isAtEnd: Bool { cursor >= end }
+    var isAtEnd: Bool { cursor >= end }
 
-    package mutating func advance() throws -> (Int, [any CodingKey]) {
+    mutating func advance() throws -> (Int, [any CodingKey]) {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(
                 RawJSON.self, .init(codingPath: codingPath, debugDescription: "the array has no element \(currentIndex)"))
@@ -439,7 +439,7 @@ private struct UnkeyedIndexContainer: UnkeyedDecodingContainer {
 }
 
 private struct SingleIndexContainer: SingleValueDecodingContainer {
-    package let readerPointer: UnsafePointer<JSONReader>
+    let readerPointer: UnsafePointer<JSONReader>
     package let node: Int
     package let codingPath: [any CodingKey]
     package var reader: JSONReader { readerPointer.pointee }

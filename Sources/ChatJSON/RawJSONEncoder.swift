@@ -20,7 +20,7 @@ public struct RawJSONEncoder: Sendable {
 
 /// A node under construction: containers are reference types so nested containers handed out
 /// earlier can still be filled in.
-package final class EncodingNode {
+final class EncodingNode {
     package enum Content {
         case empty
         case value(RawJSON)
@@ -45,7 +45,7 @@ package final class EncodingNode {
         }
     }
 
-    package func setMember(_ key: String, _ node: EncodingNode) {
+    func setMember(_ key: String, _ node: EncodingNode) {
         guard case .object(var members) = content else { return }
         content = .empty
         if let index = members.firstIndex(where: { $0.0 == key }) {
@@ -56,20 +56,20 @@ package final class EncodingNode {
         content = .object(members)
     }
 
-    package func appendElement(_ node: EncodingNode) {
+    func appendElement(_ node: EncodingNode) {
         guard case .array(var nodes) = content else { return }
         content = .empty
         nodes.append(node)
         content = .array(nodes)
     }
 
-    package var elementCount: Int {
+    var elementCount: Int {
         if case .array(let nodes) = content { return nodes.count }
         return 0
     }
 }
 
-package final class TreeEncoder: Encoder {
+final class TreeEncoder: Encoder {
     package let node: EncodingNode
     package let codingPath: [any CodingKey]
     package var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -87,7 +87,7 @@ package final class TreeEncoder: Encoder {
     }
 
     /// Values whose JSON form is fixed here rather than by their own `encode(to:)`.
-    package static func specialValue<T: Encodable>(_ value: T) -> RawJSON? {
+    static func specialValue<T: Encodable>(_ value: T) -> RawJSON? {
         switch value {
         case let json as RawJSON: return json
         case let object as JSONObject: return .object(object)
@@ -121,7 +121,7 @@ private struct KeyedTreeEncodingContainer<Key: CodingKey>: KeyedEncodingContaine
     package let node: EncodingNode
     package let codingPath: [any CodingKey]
 
-    package mutating func encodeNil(forKey key: Key) throws {
+    mutating func encodeNil(forKey key: Key) throws {
         node.setMember(key.stringValue, EncodingNode(.null))
     }
 
@@ -146,13 +146,13 @@ private struct KeyedTreeEncodingContainer<Key: CodingKey>: KeyedEncodingContaine
         return UnkeyedTreeEncodingContainer(node: child, codingPath: codingPath + [key])
     }
 
-    package mutating func superEncoder() -> any Encoder {
+    mutating func superEncoder() -> any Encoder {
         let child = EncodingNode()
         node.setMember("super", child)
         return TreeEncoder(node: child, codingPath: codingPath)
     }
 
-    package mutating func superEncoder(forKey key: Key) -> any Encoder {
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
         let child = EncodingNode()
         node.setMember(key.stringValue, child)
         return TreeEncoder(node: child, codingPath: codingPath + [key])
@@ -164,7 +164,7 @@ private struct UnkeyedTreeEncodingContainer: UnkeyedEncodingContainer {
     package let codingPath: [any CodingKey]
     package var count: Int { node.elementCount }
 
-    package mutating func encodeNil() throws { node.appendElement(EncodingNode(.null)) }
+    mutating func encodeNil() throws { node.appendElement(EncodingNode(.null)) }
 
     package mutating func encode<T: Encodable>(_ value: T) throws {
         let json = try TreeEncoder.encode(value, codingPath: codingPath + [AnyCodingKey(intValue: count)])
@@ -187,7 +187,7 @@ private struct UnkeyedTreeEncodingContainer: UnkeyedEncodingContainer {
         return UnkeyedTreeEncodingContainer(node: child, codingPath: path)
     }
 
-    package mutating func superEncoder() -> any Encoder {
+    mutating func superEncoder() -> any Encoder {
         let child = EncodingNode()
         let path = codingPath + [AnyCodingKey(intValue: count)]
         node.appendElement(child)
@@ -199,7 +199,7 @@ private struct SingleTreeEncodingContainer: SingleValueEncodingContainer {
     package let node: EncodingNode
     package let codingPath: [any CodingKey]
 
-    package mutating func encodeNil() throws { node.content = .value(.null) }
+    mutating func encodeNil() throws { node.content = .value(.null) }
 
     package mutating func encode<T: Encodable>(_ value: T) throws {
         node.content = .value(try TreeEncoder.encode(value, codingPath: codingPath))
