@@ -57,14 +57,14 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The same error seen from the enclosing object: `key` is put in front of the path.
-    package func prefixed(_ key: String) -> JSONError {
+    @_spi(JSONEngine) public func prefixed(_ key: String) -> JSONError {
         var copy = self
         copy.location = JSONPath(components: [.key(key)] + location.components)
         return copy
     }
 
     /// The same error seen from the enclosing array.
-    package func prefixed(index: Int) -> JSONError {
+    @_spi(JSONEngine) public func prefixed(index: Int) -> JSONError {
         var copy = self
         copy.location = JSONPath(components: [.index(index)] + location.components)
         return copy
@@ -78,7 +78,7 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
         JSONError(code: .missingField, message: "required field is missing", path: JSONPath(components: [.key(key)]))
     }
 
-    package static func invalid(_ message: String) -> JSONError {
+    @_spi(JSONEngine) public static func invalid(_ message: String) -> JSONError {
         JSONError(code: .invalidValue, message: message)
     }
 }

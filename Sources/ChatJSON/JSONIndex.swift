@@ -1,19 +1,19 @@
 /// One value in a ``JSONIndex``: its kind and where its bytes are. Containers also record the
 /// node after their last descendant, so siblings can be skipped in one step.
-package struct JSONNode {
-    package enum Kind: UInt8 {
+@_spi(JSONEngine) public struct JSONNode {
+    @_spi(JSONEngine) public enum Kind: UInt8 {
         case null, bool, number, string, array, object
     }
 
-    package var kind: Kind
+    @_spi(JSONEngine) public var kind: Kind
     /// For strings: the text contains escapes. For booleans: the value.
-    package var flag: Bool
+    @_spi(JSONEngine) public var flag: Bool
     /// First byte (for strings, the byte after the opening quote).
-    package var start: UInt32
+    @_spi(JSONEngine) public var start: UInt32
     /// One past the last byte (for strings, the closing quote).
-    package var end: UInt32
+    @_spi(JSONEngine) public var end: UInt32
     /// The index of the next node that is not inside this one.
-    package var next: UInt32
+    @_spi(JSONEngine) public var next: UInt32
 }
 
 /// A structural index of a JSON document: one pass over the bytes validates them and records

@@ -4,7 +4,7 @@ import Foundation
 extension JSONReader {
     /// Decodes a string with escapes straight into the String's storage: runs without a
     /// backslash are copied whole, and an escape never makes the text longer than it was.
-    static func unescape(_ raw: UnsafeBufferPointer<UInt8>, offset: Int) throws(JSONError) -> String {
+    @usableFromInline static func unescape(_ raw: UnsafeBufferPointer<UInt8>, offset: Int) throws(JSONError) -> String {
         var failure: JSONError?
         let text = String(unsafeUninitializedCapacity: max(raw.count, 1)) { output in
             do throws(JSONError) {

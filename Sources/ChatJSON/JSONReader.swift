@@ -8,20 +8,20 @@ import Darwin
 
 /// Reads values out of an indexed JSON document. Only valid inside ``JSONReader/read(_:maximumDepth:_:)``,
 /// which keeps the bytes alive.
-package struct JSONReader {
-    package let base: UnsafePointer<UInt8>
-    package let nodes: UnsafeBufferPointer<JSONNode>
+@_spi(JSONEngine) public struct JSONReader {
+    @_spi(JSONEngine) public let base: UnsafePointer<UInt8>
+    @_spi(JSONEngine) public let nodes: UnsafeBufferPointer<JSONNode>
     /// The document, for values kept as byte slices (lazy custom fields, attachments). A
     /// pointer rather than a `Data` so that copying a reader costs no reference counting.
-    let sourcePointer: UnsafePointer<Data>
+    @usableFromInline let sourcePointer: UnsafePointer<Data>
     /// Dates and channel ids read so far, so that one the document repeats is made once.
-    package let memo: UnsafeMutablePointer<ReaderMemo>
+    @_spi(JSONEngine) public let memo: UnsafeMutablePointer<ReaderMemo>
 
     /// The document.
-    package var source: Data { sourcePointer.pointee }
+    @_spi(JSONEngine) public var source: Data { sourcePointer.pointee }
 
     /// Indexes `data` and runs `body` with a reader positioned on node 0 (the root).
-    package static func read<R>(_ data: Data, maximumDepth: Int = JSONParser.defaultMaximumDepth, _ body: (JSONReader) throws(JSONError) -> R)
+    @_spi(JSONEngine) public static func read<R>(_ data: Data, maximumDepth: Int = JSONParser.defaultMaximumDepth, _ body: (JSONReader) throws(JSONError) -> R)
         throws(JSONError) -> R
     {
         do {
@@ -48,26 +48,26 @@ package struct JSONReader {
 
     // MARK: Structure
 
-    @inline(__always) package func kind(_ node: Int) -> JSONNode.Kind { nodes[node].kind }
-    @inline(__always) package func isNull(_ node: Int) -> Bool { nodes[node].kind == .null }
-    @inline(__always) package func next(_ node: Int) -> Int { Int(nodes[node].next) }
+    @inline(__always) @inlinable @_spi(JSONEngine) public func kind(_ node: Int) -> JSONNode.Kind { nodes[node].kind }
+    @inline(__always) @inlinable @_spi(JSONEngine) public func isNull(_ node: Int) -> Bool { nodes[node].kind == .null }
+    @inline(__always) @inlinable @_spi(JSONEngine) public func next(_ node: Int) -> Int { Int(nodes[node].next) }
 
     /// The members of an object: (key node, value node) pairs, in order.
-    package func members(_ object: Int) -> MemberSequence { MemberSequence(reader: self, object: object) }
+    @inlinable @_spi(JSONEngine) public func members(_ object: Int) -> MemberSequence { MemberSequence(reader: self, object: object) }
 
     /// The elements of an array, in order.
-    package func elements(_ array: Int) -> ElementSequence { ElementSequence(reader: self, array: array) }
+    @inlinable @_spi(JSONEngine) public func elements(_ array: Int) -> ElementSequence { ElementSequence(reader: self, array: array) }
 
-    package struct MemberSequence: Sequence, IteratorProtocol {
-        package let reader: JSONReader
-        package var cursor: Int
-        package let end: Int
-        package init(reader: JSONReader, object: Int) {
+    @_spi(JSONEngine) public struct MemberSequence: Sequence, IteratorProtocol {
+        @_spi(JSONEngine) public let reader: JSONReader
+        @_spi(JSONEngine) public var cursor: Int
+        @_spi(JSONEngine) public let end: Int
+        @inlinable @_spi(JSONEngine) public init(reader: JSONReader, object: Int) {
             self.reader = reader
             self.cursor = object + 1
             self.end = Int(reader.nodes[object].next)
         }
-        package mutating func next() -> (key: Int, value: Int)? {
+        @inlinable @_spi(JSONEngine) public mutating func next() -> (key: Int, value: Int)? {
             guard cursor < end else { return nil }
             let key = cursor
             let value = cursor + 1
@@ -76,16 +76,16 @@ package struct JSONReader {
         }
     }
 
-    package struct ElementSequence: Sequence, IteratorProtocol {
-        package let reader: JSONReader
-        package var cursor: Int
-        package let end: Int
-        package init(reader: JSONReader, array: Int) {
+    @_spi(JSONEngine) public struct ElementSequence: Sequence, IteratorProtocol {
+        @_spi(JSONEngine) public let reader: JSONReader
+        @_spi(JSONEngine) public var cursor: Int
+        @_spi(JSONEngine) public let end: Int
+        @inlinable @_spi(JSONEngine) public init(reader: JSONReader, array: Int) {
             self.reader = reader
             self.cursor = array + 1
             self.end = Int(reader.nodes[array].next)
         }
-        package mutating func next() -> Int? {
+        @inlinable @_spi(JSONEngine) public mutating func next() -> Int? {
             guard cursor < end else { return nil }
             defer { cursor = Int(reader.nodes[cursor].next) }
             return cursor
@@ -93,7 +93,7 @@ package struct JSONReader {
     }
 
     /// The number of members or elements of a container.
-    package func childCount(_ node: Int) -> Int {
+    @inlinable @_spi(JSONEngine) public func childCount(_ node: Int) -> Int {
         var count = 0
         var cursor = node + 1
         let end = Int(nodes[node].next)
@@ -107,7 +107,7 @@ package struct JSONReader {
     }
 
     /// The value of the member named `key`, the last one if repeated.
-    package func member(_ object: Int, _ key: String) -> Int? {
+    @inlinable @_spi(JSONEngine) public func member(_ object: Int, _ key: String) -> Int? {
         var key = key
         return key.withUTF8 { member(object, utf8: $0) }
     }
@@ -116,7 +116,7 @@ package struct JSONReader {
     ///
     /// Compares lengths before bytes: most members of an object differ from the key sought in
     /// length, and the walk over the members is the whole cost of a lookup.
-    package func member(_ object: Int, utf8: UnsafeBufferPointer<UInt8>) -> Int? {
+    @inlinable @_spi(JSONEngine) public func member(_ object: Int, utf8: UnsafeBufferPointer<UInt8>) -> Int? {
         var found: Int?
         var cursor = object &+ 1
         let end = Int(nodes[object].next)
@@ -134,7 +134,7 @@ package struct JSONReader {
     }
 
     /// Whether a string node equals `utf8` (unescaping only when the key has escapes).
-    func keyEquals(_ node: Int, _ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    @inlinable func keyEquals(_ node: Int, _ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         let entry = nodes[node]
         if entry.flag { return (try? string(node))?.utf8.elementsEqual(utf8) ?? false }
         let length = Int(entry.end - entry.start)
@@ -144,10 +144,10 @@ package struct JSONReader {
     }
 
     /// One past the root value's last byte: every key lies before it.
-    var documentEnd: UnsafePointer<UInt8> { base + Int(nodes[0].end) }
+    @usableFromInline var documentEnd: UnsafePointer<UInt8> { base + Int(nodes[0].end) }
 
     /// The raw bytes of a key node, for key-table lookups (nil when the key has escapes).
-    package func keyBytes(_ node: Int) -> UnsafeBufferPointer<UInt8>? {
+    @inlinable @_spi(JSONEngine) public func keyBytes(_ node: Int) -> UnsafeBufferPointer<UInt8>? {
         let entry = nodes[node]
         if entry.flag { return nil }
         return UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end - entry.start))
@@ -155,7 +155,7 @@ package struct JSONReader {
 
     // MARK: Scalars
 
-    package func string(_ node: Int) throws(JSONError) -> String {
+    @inlinable @_spi(JSONEngine) public func string(_ node: Int) throws(JSONError) -> String {
         let entry = nodes[node]
         let raw = UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end - entry.start))
         return try JSONReader.text(raw, escaped: entry.flag, offset: Int(entry.start))
@@ -164,20 +164,20 @@ package struct JSONReader {
     /// The text of a string's bytes between its quotes (at `offset` in the document), unescaped
     /// when it has escapes.
     @inline(__always)
-    package static func text(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, offset: Int) throws(JSONError) -> String {
+    @inlinable @_spi(JSONEngine) public static func text(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool, offset: Int) throws(JSONError) -> String {
         guard escaped else { return String(decoding: raw, as: UTF8.self) }
         return try unescape(raw, offset: offset)
     }
 
     /// The text of a number node, exactly as written.
-    func numberLiteral(_ node: Int) -> String {
+    @usableFromInline func numberLiteral(_ node: Int) -> String {
         let entry = nodes[node]
         return String(decoding: UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end - entry.start)), as: UTF8.self)
     }
 
     /// A number node as an integer of type `I`, parsed from the bytes; nil if it is not an
     /// integer that fits.
-    package func integer<I: FixedWidthInteger>(_ node: Int, as type: I.Type) -> I? {
+    @inlinable @_spi(JSONEngine) public func integer<I: FixedWidthInteger>(_ node: Int, as type: I.Type) -> I? {
         let entry = nodes[node]
         var cursor = Int(entry.start)
         let end = Int(entry.end)
@@ -202,7 +202,7 @@ package struct JSONReader {
         return value
     }
 
-    package func double(_ node: Int) -> Double? {
+    @inlinable @_spi(JSONEngine) public func double(_ node: Int) -> Double? {
         let entry = nodes[node]
         let length = Int(entry.end - entry.start)
         // Short integers are common and exact as Double; skip the string round trip for them.
@@ -211,13 +211,13 @@ package struct JSONReader {
         return value
     }
 
-    package func date(_ node: Int) -> Date? {
+    @inlinable @_spi(JSONEngine) public func date(_ node: Int) -> Date? {
         let entry = nodes[node]
         return memo.pointee.date(UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end - entry.start)), parse: RFC3339.parse)
     }
 
     /// The document bytes of a node: a container or scalar exactly as written (strings with quotes).
-    package func slice(_ node: Int) -> Data {
+    @_spi(JSONEngine) public func slice(_ node: Int) -> Data {
         let entry = nodes[node]
         var start = Int(entry.start)
         var end = Int(entry.end)
@@ -230,14 +230,14 @@ package struct JSONReader {
     }
 
     /// The byte range of a container node within the document.
-    package func range(_ node: Int) -> Range<Int> {
+    @inlinable @_spi(JSONEngine) public func range(_ node: Int) -> Range<Int> {
         Int(nodes[node].start)..<Int(nodes[node].end)
     }
 
     // MARK: Materializing
 
     /// Builds the ``RawJSON`` tree of a node.
-    package func rawJSON(_ node: Int) throws(JSONError) -> RawJSON {
+    @_spi(JSONEngine) public func rawJSON(_ node: Int) throws(JSONError) -> RawJSON {
         switch nodes[node].kind {
         case .null: return .null
         case .bool: return .bool(nodes[node].flag)

@@ -11,30 +11,30 @@ import Darwin
 /// and last eight bytes, so a lookup is one probe and at most three word comparisons (and a
 /// `memcmp` of the middle of keys over 16 bytes). It replaced a scan of the keys of the same
 /// length, which cost about 70 instructions per member and read every member of every object.
-package final class KeyTable<Key: RawRepresentable & CaseIterable & Sendable>: @unchecked Sendable where Key.RawValue == String {
+@_spi(JSONEngine) public final class KeyTable<Key: RawRepresentable & CaseIterable & Sendable>: @unchecked Sendable where Key.RawValue == String {
     /// One slot: a key's length (0 when the slot is empty), its first and last eight bytes
     /// (little-endian, zero-padded), and where its bytes are kept for the middle comparison.
-    private struct Slot {
-        package var length = 0
-        package var head: UInt64 = 0
-        package var last: UInt64 = 0
+    @usableFromInline struct Slot {
+        @_spi(JSONEngine) public var length = 0
+        @_spi(JSONEngine) public var head: UInt64 = 0
+        @_spi(JSONEngine) public var last: UInt64 = 0
         /// Bytes 8 to 15 and 16 to 23 of a key longer than 16 bytes (zero-padded past its last
         /// byte), so that keys up to 32 bytes compare as words.
-        package var middle: (UInt64, UInt64) = (0, 0)
-        package var bytes = 0
-        package var key: Key?
+        @_spi(JSONEngine) public var middle: (UInt64, UInt64) = (0, 0)
+        @_spi(JSONEngine) public var bytes = 0
+        @_spi(JSONEngine) public var key: Key?
     }
 
     // Written once in `init` and only read afterwards, which is what makes the table Sendable.
-    private let slots: UnsafeMutablePointer<Slot>
-    private let shift: UInt64
-    private let multiplier: UInt64
-    private let longest: Int
-    private let keyBytes: [UInt8]
+    @usableFromInline let slots: UnsafeMutablePointer<Slot>
+    @usableFromInline let shift: UInt64
+    @usableFromInline let multiplier: UInt64
+    @usableFromInline let longest: Int
+    @usableFromInline let keyBytes: [UInt8]
     /// The key names, for filtering custom fields.
-    package let names: Set<String>
+    @_spi(JSONEngine) public let names: Set<String>
 
-    package init() {
+    @_spi(JSONEngine) public init() {
         let keys = Key.allCases.map { (key: $0, bytes: Array($0.rawValue.utf8)) }
         var keyBytes: [UInt8] = []
         var prepared: [Slot] = []
@@ -88,7 +88,7 @@ package final class KeyTable<Key: RawRepresentable & CaseIterable & Sendable>: @
     /// The known key at `keyNode`, or nil for any other key. Inlined into each model's member
     /// loop, which calls it for every member.
     @inline(__always)
-    package func match(_ reader: JSONReader, _ keyNode: Int) -> Key? {
+    @inlinable @_spi(JSONEngine) public func match(_ reader: JSONReader, _ keyNode: Int) -> Key? {
         guard let bytes = reader.keyBytes(keyNode) else {
             return (try? reader.string(keyNode)).flatMap(Key.init(rawValue:))
         }
@@ -98,7 +98,7 @@ package final class KeyTable<Key: RawRepresentable & CaseIterable & Sendable>: @
     /// The known key whose bytes are `bytes`; up to `end`, bytes after them may be read (and
     /// are ignored), so that a key's first eight bytes are one load.
     @inline(__always)
-    package func match(_ bytes: UnsafeBufferPointer<UInt8>, readableUpTo end: UnsafePointer<UInt8>) -> Key? {
+    @inlinable @_spi(JSONEngine) public func match(_ bytes: UnsafeBufferPointer<UInt8>, readableUpTo end: UnsafePointer<UInt8>) -> Key? {
         let length = bytes.count
         guard length <= longest, let start = bytes.baseAddress else { return nil }
         let head = end - start >= 8 ? KeyTable.loadHead(start, length) : KeyTable.head(bytes)
@@ -122,27 +122,27 @@ package final class KeyTable<Key: RawRepresentable & CaseIterable & Sendable>: @
     /// Whether the middle of a key over 32 bytes, between its first and last eight, is the
     /// middle of `slot`'s key.
     @inline(never)
-    private func middleMatches(_ slot: Slot, _ start: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+    @inlinable func middleMatches(_ slot: Slot, _ start: UnsafePointer<UInt8>, _ length: Int) -> Bool {
         keyBytes.withUnsafeBufferPointer { known in
             memcmp(known.baseAddress! + slot.bytes + 8, start + 8, length - 16) == 0
         }
     }
 
     @inline(__always)
-    private static func slot(_ length: Int, _ head: UInt64, _ last: UInt64, _ multiplier: UInt64, _ shift: UInt64) -> UInt64 {
+    @inlinable static func slot(_ length: Int, _ head: UInt64, _ last: UInt64, _ multiplier: UInt64, _ shift: UInt64) -> UInt64 {
         ((head ^ (last &* 0xFF51_AFD7_ED55_8CCD) ^ UInt64(truncatingIfNeeded: length)) &* multiplier) >> shift
     }
 
     /// The first eight bytes at `start`, of which `length` belong to the key, zero-padded.
     @inline(__always)
-    private static func loadHead(_ start: UnsafePointer<UInt8>, _ length: Int) -> UInt64 {
+    @inlinable static func loadHead(_ start: UnsafePointer<UInt8>, _ length: Int) -> UInt64 {
         let loaded = UInt64(littleEndian: UnsafeRawPointer(start).loadUnaligned(as: UInt64.self))
         return length >= 8 ? loaded : loaded & ((1 &<< UInt64(length &* 8)) &- 1)
     }
 
     /// The first eight bytes, little-endian, zero-padded.
     @inline(__always)
-    private static func head<C: Collection<UInt8>>(_ bytes: C) -> UInt64 {
+    @usableFromInline static func head<C: Collection<UInt8>>(_ bytes: C) -> UInt64 {
         var head: UInt64 = 0
         var shift: UInt64 = 0
         for byte in bytes.prefix(8) {
@@ -153,7 +153,7 @@ package final class KeyTable<Key: RawRepresentable & CaseIterable & Sendable>: @
     }
 
     /// The last eight bytes of a key longer than eight bytes, little-endian; 0 otherwise.
-    private static func last(_ bytes: [UInt8]) -> UInt64 {
+    @usableFromInline static func last(_ bytes: [UInt8]) -> UInt64 {
         guard bytes.count > 8 else { return 0 }
         return head(bytes[(bytes.count - 8)...])
     }

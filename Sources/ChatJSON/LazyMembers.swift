@@ -1,23 +1,23 @@
 import Foundation
 
 /// Which members of an object a ``LazyMembers`` keeps.
-package final class MemberFilter: Sendable {
-    private let excluded: Set<String>
-    private let included: Set<String>?
+@_spi(JSONEngine) public final class MemberFilter: Sendable {
+    @usableFromInline let excluded: Set<String>
+    @usableFromInline let included: Set<String>?
 
     /// Keeps every member except `excluded`.
-    package init(excluding excluded: Set<String>) {
+    @_spi(JSONEngine) public init(excluding excluded: Set<String>) {
         self.excluded = excluded
         self.included = nil
     }
 
     /// Keeps only `included`.
-    package init(only included: Set<String>) {
+    @_spi(JSONEngine) public init(only included: Set<String>) {
         self.excluded = []
         self.included = included
     }
 
-    package func accepts(_ key: String) -> Bool {
+    @inlinable @_spi(JSONEngine) public func accepts(_ key: String) -> Bool {
         if let included { return included.contains(key) }
         return !excluded.contains(key)
     }
@@ -27,26 +27,26 @@ package final class MemberFilter: Sendable {
 ///
 /// Most bots never look at most custom fields; leaving them as bytes is what keeps event
 /// decoding fast. Reading or setting them materializes a dictionary.
-package struct LazyMembers: Sendable, Hashable {
-    private enum Storage: Sendable {
+@_spi(JSONEngine) public struct LazyMembers: Sendable, Hashable {
+    @usableFromInline enum Storage: Sendable {
         case pending(Data)
         case resolved([String: RawJSON])
     }
 
-    private var storage: Storage
-    private let filter: MemberFilter?
+    @usableFromInline var storage: Storage
+    @usableFromInline let filter: MemberFilter?
 
-    package init(source: Data, filter: MemberFilter) {
+    @inlinable @_spi(JSONEngine) public init(source: Data, filter: MemberFilter) {
         storage = .pending(source)
         self.filter = filter
     }
 
-    package init(_ values: [String: RawJSON] = [:]) {
+    @inlinable @_spi(JSONEngine) public init(_ values: [String: RawJSON] = [:]) {
         storage = .resolved(values)
         filter = nil
     }
 
-    package var value: [String: RawJSON] {
+    @_spi(JSONEngine) public var value: [String: RawJSON] {
         get {
             switch storage {
             case .resolved(let values):
@@ -62,6 +62,6 @@ package struct LazyMembers: Sendable, Hashable {
         set { storage = .resolved(newValue) }
     }
 
-    package static func == (lhs: LazyMembers, rhs: LazyMembers) -> Bool { lhs.value == rhs.value }
-    package func hash(into hasher: inout Hasher) { hasher.combine(value) }
+    @_spi(JSONEngine) public static func == (lhs: LazyMembers, rhs: LazyMembers) -> Bool { lhs.value == rhs.value }
+    @_spi(JSONEngine) public func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }

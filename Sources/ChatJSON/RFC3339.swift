@@ -52,7 +52,7 @@ public enum RFC3339 {
         return String(decoding: out, as: UTF8.self)
     }
 
-    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+    @_spi(JSONEngine) public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         // Fixed positions up to the seconds: `YYYY-MM-DDTHH:MM:SS` is 19 bytes.
         guard bytes.count >= 20, let base = bytes.baseAddress else { return nil }
         @inline(__always) func digits(_ at: Int, _ width: Int) -> Int64? {

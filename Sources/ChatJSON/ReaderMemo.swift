@@ -18,27 +18,33 @@ import Darwin
 /// finding it here about 30. Its channel id is there twice too (the event's and the
 /// message's `cid`), and reading one makes two strings: the last such pair of strings made
 /// from one text is kept (``pair(_:make:)``).
-package struct ReaderMemo {
+@_spi(JSONEngine) public struct ReaderMemo {
     /// A value and the bytes it was made from (which live as long as the reader).
-    private struct Entry<Value> {
-        package var start: UnsafePointer<UInt8>
-        package var count: Int
-        package var value: Value
+    @usableFromInline struct Entry<Value> {
+        @usableFromInline var start: UnsafePointer<UInt8>
+        @usableFromInline var count: Int
+        @usableFromInline var value: Value
+
+        @usableFromInline init(start: UnsafePointer<UInt8>, count: Int, value: Value) {
+            self.start = start
+            self.count = count
+            self.value = value
+        }
 
         @inline(__always)
-        package func matches(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        @inlinable func matches(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
             count == other.count && memcmp(start, other.baseAddress!, count) == 0
         }
     }
 
-    private var dates: (Entry<Date>?, Entry<Date>?, Entry<Date>?, Entry<Date>?) = (nil, nil, nil, nil)
+    @usableFromInline var dates: (Entry<Date>?, Entry<Date>?, Entry<Date>?, Entry<Date>?) = (nil, nil, nil, nil)
     /// The date entry to replace next (oldest first).
-    private var nextDate = 0
-    private var lastPair: Entry<(String, String)>?
+    @usableFromInline var nextDate = 0
+    @usableFromInline var lastPair: Entry<(String, String)>?
 
     /// The date written as `text`, parsed by `parse` the first time that text is seen.
     @inline(__always)
-    package mutating func date(_ text: UnsafeBufferPointer<UInt8>, parse: (UnsafeBufferPointer<UInt8>) -> Date?) -> Date? {
+    @inlinable @_spi(JSONEngine) public mutating func date(_ text: UnsafeBufferPointer<UInt8>, parse: (UnsafeBufferPointer<UInt8>) -> Date?) -> Date? {
         guard let start = text.baseAddress else { return parse(text) }
         if let entry = dates.0, entry.matches(text) { return entry.value }
         if let entry = dates.1, entry.matches(text) { return entry.value }
@@ -59,7 +65,7 @@ package struct ReaderMemo {
     /// The two strings made from `text` (unescaped) by `make`, such as a channel id's type and
     /// id, unless `text` is the one they were last made from.
     @inline(__always)
-    package mutating func pair(_ text: UnsafeBufferPointer<UInt8>, make: () -> (String, String)?) -> (String, String)? {
+    @inlinable @_spi(JSONEngine) public mutating func pair(_ text: UnsafeBufferPointer<UInt8>, make: () -> (String, String)?) -> (String, String)? {
         guard let start = text.baseAddress else { return make() }
         if let entry = lastPair, entry.matches(text) { return entry.value }
         guard let made = make() else { return nil }

@@ -1,3 +1,4 @@
+@_spi(JSONEngine) import ChatJSON
 import Foundation
 
 /// The error body every Stream endpoint answers with, and the `error` of `connection.error`:

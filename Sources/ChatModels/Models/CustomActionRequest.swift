@@ -1,3 +1,4 @@
+@_spi(JSONEngine) import ChatJSON
 import Foundation
 
 /// What the service posts to the app's `custom_action_handler_url`: the message of a custom

@@ -1,3 +1,4 @@
+@_spi(JSONEngine) import ChatJSON
 import ChatJSON
 import Foundation
 

@@ -1,3 +1,4 @@
+@_spi(JSONEngine) import ChatJSON
 import Foundation
 
 /// A reaction on a message (`like`, `love`, or any type of your own).

@@ -1,3 +1,4 @@
+@_spi(JSONEngine) import ChatJSON
 import Foundation
 
 /// A chat user. Fields the API defines are typed; everything else (`birthland`, the unread

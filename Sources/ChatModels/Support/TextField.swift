@@ -1,3 +1,4 @@
+@_spi(JSONEngine) import ChatJSON
 import Foundation
 
 /// A string field of a model read from a document: where its text lies in the document's bytes
