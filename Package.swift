@@ -329,8 +329,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ChatBotKitTests",
+            // ChatBotKitPostgres: the lease keeper is tested against the store a deployment uses.
             dependencies: ["ChatBotKitWebhooks", "ChatBotKitConfiguration", 
-                "BotsCLI", "ChatBotKit", "ChatBotKitTesting", "ChatDevServer", "ChatLocking", .product(name: "Logging", package: "swift-log"),
+                "BotsCLI", "ChatBotKit", "ChatBotKitPostgres", "ChatBotKitTesting", "ChatDevServer", "ChatLocking", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Tools"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),

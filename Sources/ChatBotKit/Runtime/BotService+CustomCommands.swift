@@ -39,7 +39,7 @@ extension BotService {
     /// time (a reconfigured bot's, once it took its new configuration).
     private func gated(_ command: CustomCommand) -> CustomCommand {
         let name = command.definition.name
-        return CustomCommand(definition: command.definition) { [bot, gate] request in
+        return CustomCommand(definition: command.definition) { [bot, gate = pipeline.gate] request in
             let task = HandlerGate.currentTask()
             await gate.admit(task: task)
             defer { gate.leave(task: task) }

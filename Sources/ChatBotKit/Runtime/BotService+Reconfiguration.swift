@@ -14,6 +14,7 @@ extension BotService {
     /// would wait for that handler to finish: start it in a `Task` the handler does not await,
     /// and it applies once the handler is done.
     public func reconfigure(_ makeBot: @Sendable () throws -> Bot) async throws {
+        let gate = pipeline.gate
         if let task = HandlerGate.currentTask(), gate.isHandler(task) {
             throw BotError(
                 code: .configuration,
@@ -56,7 +57,7 @@ extension BotService {
             if !channels.contains(cid) { channels.append(cid) }
         }
         if configuration.events.isWebhook {
-            webhookChannels.withLock { _ = $0.insert(cid) }
+            webhookChannels.follow(cid)
         } else {
             try await connection.watch(cid)
         }
@@ -69,7 +70,7 @@ extension BotService {
     public func leave(_ cid: ChannelId) async throws {
         do {
             if configuration.events.isWebhook {
-                webhookChannels.withLock { _ = $0.remove(cid) }
+                webhookChannels.leave(cid)
             } else {
                 try await connection.unwatch(cid)
             }

@@ -4,7 +4,6 @@ import ChatModels
 import Foundation
 import Logging
 import ServiceLifecycle
-import Tracing
 
 /// Runs one bot: its user's event connection (or its share of the app's webhook, see
 /// ``EventSource``), its channels, and the handling of new, edited and deleted messages.
@@ -68,38 +67,25 @@ public final class BotService: Service, Sendable {
     public let connection: EventConnection
     /// The bot's logger (its metadata names the bot).
     public let logger: Logger
-    let handled = Locked(RecentKeys(capacity: 50_000))
-    /// How far it has handled (kept only with ``Configuration/catchUp``).
-    let progress = Locked(HandledProgress())
-    /// When the checkpoint was last saved, and whether saving fails.
-    let checkpointSaving = Locked(CheckpointSaving())
-    let mailboxes = ChannelMailboxes()
-    /// Which channels this node handles (kept only with ``Configuration/scaleOut``).
-    let ownership = Locked(ChannelOwnership())
-    /// Asks the lease rounds for one now.
-    let leaseRounds = Locked<AsyncStream<Void>.Continuation?>(nil)
-    /// Whether the lease store cannot be reached (said once).
-    let leaseFailing = Locked(false)
-    /// Channels taken over, waiting for the consumer (which a nudge of the connection wakes).
-    let handOffs = Locked<[PendingHandOff]>([])
-    /// This run's id in the lease store, which keeps two processes from running as one node.
-    let instance = UUID().uuidString.lowercased()
-    /// One round of the leases at a time (the first, before the bot is ready, and the later ones).
-    let leaseBalancing = AsyncSlots(limit: 1)
-    private let readiness = Locked(Readiness.starting([]))
+    /// The channels it was given, and those it followed since.
     let configuredChannels: Locked<[ChannelId]>
-    let gate = HandlerGate()
+    // The parts it composes, each with one job; the service itself keeps only how they are
+    // wired, whether it is ready, and its reconfigurations.
+    /// Takes the events in and runs the handlers.
+    let pipeline: DeliveryPipeline
+    /// Keeps the checkpoint (only with ``Configuration/catchUp``).
+    let checkpointer: Checkpointer?
+    /// Keeps this node's share of the channels (only with ``Configuration/scaleOut``).
+    let leaseKeeper: LeaseKeeper?
+    /// Schedules, conversation timeouts, and the reminders missed while stopped.
+    let timedWork: TimedWork
+    /// The channels the bot follows when its events come by webhook (unused on the WebSocket,
+    /// whose connection knows what it watches).
+    let webhookChannels = WebhookChannels()
+    /// Whether the bot got ready, for whoever waits until it is.
+    let readiness = BotReadiness()
     /// One reconfiguration at a time.
     let reconfiguring = AsyncSlots(limit: 1)
-    let metrics: BotMetrics
-    /// The channels a bot taking its events by webhook follows: the webhook brings every
-    /// channel's events, and it keeps those of its channels and memberships.
-    let webhookChannels = Locked<Set<ChannelId>>([])
-    /// Set once the bot drains: no scheduled run or conversation timeout is queued any more.
-    let timedWorkStopped = Locked(false)
-    /// When the bot was last known running, from its checkpoint: the runs its schedules missed
-    /// since are made up once it is ready (the last of each), and its reminders due since handled.
-    let schedulesResumeFrom = Locked<Date?>(nil)
 
     /// A service for `bot`, talking through `client`.
     public init(bot: Bot, client: ChatClient, channels: [ChannelId], configuration: Configuration = Configuration(), logger: Logger? = nil) {
@@ -107,16 +93,39 @@ public final class BotService: Service, Sendable {
         self.client = client
         configuredChannels = Locked(channels)
         self.configuration = configuration
-        metrics = BotMetrics(bot: bot.name, factory: client.metricsFactory)
         // A bot follows its membership, as its users expect: a channel it is added to from an
         // app is handled like its configured ones, across restarts and reconnects.
         var connectionConfiguration = configuration.connection
         connectionConfiguration.watchesMemberChannels = true
-        connection = EventConnection(client: client, user: bot.user, configuration: connectionConfiguration)
+        let connection = EventConnection(client: client, user: bot.user, configuration: connectionConfiguration)
+        self.connection = connection
         var botLogger = logger ?? Logger(label: "chatbotkit.bot")
         botLogger[metadataKey: "bot"] = .string(bot.name)
         if let scaleOut = configuration.scaleOut { botLogger[metadataKey: "node"] = .string(scaleOut.node) }
         self.logger = botLogger
+
+        let metrics = BotMetrics(bot: bot.name, factory: client.metricsFactory)
+        let checkpointer = configuration.catchUp.map { Checkpointer($0, bot: bot.name, logger: botLogger) }
+        let leaseKeeper = configuration.scaleOut.map { scaleOut in
+            LeaseKeeper(
+                scaleOut, bot: bot, connection: connection, maximumAge: configuration.catchUp?.maximumAge ?? .seconds(86_400), metrics: metrics,
+                logger: botLogger)
+        }
+        self.checkpointer = checkpointer
+        self.leaseKeeper = leaseKeeper
+        // Where timed work is queued and a deleted user's messages forgotten: the channels this node handles.
+        let handledChannels: @Sendable () -> [ChannelId] = { [webhookChannels, isWebhook = configuration.events.isWebhook] in
+            if let leaseKeeper { return leaseKeeper.leasedChannels.sorted { $0.rawValue < $1.rawValue } }
+            if isWebhook { return webhookChannels.sorted }
+            return connection.watchedChannels
+        }
+        var observers: [any DeliveryObserver] = []
+        if let checkpointer { observers.append(checkpointer) }
+        if let leaseKeeper { observers.append(leaseKeeper) }
+        pipeline = DeliveryPipeline(
+            bot: bot, client: client, logger: botLogger, metrics: metrics, maximumConcurrentChannels: configuration.maximumConcurrentChannels,
+            drainDeadline: configuration.drainDeadline, observers: observers, channels: handledChannels)
+        timedWork = TimedWork(pipeline: pipeline, channels: handledChannels)
     }
 
     /// A service for `bot` on `server`, with a client of its own acting as the bot's user,
@@ -134,401 +143,34 @@ public final class BotService: Service, Sendable {
     }
 
     /// Handlers running right now.
-    public var runningHandlers: Int { gate.running }
+    public var runningHandlers: Int { pipeline.runningHandlers }
 
     /// Whether a delivery is queued or being handled (what `bots simulate` waits out).
-    public var hasPendingWork: Bool { mailboxes.pendingChannels > 0 }
+    public var hasPendingWork: Bool { pipeline.hasPendingWork }
 
     /// Waits until the bot is connected and watching its channels; throws the error that
     /// stopped it if it could not start or stopped before it was ready.
     public func waitUntilReady() async throws {
-        let outcome: Result<Void, BotError> = await withCheckedContinuation { continuation in
-            let settled = readiness.withLock { readiness -> Result<Void, BotError>? in
-                switch readiness {
-                case .starting(var waiters):
-                    waiters.append(continuation)
-                    readiness = .starting(waiters)
-                    return nil
-                case .settled(let outcome): return outcome
-                }
-            }
-            if let settled { continuation.resume(returning: settled) }
-        }
-        try outcome.get()
+        try await readiness.wait()
     }
+
+    /// Whether the bot got connected and watched its channels (it may have stopped since).
+    var becameReady: Bool { readiness.isReady }
 
     /// Connects, watches the channels, and handles messages until shut down.
     public func run() async throws {
         defer { configuration.commands?.unregister(bot: bot.name) }
         do {
-            try await handleMessages()
-            settle(.failure(BotError(code: .startFailed, message: "bot \(bot.name) stopped before it was ready")))
+            if case .webhook(let feed) = configuration.events {
+                try await runOverWebhook(feed)
+            } else {
+                try await runOverWebSocket()
+            }
+            readiness.settle(.failure(BotError(code: .startFailed, message: "bot \(bot.name) stopped before it was ready")))
         } catch {
             let botError = error as? BotError ?? BotError(code: .startFailed, message: "bot \(bot.name) stopped: \(error)", underlying: error)
-            settle(.failure(botError))
+            readiness.settle(.failure(botError))
             throw error
         }
-    }
-
-    private func handleMessages() async throws {
-        if case .webhook(let intake) = configuration.events { return try await handleWebhookEvents(from: intake) }
-        try await prepare()
-        let catchUp = configuration.catchUp
-        if let catchUp, let since = resumeFromCheckpoint(catchUp) { connection.catchUp(since: since) }
-        // Before connecting: what is posted from here on is caught up on after a restart.
-        let followingSince = Date()
-        let scaleOut = configuration.scaleOut
-        let slots = AsyncSlots(limit: configuration.maximumConcurrentChannels)
-        let connection = self.connection
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask {
-                try await connection.run()
-            }
-            group.addTask { [self] in
-                await connection.waitUntilConnected()
-                for cid in channels { try await connection.watch(cid) }
-                if let scaleOut {
-                    do {
-                        try await balanceLeasesAtStart(scaleOut)
-                    } catch let taken as NodeNameTaken {
-                        throw BotError(code: .startFailed, message: "bot \(bot.name) cannot start: \(taken)", underlying: taken)
-                    } catch {
-                        throw BotError(
-                            code: .startFailed, message: "bot \(bot.name) cannot reach its lease store (node \(scaleOut.node)): \(error)",
-                            underlying: error)
-                    }
-                }
-                if catchUp != nil { progress.withLock { $0.following(since: followingSince) } }
-                settle(.success(()))
-                logger.info("Bot \(bot.name) is ready", metadata: ["channels": "\(connection.watchedChannels.map(\.rawValue))"])
-            }
-            // The consumer stops when the connection's events end (shutdown), then waits for the
-            // channel workers to drain their queues. A discarding group: a plain task group keeps
-            // every finished worker until it is awaited, one per burst of messages in a channel,
-            // for the life of the bot.
-            group.addTask { [self] in
-                try await withThrowingDiscardingTaskGroup { workers in
-                    if let catchUp { workers.addTask { [self] in await saveCheckpoints(catchUp) } }
-                    workers.addTask { [self] in await runTimedWork(slots: slots) }
-                    if let scaleOut {
-                        workers.addTask { [self] in await keepLeases(scaleOut) }
-                        for await event in connection.events {
-                            // Channels just taken over come first: their past before their live events.
-                            for handOff in takeHandOffs() {
-                                await consume(handOff, slots: slots, workers: &workers)
-                            }
-                            if event.type != .wakeUp { await consumeLeased(event, slots: slots, workers: &workers) }
-                        }
-                    } else {
-                        for await event in connection.events { await consume(event, slots: slots, workers: &workers) }
-                    }
-                    await drain(&workers)
-                    // Nothing is left to handle: this stops the saving of checkpoints and the lease rounds.
-                    workers.cancelAll()
-                }
-                if let scaleOut { await releaseLeases(scaleOut) }
-                if let catchUp { saveCheckpoint(catchUp, always: true) }
-            }
-        }
-    }
-
-    /// The channels taken over since the last look (usually none).
-    private func takeHandOffs() -> [PendingHandOff] {
-        handOffs.withLock { pending in
-            var taken: [PendingHandOff] = []
-            swap(&taken, &pending)
-            return taken
-        }
-    }
-
-    /// A channel taken over: the deliveries its last holder handled are not handled again, its
-    /// synced events are taken in, then the bot's reminders that came due meanwhile, then the
-    /// live events that waited, and the channel is held.
-    private func consume(_ handOff: PendingHandOff, slots: AsyncSlots, workers: inout ThrowingDiscardingTaskGroup<any Error>) async {
-        handled.withLock { handled in
-            for key in handOff.recentlyHandled { handled.insert(key) }
-        }
-        for event in handOff.synced { await consume(event, slots: slots, workers: &workers, leasedIn: handOff.cid) }
-        for reminder in handOff.dueReminders {
-            guard let message = reminder.message else { continue }
-            logger.info(
-                "Bot \(bot.name) handles its reminder of message \(message.id), due while no node handled \(handOff.cid)",
-                metadata: ["cid": "\(handOff.cid)"])
-            if queueOwn(Delivery(.reminderDue(reminder), message), in: handOff.cid) {
-                await startDraining(handOff.cid, slots: slots, workers: &workers)
-            }
-        }
-        for event in ownership.withLock({ $0.finishCatchingUp(handOff.cid) }) {
-            await consume(event, slots: slots, workers: &workers, leasedIn: handOff.cid)
-        }
-    }
-
-    /// An event of a scaled-out bot: handled when its channel's lease is this node's, kept
-    /// while the channel is being taken over, skipped otherwise.
-    private func consumeLeased(_ event: Event, slots: AsyncSlots, workers: inout ThrowingDiscardingTaskGroup<any Error>) async {
-        guard let cid = event.cid else { return await consume(event, slots: slots, workers: &workers) }
-        let now = ContinuousClock.now
-        switch ownership.withLock({ $0.route(event, in: cid, now: now) }) {
-        case .handle:
-            await consume(event, slots: slots, workers: &workers, leasedIn: cid)
-        case .hold:
-            return
-        case .skip(let isNewChannel):
-            logMembership(event)
-            metrics.leftToOtherNode()
-            if configuration.catchUp != nil { track(event, accepted: nil) }
-            if isNewChannel { requestLeaseRound() }
-        }
-    }
-
-    /// Takes an event in: a delivery not handled before is queued in its channel's mailbox, and
-    /// a worker started for a channel that had none. `leasedIn` is the channel whose lease
-    /// this node holds, whose progress is followed for the next holder.
-    func consume(
-        _ event: Event, slots: AsyncSlots, workers: inout ThrowingDiscardingTaskGroup<any Error>, leasedIn leasedChannel: ChannelId? = nil
-    ) async {
-        if event.type == .userDeleted { return await consumeUserDeletion(event, slots: slots, workers: &workers) }
-        logMembership(event)
-        let accepted = accept(event)
-        if configuration.catchUp != nil { track(event, accepted: accepted?.0) }
-        if let leasedChannel { ownership.withLock { $0.track(leasedChannel, eventAt: event.createdAt, delivery: accepted?.0.key) } }
-        guard let (delivery, cid) = accepted else { return }
-        if mailboxes.enqueue(delivery, in: cid) { await startDraining(cid, slots: slots, workers: &workers) }
-    }
-
-    /// Starts the worker of a channel that had none, once a slot is free.
-    func startDraining(_ cid: ChannelId, slots: AsyncSlots, workers: inout ThrowingDiscardingTaskGroup<any Error>) async {
-        await slots.acquire()
-        workers.addTask { [self] in
-            defer { slots.release() }
-            await drainMailbox(cid)
-        }
-    }
-
-    /// Upserts the bot's user and makes it a member of its channels.
-    func prepare() async throws {
-        do {
-            try await client.upsertUsers([bot.user])
-            for cid in channels { try await client.join(cid, as: bot.user.id) }
-        } catch {
-            throw BotError(code: .startFailed, message: "bot \(bot.name) could not set up its user and channels: \(error)", underlying: error)
-        }
-        try await setUpCustomCommands()
-    }
-
-    /// Says when the bot starts or stops following a channel; its connection does the following
-    /// (`watchesMemberChannels`): edits, deletions and truncations reach only a channel's
-    /// watchers, and a member that does not watch gets its new messages alone.
-    private func logMembership(_ event: Event) {
-        guard let cid = event.cid else { return }
-        if event.isAddition(of: bot.user.id) {
-            logger.info("Bot \(bot.name) was added to \(cid) and follows it", metadata: ["cid": "\(cid)"])
-        } else if event.isRemoval(of: bot.user.id) {
-            logger.info("Bot \(bot.name) was removed from \(cid) and no longer follows it", metadata: ["cid": "\(cid)"])
-        }
-    }
-
-    /// A new message from someone else, an edit, the deletion or undeletion of one, or someone else's
-    /// reaction to any message, not handled before; nil for anything else.
-    private func accept(_ event: Event) -> (Delivery, ChannelId)? {
-        let trigger: BotContext.Trigger
-        switch event.type {
-        case .messageNew, .notificationMessageNew: trigger = .newMessage
-        case .messageUpdated:
-            guard let update = updateTrigger(of: event) else { return nil }
-            trigger = update
-        case .messageDeleted: trigger = .deletion(isHardDelete: event.hardDelete ?? false)
-        case .messageUndeleted: trigger = .undeletion
-        case .channelTruncated, .channelDeleted: return acceptTruncation(event)
-        case .userMessagesDeleted: return acceptUserMessagesDeletion(event)
-        case .reactionNew, .reactionUpdated, .reactionDeleted: return acceptReaction(event)
-        case .notificationReminderDue: return acceptReminder(event)
-        case .pollVoteCasted, .pollVoteChanged, .pollVoteRemoved: return acceptPollVote(event)
-        case .pollClosed: return acceptPollClosing(event)
-        default: return acceptChannelEvent(event)
-        }
-        guard let message = event.message, let cid = event.cid ?? message.cid, message.user?.id != bot.user.id else { return nil }
-        switch trigger {
-        case .deletion, .reaction, .reminderDue, .pollVote, .pollClosed: break
-        case .newMessage, .edit, .undeletion, .location: guard message.type != .deleted, message.type != .ephemeral else { return nil }
-        }
-        return once(Delivery(trigger, message), in: cid)
-    }
-
-    /// A reaction added (or replaced) or taken off, by someone other than the bot, to any
-    /// message, the bot's own included: reacting to a bot's answer is how people answer it.
-    /// Who reacted is resolved here once: the reaction handed on carries it as `userId`. Only
-    /// for a bot with reaction handlers: in a busy channel reactions outnumber messages, and
-    /// taken for nothing they would each be queued, counted and remembered as handled, crowding
-    /// messages out of the window that keeps redeliveries from being handled twice.
-    private func acceptReaction(_ event: Event) -> (Delivery, ChannelId)? {
-        guard bot.handlesReactions, var reaction = event.reaction, let message = event.message, let cid = event.cid ?? message.cid else { return nil }
-        reaction.userId = event.reactingUserId
-        guard reaction.userId != bot.user.id else { return nil }
-        return once(Delivery(.reaction(reaction, isRemoved: event.type == .reactionDeleted), message), in: cid)
-    }
-
-    /// The bot's own reminder come due, with the message it is about, for a bot with reminder
-    /// handlers. By webhook the app gets every user's reminders: only the bot's are taken.
-    private func acceptReminder(_ event: Event) -> (Delivery, ChannelId)? {
-        guard bot.handlesReminders, let json = event.extraData["reminder"],
-            let reminder = try? MessageReminder(json: json, operation: "notification.reminder_due"), reminder.userId == bot.user.id,
-            let message = reminder.message
-        else { return nil }
-        return once(Delivery(.reminderDue(reminder), message), in: reminder.cid)
-    }
-
-    /// Another channel event, for a bot with handlers of its type, unless the bot did it or it
-    /// concerns the bot's own membership; the bot's addition to a channel goes to its
-    /// addition handlers instead.
-    private func acceptChannelEvent(_ event: Event) -> (Delivery, ChannelId)? {
-        guard let cid = event.cid else { return nil }
-        if event.isAddition(of: bot.user.id) {
-            return bot.handlesAdditions ? once(Delivery(addition: event, in: cid), in: cid) : nil
-        }
-        guard bot.handlesEvents(of: event.type) else { return nil }
-        guard (event.member?.userId ?? event.user?.id) != bot.user.id, event.user?.id != bot.user.id else { return nil }
-        return once(Delivery(event: event, in: cid), in: cid)
-    }
-
-    /// A channel's truncation or deletion, for the bots that follow them (queued in order with
-    /// the channel's messages all the same, so nothing is dropped while none does).
-    private func acceptTruncation(_ event: Event) -> (Delivery, ChannelId)? {
-        guard let channel = event.channel, let cid = event.cid ?? Optional(channel.cid) else { return nil }
-        let isDeleted = event.type == .channelDeleted
-        guard let truncatedAt = (isDeleted ? channel.deletedAt : channel.truncatedAt) ?? event.createdAt else { return nil }
-        let truncation = ChannelTruncation(channel: channel, truncatedAt: truncatedAt, isChannelDeleted: isDeleted, user: event.user)
-        return once(Delivery(truncation), in: cid)
-    }
-
-    /// One user's messages in a channel deleted at once, unless they are the bot's own (queued
-    /// like a truncation, whether or not the bot has handlers for it).
-    private func acceptUserMessagesDeletion(_ event: Event) -> (Delivery, ChannelId)? {
-        guard let cid = event.cid, let user = event.user, user.id != bot.user.id, let deletedAt = event.createdAt else { return nil }
-        return once(Delivery(UserMessagesDeletion(cid: cid, user: user, deletedAt: deletedAt, isHardDelete: event.hardDelete ?? false)), in: cid)
-    }
-
-    /// Follows how far the bot has handled (for its checkpoint): the event's time, and the
-    /// delivery it became, if any.
-    private func track(_ event: Event, accepted delivery: Delivery?) {
-        guard event.cid != nil, let eventAt = event.createdAt else { return }
-        progress.withLock { progress in
-            if let delivery { progress.accepted(delivery.key, eventAt: eventAt) } else { progress.saw(eventAt: eventAt) }
-        }
-    }
-
-    /// The delivery, unless it was handled before (a redelivery after a reconnect or `/sync`).
-    func once(_ delivery: Delivery, in cid: ChannelId) -> (Delivery, ChannelId)? {
-        guard handled.withLock({ $0.insert(delivery.key) }) else {
-            logger.debug("Delivered again; not handled twice", metadata: ["key": "\(delivery.key)"])
-            metrics.redelivered()
-            return nil
-        }
-        metrics.accepted(delivery.metricsTrigger)
-        if case .message(.newMessage, let message) = delivery.work, !message.attachments.isEmpty { metrics.received(message.attachmentCounts) }
-        return (delivery, cid)
-    }
-
-    func drainMailbox(_ cid: ChannelId) async {
-        let tracer = client.tracer
-        let task = HandlerGate.currentTask()
-        while let delivery = mailboxes.next(in: cid) {
-            let span = DeliverySpan.start(delivery, bot: bot.name, cid: cid, tracer: tracer)
-            await gate.admit(task: task)
-            metrics.started()
-            let start = ContinuousClock.now
-            if span is NoOpTracer.NoOpSpan {
-                // No tracer: the two task-local values would cost more than the rest of the span.
-                await handle(delivery, in: cid)
-            } else {
-                await DeliverySpan.$current.withValue(span) {
-                    await ServiceContext.$current.withValue(span.context) { await handle(delivery, in: cid) }
-                }
-            }
-            span.end()
-            // A handler cut off by the drain deadline did not finish: the next start handles it again.
-            if !Task.isCancelled {
-                if configuration.catchUp != nil { progress.withLock { $0.finished(delivery.key) } }
-                if configuration.scaleOut != nil { ownership.withLock { $0.finished(delivery.key, in: cid) } }
-            }
-            metrics.finished(delivery.metricsTrigger, after: ContinuousClock.now - start)
-            gate.leave(task: task)
-        }
-    }
-
-    private func handle(_ delivery: Delivery, in cid: ChannelId) async {
-        switch delivery.work {
-        case .truncation(let truncation):
-            await bot.handle(truncation, channel: client.channel(cid), logger: logger)
-        case .userMessagesDeletion(let deletion):
-            await bot.handle(deletion, channel: client.channel(cid), logger: logger)
-        case .event(let event):
-            await bot.handle(event, channel: client.channel(cid), logger: logger, postKey: delivery.key)
-        case .addition(let event):
-            await bot.handleAddition(event, channel: client.channel(cid), logger: logger, postKey: delivery.key)
-        case .schedule(let name, let scheduledAt, let isMadeUp):
-            await bot.runSchedule(name, at: scheduledAt, isMadeUp: isMadeUp, channel: client.channel(cid), logger: logger, postKey: delivery.key)
-        case .conversationTimeout(let key, let expiresAt):
-            await bot.sayTimedOut(key, expiresAt: expiresAt, channel: client.channel(cid), logger: logger, postKey: delivery.key)
-        case .message(let trigger, let message):
-            let context = BotContext(
-                message: message, trigger: trigger, channel: client.channel(cid), bot: bot, logger: logger, replyKey: delivery.key)
-            switch trigger {
-            case .newMessage:
-                await bot.handle(message, context: context)
-                await handleSharedLocation(of: message, in: cid)
-            case .edit: await bot.handleUpdate(context: context)
-            case .undeletion: await bot.handleUndeletion(context: context)
-            case .deletion(let isHardDelete): await bot.handle(MessageDeletion(message: message, isHardDelete: isHardDelete), context: context)
-            case .reaction(let reaction, let isRemoved): await bot.handle(reaction, isRemoved: isRemoved, context: context)
-            case .reminderDue(let reminder): await bot.handle(reminder, context: context)
-            case .pollVote(let vote, _, _): await bot.handle(vote, context: context)
-            case .pollClosed(let poll): await bot.handle(closed: poll, context: context)
-            case .location(let location, _): await bot.handle(location, context: context)
-            }
-        }
-    }
-
-    /// Waits until every queued delivery is handled, cancelling the handlers still running at
-    /// the drain deadline. An idle bot returns at once: the deadline is only for work in hand
-    /// (it used to be waited out in full whenever no handler was running).
-    func drain(_ workers: inout ThrowingDiscardingTaskGroup<any Error>) async {
-        let deadline = ContinuousClock.now + configuration.drainDeadline
-        timedWorkStopped.withLock { $0 = true }
-        // A channel leaves the mailboxes when its worker finds its queue empty, so none left
-        // means no handler running and nothing queued.
-        while hasPendingWork, !Task.isCancelled {
-            guard ContinuousClock.now < deadline else {
-                logger.warning("Handlers did not finish within \(configuration.drainDeadline); cancelling them")
-                workers.cancelAll()
-                return
-            }
-            // Only while shutting down; polled, as handlers signal nothing when they finish.
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-    }
-
-    /// Whether the bot got connected and watched its channels (it may have stopped since).
-    var becameReady: Bool {
-        readiness.withLock { readiness in
-            if case .settled(.success) = readiness { return true }
-            return false
-        }
-    }
-
-    /// Records that the bot became ready (or never will) and wakes everyone waiting; only the
-    /// first outcome counts.
-    func settle(_ outcome: Result<Void, BotError>) {
-        let waiters = readiness.withLock { readiness -> [CheckedContinuation<Result<Void, BotError>, Never>] in
-            guard case .starting(let waiters) = readiness else { return [] }
-            readiness = .settled(outcome)
-            return waiters
-        }
-        for waiter in waiters { waiter.resume(returning: outcome) }
-    }
-
-    private enum Readiness {
-        case starting([CheckedContinuation<Result<Void, BotError>, Never>])
-        case settled(Result<Void, BotError>)
     }
 }

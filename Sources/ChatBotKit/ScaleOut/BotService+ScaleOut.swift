@@ -36,4 +36,8 @@ extension BotService {
             "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
         }
     }
+
+    /// The channels this node handles, for a scaled-out bot (``Configuration/scaleOut``):
+    /// those whose lease it holds and has caught up on. Empty for a bot on one node.
+    public var leasedChannels: Set<ChannelId> { leaseKeeper?.leasedChannels ?? [] }
 }

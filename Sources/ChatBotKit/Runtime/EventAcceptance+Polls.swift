@@ -2,10 +2,10 @@ import ChatClient
 import ChatModels
 import Foundation
 
-extension BotService {
+extension EventAcceptance {
     /// Someone else's vote on a poll, cast, changed or taken back, for a bot with poll vote
     /// handlers; the message is the one carrying the poll. The bot's own votes are not handled.
-    func acceptPollVote(_ event: Event) -> (Delivery, ChannelId)? {
+    func pollVote(_ event: Event) -> (Delivery, ChannelId)? {
         guard bot.handlesPollVotes, let vote = event.pollVote, let poll = event.poll, let message = event.message,
             let cid = event.cid ?? message.cid, vote.userId != bot.user.id
         else { return nil }
@@ -15,12 +15,12 @@ extension BotService {
             case .pollVoteRemoved: .removed
             default: .cast
             }
-        return once(Delivery(.pollVote(vote, poll: poll, change: change), message), in: cid)
+        return (Delivery(.pollVote(vote, poll: poll, change: change), message), cid)
     }
 
     /// A poll closed for voting, for a bot with handlers of closed polls.
-    func acceptPollClosing(_ event: Event) -> (Delivery, ChannelId)? {
+    func pollClosing(_ event: Event) -> (Delivery, ChannelId)? {
         guard bot.handlesPollClosings, let poll = event.poll, let message = event.message, let cid = event.cid ?? message.cid else { return nil }
-        return once(Delivery(.pollClosed(poll), message), in: cid)
+        return (Delivery(.pollClosed(poll), message), cid)
     }
 }

@@ -4,48 +4,53 @@ import ChatModels
 import Foundation
 import Logging
 
-/// A channel whose lease the node just took, with what happened in it since its last holder
-/// left off, waiting for the bot's consumer to take it in before the channel's live events.
-struct PendingHandOff: Sendable {
-    /// The channel.
-    let cid: ChannelId
-    /// Its events since its last holder's progress (`/sync`).
-    let synced: [Event]
-    /// The deliveries its last holder handled around that point.
-    let recentlyHandled: [String]
-    /// The bot's reminders in the channel that came due since then: the service sent their
-    /// `notification.reminder_due` while no node handled the channel, and does not send it again.
-    let dueReminders: [MessageReminder]
-}
-
-extension BotService {
-    /// The channels this node handles, for a scaled-out bot (``Configuration/scaleOut``):
-    /// those whose lease it holds and has caught up on. Empty for a bot on one node.
-    public var leasedChannels: Set<ChannelId> { ownership.withLock(\.held) }
+extension LeaseKeeper {
+    /// The first round, before the bot is ready. A node name still announced by another
+    /// process is waited out for a lease and a second (a node restarted after a crash finds its
+    /// own last announcement there); one still taken then belongs to a node that runs, and the
+    /// bot cannot start, nor can it when the store cannot be reached.
+    func start(_ pipeline: DeliveryPipeline) async throws(BotError) {
+        let deadline = ContinuousClock.now + scaleOut.leaseDuration + .seconds(1)
+        do {
+            while true {
+                do {
+                    return try await balance(pipeline)
+                } catch let taken as NodeNameTaken where ContinuousClock.now < deadline {
+                    logger.info("\(taken.description); waiting for it to run out, in case it is this node's own from before a restart")
+                    try await Task.sleep(for: min(scaleOut.leaseDuration / 3, .seconds(1)))
+                }
+            }
+        } catch let taken as NodeNameTaken {
+            throw BotError(code: .startFailed, message: "bot \(bot.name) cannot start: \(taken)", underlying: taken)
+        } catch {
+            throw BotError(
+                code: .startFailed, message: "bot \(bot.name) cannot reach its lease store (node \(scaleOut.node)): \(error)", underlying: error)
+        }
+    }
 
     /// Keeps this node's share of the leases until cancelled: a round three times per lease
-    /// duration (the first comes before the bot is ready), and one at once when an event of a
+    /// duration (the first came before the bot was ready), and one at once when an event of a
     /// channel not seen before arrives.
-    func keepLeases(_ scaleOut: ScaleOut) async {
-        let (rounds, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        leaseRounds.withLock { $0 = continuation }
+    func run(_ pipeline: DeliveryPipeline) async {
+        let (requests, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        rounds.withLock { $0 = continuation }
         let interval = scaleOut.leaseDuration / 3
         await withDiscardingTaskGroup { group in
             group.addTask {
                 while (try? await Task.sleep(for: interval)) != nil { continuation.yield() }
                 continuation.finish()
             }
-            for await _ in rounds {
+            for await _ in requests {
                 do {
-                    try await balanceLeases(scaleOut)
-                    if leaseFailing.withLock({ isFailing in
+                    try await balance(pipeline)
+                    if isFailing.withLock({ isFailing in
                         defer { isFailing = false }
                         return isFailing
                     }) {
                         logger.info("Bot \(bot.name) reaches its lease store again")
                     }
                 } catch where !Task.isCancelled {
-                    reportLeaseFailure(error, scaleOut: scaleOut)
+                    reportFailure(error)
                 } catch {
                     break
                 }
@@ -55,16 +60,17 @@ extension BotService {
     }
 
     /// Asks for a round of the leases now (a channel not seen before).
-    func requestLeaseRound() {
-        _ = leaseRounds.withLock { $0 }?.yield()
+    func requestRound() {
+        _ = rounds.withLock { $0 }?.yield()
     }
 
     /// One round: says this node runs, renews the leases of the channels that belong with it,
-    /// gives up those that belong elsewhere now (once their queued deliveries are handled), and
-    /// takes those that belong here and are free (or were left to run out by another node).
-    func balanceLeases(_ scaleOut: ScaleOut) async throws {
-        await leaseBalancing.acquire()
-        defer { leaseBalancing.release() }
+    /// gives up those that belong elsewhere now (once their deliveries queued in `pipeline` are
+    /// handled), and takes those that belong here and are free (or were left to run out by
+    /// another node).
+    func balance(_ pipeline: DeliveryPipeline) async throws {
+        await balancing.acquire()
+        defer { balancing.release() }
         let store = scaleOut.store
         let name = bot.name
         let asked = ContinuousClock.now
@@ -80,7 +86,7 @@ extension BotService {
         var releases: [ChannelId: ChannelHandOff] = [:]
         for cid in ownership.withLock({ $0.leased }) {
             let belongs = watched.contains(cid) && belongsHere(cid)
-            let isPending = mailboxes.isPending(cid)
+            let isPending = pipeline.isPending(cid)
             let (handOff, isReleased) = ownership.withLock { ownership in
                 if !belongs { ownership.beginReleasing(cid) }
                 // Given up once what it queued is handled (one still catching up is kept until then).
@@ -127,7 +133,7 @@ extension BotService {
             }
             guard let handOff = try await store.acquire(cid, bot: name, node: scaleOut.node, for: scaleOut.leaseDuration, expiredFor: expiredFor)
             else { continue }
-            await takeOver(cid, handOff: handOff, validUntil: validUntil, previousOwner: lease?.owner, scaleOut: scaleOut)
+            await takeOver(cid, handOff: handOff, validUntil: validUntil, previousOwner: lease?.owner)
         }
         metrics.leasedChannels(ownership.withLock { $0.leased.count })
     }
@@ -137,17 +143,17 @@ extension BotService {
     /// that waited. A sync that fails gives the lease back, for the next round to try again; a
     /// channel the server does not sync (too many events) is logged and counted by the
     /// connection, and handled from now on.
-    private func takeOver(
-        _ cid: ChannelId, handOff: ChannelHandOff, validUntil: ContinuousClock.Instant, previousOwner: String?, scaleOut: ScaleOut
-    ) async {
+    private func takeOver(_ cid: ChannelId, handOff: ChannelHandOff, validUntil: ContinuousClock.Instant, previousOwner: String?) async {
         let since = ownership.withLock { $0.beginCatchingUp(cid, handOff: handOff, validUntil: validUntil) }
         var synced: [Event] = []
         var dueReminders: [MessageReminder] = []
         if let since {
-            let oldest = Date().addingTimeInterval(-(configuration.catchUp?.maximumAge ?? .seconds(86_400)).timeInterval)
+            let oldest = Date().addingTimeInterval(-maximumAge.timeInterval)
             do {
                 synced = try await connection.syncEvents([cid], since: max(since, oldest))
-                if bot.handlesReminders { dueReminders = try await remindersDue(in: cid, after: max(since, oldest)) }
+                if bot.handlesReminders {
+                    dueReminders = try await connection.client.remindersDue(to: bot.user.id, in: cid, after: max(since, oldest))
+                }
             } catch {
                 logger.warning("Bot \(bot.name) could not sync \(cid) to take it over; it tries again: \(error)", metadata: ["cid": "\(cid)"])
                 ownership.withLock { $0.abandonCatchingUp(cid, skippedSince: handOff.handledThrough ?? since) }
@@ -168,7 +174,7 @@ extension BotService {
     /// Gives up every lease on stop, with how far each channel was handled, so that the other
     /// nodes take them over at once; a failure, or a bot cancelled rather than shut down,
     /// leaves them to run out.
-    func releaseLeases(_ scaleOut: ScaleOut) async {
+    func release() async {
         guard !Task.isCancelled else { return }
         let progress = ownership.withLock { ownership -> [ChannelId: ChannelHandOff] in
             var progress: [ChannelId: ChannelHandOff] = [:]
@@ -190,24 +196,9 @@ extension BotService {
         }
     }
 
-    /// The first round, before the bot is ready. A node name still announced by another
-    /// process is waited out for a lease and a second (a node restarted after a crash finds its
-    /// own last announcement there); one still taken then belongs to a node that runs.
-    func balanceLeasesAtStart(_ scaleOut: ScaleOut) async throws {
-        let deadline = ContinuousClock.now + scaleOut.leaseDuration + .seconds(1)
-        while true {
-            do {
-                return try await balanceLeases(scaleOut)
-            } catch let taken as NodeNameTaken where ContinuousClock.now < deadline {
-                logger.info("\(taken.description); waiting for it to run out, in case it is this node's own from before a restart")
-                try await Task.sleep(for: min(scaleOut.leaseDuration / 3, .seconds(1)))
-            }
-        }
-    }
-
     /// Logs a round that failed, once until one works again.
-    private func reportLeaseFailure(_ error: any Error, scaleOut: ScaleOut) {
-        let wasFailing = leaseFailing.withLock { isFailing in
+    private func reportFailure(_ error: any Error) {
+        let wasFailing = isFailing.withLock { isFailing in
             defer { isFailing = true }
             return isFailing
         }

@@ -3,7 +3,7 @@ import ChatModels
 import Foundation
 import Logging
 
-extension BotService {
+extension TimedWork {
     /// How long after a conversation's timeout the bot says so: an answer sent just in time may
     /// still be on its way, and the server's clock, which the timeout is measured on, may be a
     /// little ahead of this machine's.
@@ -14,21 +14,21 @@ extension BotService {
     /// conversation types with an ``Conversation/expiredText``, and only in the channels this
     /// node handles. Those that ran out while the bot was stopped are left to the person's next
     /// message, which is then told.
-    func sayConversationTimeouts(slots: AsyncSlots) async {
+    func sayConversationTimeouts() async {
         let since = Date()
         var failing = false
         await withDiscardingTaskGroup { group in
             while !Task.isCancelled {
                 let told = bot.routes.withLock { $0.conversations }.filter { $0.value.expiredText != nil }
                 let until = Date().addingTimeInterval(-Self.conversationTimeoutGrace)
-                if !told.isEmpty, since < until, !timedWorkStopped.withLock({ $0 }) {
+                if !told.isEmpty, since < until, !isStopped {
                     do {
                         let timedOut = try await bot.conversationStore.conversations(of: bot.name, expiring: since..<until)
                         failing = false
-                        let channels = Set(handledChannels())
+                        let channels = Set(channels())
                         for saved in timedOut where told[saved.name] != nil && channels.contains(saved.key.channel) {
                             let cid = saved.key.channel
-                            await queueTimed(Delivery(timeoutOf: saved.key, at: saved.expiresAt), in: cid, slots: slots, group: &group)
+                            await pipeline.queueOwn(Delivery(timeoutOf: saved.key, at: saved.expiresAt), in: cid, workers: &group)
                         }
                     } catch {
                         if !failing {

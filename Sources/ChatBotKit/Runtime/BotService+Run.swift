@@ -1,0 +1,78 @@
+import ChatClient
+import ChatModels
+import Foundation
+import Logging
+
+extension BotService {
+    /// Runs the bot on its own event connection until shutdown: sets up its user and channels,
+    /// connects (catching up from the checkpoint, if any), watches its channels, takes its
+    /// share of the leases (scaled out), and meanwhile takes in what the connection brings.
+    func runOverWebSocket() async throws {
+        try await prepare()
+        if let since = resume() { connection.catchUp(since: since) }
+        // Before connecting: what is posted from here on is caught up on after a restart.
+        let followingSince = Date()
+        let connection = self.connection
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask {
+                try await connection.run()
+            }
+            group.addTask { [self] in
+                await connection.waitUntilConnected()
+                for cid in channels { try await connection.watch(cid) }
+                if let leaseKeeper { try await leaseKeeper.start(pipeline) }
+                checkpointer?.following(since: followingSince)
+                readiness.settle(.success(()))
+                logger.info("Bot \(bot.name) is ready", metadata: ["channels": "\(connection.watchedChannels.map(\.rawValue))"])
+            }
+            // The consumer stops when the connection's events end (shutdown).
+            group.addTask { [self] in await handle(connection.events) }
+        }
+    }
+
+    /// Upserts the bot's user and makes it a member of its channels.
+    func prepare() async throws {
+        do {
+            try await client.upsertUsers([bot.user])
+            for cid in channels { try await client.join(cid, as: bot.user.id) }
+        } catch {
+            throw BotError(code: .startFailed, message: "bot \(bot.name) could not set up its user and channels: \(error)", underlying: error)
+        }
+        try await setUpCustomCommands()
+    }
+
+    /// With a checkpoint, takes in what it says (what was handled, when the bot last ran) and
+    /// returns where to catch up from; nil: from now.
+    func resume() -> Date? {
+        guard let resumption = checkpointer?.resume() else { return nil }
+        pipeline.remember(resumption.recentlyHandled)
+        timedWork.resume(from: resumption.lastRunning)
+        return resumption.since
+    }
+
+    /// Takes `events` in until they end (shutdown), after `first` (what the bot must take in
+    /// before them), with the bot's other work beside: saving its checkpoint, its timed work,
+    /// keeping its leases. Then waits for the channel workers to drain their queues, and gives
+    /// the leases up and saves the checkpoint a last time. A discarding group: a plain task
+    /// group keeps every finished worker until it is awaited, one per burst of messages in a
+    /// channel, for the life of the bot.
+    func handle(_ events: some AsyncSequence<Event, Never>, first: (inout DiscardingTaskGroup) async -> Void = { _ in }) async {
+        await withDiscardingTaskGroup { workers in
+            if let checkpointer { workers.addTask { await checkpointer.run() } }
+            workers.addTask { [timedWork, readiness] in await timedWork.run(after: readiness) }
+            if let leaseKeeper { workers.addTask { [pipeline] in await leaseKeeper.run(pipeline) } }
+            await first(&workers)
+            if let leaseKeeper {
+                for await event in events { await leaseKeeper.take(event, into: pipeline, workers: &workers) }
+            } else {
+                for await event in events { await pipeline.take(event, workers: &workers) }
+            }
+            timedWork.stop()
+            await pipeline.drain(&workers)
+            // Nothing is left to handle: this stops the saving of checkpoints, the timed work and the lease rounds.
+            workers.cancelAll()
+        }
+        if let leaseKeeper { await leaseKeeper.release() }
+        checkpointer?.save(always: true)
+    }
+}
