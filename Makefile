@@ -11,13 +11,13 @@ CONFIG ?= bots.yaml
 # that adds ChatBotKit resolves none of the server side's packages).
 TRAITS ?= --traits Tools
 
-.PHONY: run test deps python-env build test-swift test-python test-sanitizers bench clean
+.PHONY: run test deps python-env build docs test-docs test-swift test-python test-sanitizers bench clean
 
 run: deps
 	$(SWIFT) build $(TRAITS) --product bots
 	$$($(SWIFT) build $(TRAITS) --show-bin-path)/bots run --config $(CONFIG) --watch
 
-test: deps python-env build test-swift test-python test-sanitizers
+test: deps python-env build test-docs test-swift test-python test-sanitizers
 
 deps:
 	@./scripts/ensure-system-packages.sh
@@ -27,6 +27,25 @@ python-env:
 
 build:
 	$(SWIFT) build $(TRAITS) --build-tests
+
+# The DocC documentation of the public modules that have a catalog (Sources/<Module>/<Module>.docc),
+# one archive per module in $(DOCS_OUTPUT). docc runs with --warnings-as-errors, so an unresolved
+# ``Symbol`` or <doc:Article> link, in an article or in a `///` comment, fails `make docs` and so
+# `make test`.
+DOCS_TARGETS ?= ChatBotKit ChatClient ChatBotKitWebhooks ChatBotKitConfiguration BotsCLI ChatBotKitTesting
+DOCS_OUTPUT ?= .build/docs
+DOCS_COMMAND = $(SWIFT) package $(TRAITS) --allow-writing-to-directory $(DOCS_OUTPUT) generate-documentation \
+	$(addprefix --target ,$(DOCS_TARGETS)) --output-path $(DOCS_OUTPUT) --warnings-as-errors
+
+docs: deps
+	$(DOCS_COMMAND)
+
+# `make test`'s step: the same, printing DocC's diagnostics only when it fails (the full log is
+# in .build/docs.log).
+test-docs:
+	@mkdir -p .build
+	@$(DOCS_COMMAND) > .build/docs.log 2>&1 || { grep -E 'error|warning' .build/docs.log | grep -v 'unhandled; explicitly declare' | head -n 60; exit 1; }
+	@echo "Documentation of $(DOCS_TARGETS): no DocC warnings"
 
 # Six tests at a time: all 447 at once on two cores (swift-testing's default) starve the tests
 # that race a clock (a 3-second live location, a reminder due 1.5 s after the bot stops, a

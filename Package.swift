@@ -70,6 +70,9 @@ let package = Package(
         // compresses them, the bots' webhook intake inflates them. Wraps zlib over NIO's
         // ByteBuffer, which both already hold; no C of ours.
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+        // `make docs`: the DocC catalogs of the public modules (`swift package generate-documentation`).
+        // No target depends on it, so a package that adds ChatBotKit builds nothing of it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: Wire model
