@@ -34,7 +34,7 @@ let package = Package(
     // - Webhooks: ChatBotKitWebhooks (a bot that takes its events or custom commands by HTTP);
     // - Configuration: ChatBotKitConfiguration (bots.yaml);
     // - Tools: both, and the dev server, the test kit, Postgres leases, the `bots` tool, the
-    //   examples and this package's own tests (`make` passes `--traits Tools`).
+    //   examples and this package's own tests (`make` enables every trait, as Tools does).
     traits: [
         .trait(name: "Webhooks", description: "ChatBotKitWebhooks: the webhook server and the webhook and custom-command intakes (Hummingbird)"),
         .trait(name: "Configuration", description: "ChatBotKitConfiguration: bots.yaml, bot kinds and reloading (Yams)"),
