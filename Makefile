@@ -8,16 +8,24 @@ SWIFT ?= swift
 VENV ?= .venv
 CONFIG ?= bots.yaml
 # The package's own tools, tests and examples need its Tools trait (Package.swift says why: a bot
-# that adds ChatBotKit resolves none of the server side's packages).
-TRAITS ?= --traits Tools
+# that adds ChatBotKit resolves none of the server side's packages). Tools enables the other two
+# traits, so every trait is on; --enable-all-traits says so in the one form the docc plugin's
+# builds also use (it always enables every trait). SwiftPM writes the trait flags (-DTools
+# -DWebhooks -DConfiguration) in the order of a Set, new in each process unless hashing is
+# deterministic, and a new order is a new command line for every module of the package: with
+# `--traits Tools` and no SWIFTPM_ENV, `make docs` rebuilt what `make build` had built (8 minutes),
+# and one `swift build` after another could too. SWIFTPM_ENV goes on the commands that build,
+# not on the tests.
+TRAITS ?= --enable-all-traits
+SWIFTPM_ENV ?= SWIFT_DETERMINISTIC_HASHING=1
 
-.PHONY: run test deps python-env build test-swift test-python test-sanitizers bench clean
+.PHONY: run test deps python-env build docs test-docs test-swift test-python test-sanitizers bench clean
 
 run: deps
-	$(SWIFT) build $(TRAITS) --product bots
+	$(SWIFTPM_ENV) $(SWIFT) build $(TRAITS) --product bots
 	$$($(SWIFT) build $(TRAITS) --show-bin-path)/bots run --config $(CONFIG) --watch
 
-test: deps python-env build test-swift test-python test-sanitizers
+test: deps python-env build test-docs test-swift test-python test-sanitizers
 
 deps:
 	@./scripts/ensure-system-packages.sh
@@ -26,7 +34,27 @@ python-env:
 	@./scripts/ensure-python-env.sh $(VENV)
 
 build:
-	$(SWIFT) build $(TRAITS) --build-tests
+	$(SWIFTPM_ENV) $(SWIFT) build $(TRAITS) --build-tests
+
+# The DocC documentation of the public modules that have a catalog (Sources/<Module>/<Module>.docc),
+# one archive per module in $(DOCS_OUTPUT). docc runs with --warnings-as-errors, so an unresolved
+# ``Symbol`` or <doc:Article> link, in an article or in a `///` comment, fails `make docs` and so
+# `make test`. It builds on the debug build `make build` made (see TRAITS): what is new is the
+# docc plugin's own tool, the symbol graphs and docc's conversion.
+DOCS_TARGETS ?= ChatBotKit ChatClient ChatBotKitWebhooks ChatBotKitConfiguration BotsCLI ChatBotKitTesting
+DOCS_OUTPUT ?= .build/docs
+DOCS_COMMAND = $(SWIFTPM_ENV) $(SWIFT) package $(TRAITS) --allow-writing-to-directory $(DOCS_OUTPUT) generate-documentation \
+	$(addprefix --target ,$(DOCS_TARGETS)) --output-path $(DOCS_OUTPUT) --warnings-as-errors
+
+docs: deps
+	$(DOCS_COMMAND)
+
+# `make test`'s step: the same, printing DocC's diagnostics only when it fails (the full log is
+# in .build/docs.log).
+test-docs:
+	@mkdir -p .build
+	@$(DOCS_COMMAND) > .build/docs.log 2>&1 || { grep -E 'error|warning' .build/docs.log | grep -v 'unhandled; explicitly declare' | head -n 60; exit 1; }
+	@echo "Documentation of $(DOCS_TARGETS): no DocC warnings"
 
 # Six tests at a time: all 447 at once on two cores (swift-testing's default) starve the tests
 # that race a clock (a 3-second live location, a reminder due 1.5 s after the bot stops, a

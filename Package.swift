@@ -34,7 +34,7 @@ let package = Package(
     // - Webhooks: ChatBotKitWebhooks (a bot that takes its events or custom commands by HTTP);
     // - Configuration: ChatBotKitConfiguration (bots.yaml);
     // - Tools: both, and the dev server, the test kit, Postgres leases, the `bots` tool, the
-    //   examples and this package's own tests (`make` passes `--traits Tools`).
+    //   examples and this package's own tests (`make` enables every trait, as Tools does).
     traits: [
         .trait(name: "Webhooks", description: "ChatBotKitWebhooks: the webhook server and the webhook and custom-command intakes (Hummingbird)"),
         .trait(name: "Configuration", description: "ChatBotKitConfiguration: bots.yaml, bot kinds and reloading (Yams)"),
@@ -70,6 +70,9 @@ let package = Package(
         // compresses them, the bots' webhook intake inflates them. Wraps zlib over NIO's
         // ByteBuffer, which both already hold; no C of ours.
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+        // `make docs`: the DocC catalogs of the public modules (`swift package generate-documentation`).
+        // No target depends on it, so a package that adds ChatBotKit builds nothing of it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: Wire model

@@ -19,7 +19,7 @@ public enum BotsCLI {
     /// `--server` and a client), on `arguments` (the process's own when nil), and exits the
     /// process with the command's status.
     ///
-    /// Two kinds with one ``BotKind/name``, or a command named as a built-in one or as another,
+    /// Two kinds with one `BotKind.name`, or a command named as a built-in one or as another,
     /// are mistakes in the program, not in a bots.yaml: it says which and exits with status 70
     /// before anything runs.
     public static func main(kinds: [any BotKind.Type], commands: [any ParsableCommand.Type] = [], arguments: [String]? = nil) async {
@@ -56,7 +56,7 @@ public enum BotsCLI {
     /// Set by ``main(kinds:commands:arguments:)`` (and by tests).
     static let registeredCommands = Locked<[any ParsableCommand.Type]>([])
 
-    /// `kinds` by their ``BotKind/name``; two with one name are a `bot.configuration` error
+    /// `kinds` by their `BotKind.name`; two with one name are a `bot.configuration` error
     /// naming both.
     public static func byName(_ kinds: [any BotKind.Type]) throws(BotError) -> [String: any BotKind.Type] {
         var named: [String: any BotKind.Type] = [:]

@@ -5,7 +5,7 @@ import Foundation
 extension BotsConfiguration {
     /// Running the bots on several nodes (`scale_out:` in bots.yaml): every `bots run` with the
     /// same section shares each bot's channels out with the others, through leases kept in
-    /// PostgreSQL (see ``BotService/ScaleOut``):
+    /// PostgreSQL (see `BotService.ScaleOut`):
     ///
     /// ```yaml
     /// scale_out:

@@ -29,7 +29,7 @@ extension BotsConfiguration {
         /// The path custom command requests are posted under (`commands_path/{type}`).
         public var commandsPath: String
         /// How long a custom command handler has to answer before its sender is told it took
-        /// too long (``CustomCommandIntake/answerDeadline``): under the 6 s the service waits.
+        /// too long (`CustomCommandIntake.answerDeadline`): under the 6 s the service waits.
         public var commandsDeadline: Duration
 
         /// How long the service waits for a custom command's answer: a `commands_deadline` must

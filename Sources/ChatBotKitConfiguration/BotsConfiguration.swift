@@ -92,7 +92,7 @@ public struct BotsConfiguration: Sendable {
         public var concurrency: Int
         /// How long its handlers get to finish on shutdown.
         public var drainDeadline: Duration
-        /// Whether its uploads go through a ``DeduplicatingCDNStorage`` (`reuse_uploads`): a
+        /// Whether its uploads go through a `DeduplicatingCDNStorage` (`reuse_uploads`): a
         /// file it sent before, unchanged, gets the earlier upload's link instead of a new upload,
         /// also after a restart (the links are kept in ``BotsConfiguration/uploadRecordFile(for:under:)``).
         public var reusesUploads = false
@@ -103,7 +103,7 @@ public struct BotsConfiguration: Sendable {
         /// every bot and user of the app share; nil for none.
         public var rateBudget: RateBudget? = nil
         /// How many new messages of each sender it handles (`sender_limit`); nil for no limit.
-        /// `bots run` puts a ``SenderLimit`` around the bot its kind makes.
+        /// `bots run` puts a `SenderLimit` around the bot its kind makes.
         public var senderLimit: SenderLimit.Rule? = nil
         /// Where its events come from (`events: webhook`, or its own WebSocket by default).
         public var events: EventTransport = .websocket

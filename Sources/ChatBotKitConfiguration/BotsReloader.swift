@@ -7,7 +7,7 @@ import Logging
 import ServiceLifecycle
 import UnixSignals
 
-/// Applies the changes of `bots.yaml` to the bots a ``BotRunner`` runs, as `bots run` does: on
+/// Applies the changes of `bots.yaml` to the bots a `BotRunner` runs, as `bots run` does: on
 /// SIGHUP, and (when it watches the file) once the file has changed and stayed the same for
 /// one look. A file with a mistake changes nothing: the error is logged with its line and
 /// column and the bots go on as they were. What each change takes is

@@ -1,7 +1,7 @@
 import ChatBotKit
 
 extension ConfigNode {
-    /// A schedule like `mon 09:00`, `daily 18:30 Europe/Berlin` or `every 1h` (see ``Schedule/init(parsing:)``).
+    /// A schedule like `mon 09:00`, `daily 18:30 Europe/Berlin` or `every 1h` (see `Schedule.init(parsing:)`).
     public func schedule() throws(ConfigurationError) -> Schedule {
         let text = try string()
         do {

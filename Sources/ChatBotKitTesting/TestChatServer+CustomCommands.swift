@@ -6,9 +6,9 @@ import Foundation
 import Logging
 
 extension TestChatServer {
-    /// Runs a ``WebhookServer`` taking custom command requests on a free loopback port for the
+    /// Runs a `WebhookServer` taking custom command requests on a free loopback port for the
     /// duration of `body`, with the app's `custom_action_handler_url` pointing at it; bots given
-    /// the intake as ``BotService/Configuration/commands`` answer their commands there.
+    /// the intake as `BotService.Configuration.commands` answer their commands there.
     /// Afterwards the handler URL is cleared and the server stopped.
     ///
     /// ```swift

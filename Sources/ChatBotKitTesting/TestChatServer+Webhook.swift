@@ -6,9 +6,9 @@ import Foundation
 import Logging
 
 extension TestChatServer {
-    /// Runs a ``WebhookServer`` on a free loopback port for the duration of `body`, with the
+    /// Runs a `WebhookServer` on a free loopback port for the duration of `body`, with the
     /// app's `webhook_url` pointing at it (its bodies gzipped when `gzip`), so the server posts
-    /// every event there; bots given `.webhook(intake)` as their ``BotService/EventSource`` take
+    /// every event there; bots given `.webhook(intake)` as their `BotService.EventSource` take
     /// them. Afterwards the webhook is turned off and the server stopped.
     ///
     /// ```swift

@@ -6,7 +6,7 @@ import Glibc
 
 /// A real PostgreSQL server of the test's own (Debian's `postgresql` package), in a temporary
 /// folder, reached through a Unix socket in it (no TCP port): for testing bots scaled out over
-/// several nodes (``ChatBotKit/BotService/ScaleOut``) against the store they use for real.
+/// several nodes (`BotService.ScaleOut`) against the store they use for real.
 ///
 /// Run as root, the server runs as the `postgres` user, as PostgreSQL refuses root.
 public final class TestPostgres: Sendable {

@@ -10,7 +10,7 @@ import Metrics
 
 /// Where the app's custom command requests come in (its `custom_action_handler_url`) and the
 /// bots that registered those commands answer them. One intake serves an app (its key and
-/// secret); a ``BotService`` configured with it registers its bot's custom commands at start.
+/// secret); a `BotService` configured with it registers its bot's custom commands at start.
 ///
 /// Unlike a webhook event, a request waits for its answer: the user who sent `/ticket …` sees
 /// nothing until the bot has replied, and the service gives up after a few seconds, so a

@@ -29,7 +29,7 @@ extension Bot {
     /// }
     /// ```
     /// The bot's service creates the command and offers it in the types of the bot's channels
-    /// when it starts; the app's `custom_action_handler_url` must reach a ``CustomCommandIntake``
+    /// when it starts; the app's `custom_action_handler_url` must reach a `CustomCommandIntake`
     /// (`bots run` serves one beside the webhook and points the embedded server at it).
     public func customCommand(
         _ name: String, description: String, arguments: String = "", handler: @escaping @Sendable (CustomCommandRequest) async throws -> CustomCommandReply

@@ -10,7 +10,7 @@ extension Bot {
     /// `.location(location, change:)` and `context.message` the message sharing it. Once each,
     /// in order with the channel's messages, middleware around it. Moves are not edits: they
     /// reach no edit handler. The service says nothing when a live location runs out: set a
-    /// reminder at ``SharedLocation/endAt`` (`context.remind(at:)`) to hear of it.
+    /// reminder at `SharedLocation.endAt` (`context.remind(at:)`) to hear of it.
     ///
     /// ```swift
     /// bot.onLocation { location, context in

@@ -20,7 +20,7 @@ extension Bot {
 
     /// Handles polls closed for voting in the bot's channels (`poll.closed`): `context.message`
     /// is the message carrying the poll; the poll has its final counts
-    /// (``Poll/leadingOptions``).
+    /// (`Poll.leadingOptions`).
     public func onPollClosed(_ handler: @escaping @Sendable (Poll, BotContext) async throws -> Void) {
         routes.withLock { $0.pollClosings.append(handler) }
     }

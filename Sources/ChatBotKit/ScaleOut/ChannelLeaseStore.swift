@@ -6,7 +6,7 @@ import Foundation
 /// so that the next holder goes on from there.
 ///
 /// Times are the store's own (its clock decides when a lease has run out), so the nodes' clocks
-/// need not agree. ``PostgresChannelLeaseStore`` (ChatBotKitPostgres) is the one ChatBotKit ships.
+/// need not agree. `PostgresChannelLeaseStore` (ChatBotKitPostgres) is the one ChatBotKit ships.
 public protocol ChannelLeaseStore: Sendable {
     /// Says that `node` runs `bot` for the next `duration`, as the process `instance` (an id of
     /// its own), and returns every node that does, sorted. `node` is among them only if the

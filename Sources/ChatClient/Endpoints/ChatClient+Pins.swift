@@ -18,7 +18,7 @@ extension ChatClient {
     }
 
     /// The channel's pins in force, the most recently pinned first, at most `limit` (1 to 100);
-    /// `pinnedBefore` (the last page's earliest ``Message/pinnedAt``) pages further back.
+    /// `pinnedBefore` (the last page's earliest `Message.pinnedAt`) pages further back.
     public func pinnedMessages(in cid: ChannelId, limit: Int = 10, pinnedBefore: Date? = nil) async throws -> [Message] {
         let operation = "GetPinnedMessages"
         guard (1...100).contains(limit) else {

@@ -118,7 +118,7 @@ extension ChatClient {
 
 extension ChatChannel {
     /// Creates a poll as `userId` (the configured user when nil) and sends it in this channel
-    /// with `text`; returns the message, whose ``Message/poll`` is the poll.
+    /// with `text`; returns the message, whose `Message.poll` is the poll.
     @discardableResult
     public func sendPoll(
         name: String, options: [String], text: String = "", description: String? = nil, isAnonymous: Bool = false,

@@ -17,7 +17,7 @@ public enum MessageSearchQuery: Sendable {
 
 /// One page of a message search.
 public struct MessageSearchResults: Sendable {
-    /// The matching messages, each with its ``Message/cid``.
+    /// The matching messages, each with its `Message.cid`.
     public var messages: [Message]
     /// The cursor of the next page, for `searchMessages(…, after:)`; nil on the last page.
     public var next: String?

@@ -1,7 +1,7 @@
 import ChatModels
 import Foundation
 
-/// A poll (`/polls`), sent with a message (``Message/poll``) and voted on through it: its
+/// A poll (`/polls`), sent with a message (`Message.poll`) and voted on through it: its
 /// settings, options and the votes so far, as the service counts them.
 public struct Poll: Sendable, Hashable {
     /// The poll's id.
