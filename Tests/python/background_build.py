@@ -66,11 +66,35 @@ class BackgroundBuild:
     def output(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
+    def _compilers(self):
+        """The processes `swift build` started: each compiler job runs in a process group of its
+        own, which the build's group does not reach, and one stopped build left a swiftc writing
+        into the folder being removed."""
+        children = {}
+        for entry in Path("/proc").iterdir():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                children.setdefault(int(fields[1]), []).append(int(entry.name))
+            except (ValueError, OSError, IndexError):
+                continue
+        found, pending = [], [self.process.pid]
+        while pending:
+            for child in children.get(pending.pop(), []):
+                found.append(child)
+                pending.append(child)
+        return found
+
     def stop_build(self):
         if self.process is None:
             return
         if self.process.poll() is None:
+            compilers = self._compilers() if Path("/proc/self/stat").exists() else []
             os.killpg(self.process.pid, signal.SIGTERM)
+            for pid in compilers:
+                try:
+                    os.kill(pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
             try:
                 self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:

@@ -99,6 +99,11 @@ def pytest_collection_finish(session):
     chosen = [item for item in session.items if item.get_closest_marker("builds_in_background")]
     if not chosen or session.config.option.collectonly:
         return
+    # Under pytest-xdist every worker collects every test, but only one runs it: the build starts
+    # in its fixture instead, once, without the overlap. `make test` runs this test in a session of
+    # its own, beside the others and the sanitizer runs, so its build overlaps them all.
+    if hasattr(session.config, "workerinput"):
+        return
     for item in chosen:
         session.items.remove(item)
         session.items.append(item)
@@ -117,7 +122,10 @@ def pytest_sessionfinish(session):
 
 @pytest.fixture
 def background_build(request) -> BackgroundBuild:
-    bots_binary()
+    binary = bots_binary()
+    if BACKGROUND_BUILD not in request.config.stash:  # a pytest-xdist worker (above)
+        name = request.node.get_closest_marker("builds_in_background").args[0]
+        request.config.stash[BACKGROUND_BUILD] = BackgroundBuild(binary, name).start()
     return request.config.stash[BACKGROUND_BUILD]
 
 
