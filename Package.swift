@@ -220,10 +220,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // MARK: Test kits
+        // What any test waits and writes with: `eventually`, ScratchFolder, Recorder (and, package
+        // access, the custom payload the model and client tests share). Apart from ChatBotKitTesting,
+        // which re-exports it, because that one runs a dev server and bots: the model, transport
+        // and dev server tests use these without building what they do not test.
+        .target(name: "ChatTestSupport", dependencies: ["ChatModels", "ChatLocking"], swiftSettings: strictSettings),
         .target(
             name: "ChatBotKitTesting",
             dependencies: [
-                "ChatBotKitWebhooks", "ChatBotKit", "ChatClient", "ChatDevServer", "ChatModels", "ChatLocking",
+                "ChatTestSupport", "ChatBotKitWebhooks", "ChatBotKit", "ChatClient", "ChatDevServer", "ChatModels", "ChatLocking",
                 // TestWebPages: a loopback web site for the dev server's link previews to fetch.
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tools"])),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
