@@ -367,7 +367,7 @@ let package = Package(
         .testTarget(
             name: "ExamplesTests",
             dependencies: ["ChatBotKitConfiguration", 
-                "WorkoutBot", "ModerationBot", "ArchiveBot", "ChatBotKitTesting", "ChatDevServer", "FileSniffing", "ChatLocking",
+                "WorkoutBot", "ModerationBot", "ArchiveBot", "ChatBotKitTesting", "ChatDevServer", "FileSniffing",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Tools"])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Tools"])),
