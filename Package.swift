@@ -303,8 +303,8 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "ChatModelsTests",
-            // ChatBotKitTesting for its media fixtures (MediaFixtures), which the client tests use too.
-            dependencies: ["ChatModels", "ChatBotKitTesting", .product(name: "PropertyBased", package: "swift-property-based", condition: .when(traits: ["Tools"]))],
+            // ChatTestSupport, not ChatBotKitTesting: the model's tests build nothing above the model.
+            dependencies: ["ChatModels", "ChatTestSupport", .product(name: "PropertyBased", package: "swift-property-based", condition: .when(traits: ["Tools"]))],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
