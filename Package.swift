@@ -321,9 +321,9 @@ let package = Package(
         .testTarget(
             name: "ChatClientTests",
             dependencies: [
-                "ChatClient", "ChatDevServer", "ChatBotKitTesting", "ChatTransport", "WorkoutBot", "ChatLocking",
+                // ChatBotKitTesting for its test server (TestChatServer), link-preview pages and media fixtures.
+                "ChatClient", "ChatDevServer", "ChatBotKitTesting", "ChatTestSupport", "ChatTransport", "ChatLocking",
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Tools"])),
-                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strictSettings
         ),
