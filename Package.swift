@@ -310,12 +310,12 @@ let package = Package(
         ),
         .testTarget(
             name: "ChatDevServerTests",
-            dependencies: ["ChatDevServer", "ChatModels", "ChatServing"],
+            dependencies: ["ChatDevServer", "ChatModels", "ChatServing", "ChatTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ChatTransportTests",
-            dependencies: ["ChatTransport", "ChatDevServer", "ChatLocking"],
+            dependencies: ["ChatTransport", "ChatDevServer", "ChatLocking", "ChatTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
