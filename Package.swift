@@ -357,8 +357,7 @@ let package = Package(
         .testTarget(
             name: "ScaleOutTests",
             dependencies: [
-                "ChatBotKit", "ChatBotKitPostgres", "ChatBotKitTesting", "ChatClient", "ChatLocking",
-                .product(name: "Logging", package: "swift-log"),
+                "ChatBotKit", "ChatBotKitPostgres", "ChatBotKitTesting", "ChatClient",
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Tools"])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Tools"])),
             ],
