@@ -285,9 +285,7 @@ final class ReloadingBots: Sendable {
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    private init(
-        folder: ScratchFolder, path: String, runner: BotRunner, reloader: BotsReloader, group: ServiceGroup, builds: Recorder<String>
-    ) {
+    private init(folder: ScratchFolder, path: String, runner: BotRunner, reloader: BotsReloader, group: ServiceGroup, builds: Recorder<String>) {
         self.folder = folder
         self.path = path
         self.runner = runner
