@@ -223,10 +223,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // MARK: Test kits
+        // What any test waits and writes with: `eventually`, ScratchFolder, Recorder (and, package
+        // access, the custom payload the model and client tests share). Apart from ChatBotKitTesting,
+        // which re-exports it, because that one runs a dev server and bots: the model, transport
+        // and dev server tests use these without building what they do not test.
+        .target(name: "ChatTestSupport", dependencies: ["ChatModels", "ChatLocking"], swiftSettings: strictSettings),
         .target(
             name: "ChatBotKitTesting",
             dependencies: [
-                "ChatBotKitWebhooks", "ChatBotKit", "ChatClient", "ChatDevServer", "ChatModels", "ChatLocking",
+                "ChatTestSupport", "ChatBotKitWebhooks", "ChatBotKit", "ChatClient", "ChatDevServer", "ChatModels", "ChatLocking",
                 // TestWebPages: a loopback web site for the dev server's link previews to fetch.
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tools"])),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -300,27 +306,27 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "ChatModelsTests",
-            // ChatBotKitTesting for its media fixtures (MediaFixtures), which the client tests use too.
-            dependencies: ["ChatModels", "ChatBotKitTesting", .product(name: "PropertyBased", package: "swift-property-based", condition: .when(traits: ["Tools"]))],
+            // ChatTestSupport, not ChatBotKitTesting: the model's tests build nothing above the model.
+            dependencies: ["ChatModels", "ChatTestSupport", .product(name: "PropertyBased", package: "swift-property-based", condition: .when(traits: ["Tools"]))],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ChatDevServerTests",
-            dependencies: ["ChatDevServer", "ChatModels", "ChatServing"],
+            dependencies: ["ChatDevServer", "ChatModels", "ChatServing", "ChatTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ChatTransportTests",
-            dependencies: ["ChatTransport", "ChatDevServer", "ChatLocking"],
+            dependencies: ["ChatTransport", "ChatDevServer", "ChatLocking", "ChatTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ChatClientTests",
             dependencies: [
-                "ChatClient", "ChatDevServer", "ChatBotKitTesting", "ChatTransport", "WorkoutBot", "ChatLocking",
+                // ChatBotKitTesting for its test server (TestChatServer), link-preview pages and media fixtures.
+                "ChatClient", "ChatDevServer", "ChatBotKitTesting", "ChatTestSupport", "ChatTransport", "ChatLocking",
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Tools"])),
-                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: strictSettings
         ),
@@ -355,8 +361,7 @@ let package = Package(
         .testTarget(
             name: "ScaleOutTests",
             dependencies: [
-                "ChatBotKit", "ChatBotKitPostgres", "ChatBotKitTesting", "ChatClient", "ChatLocking",
-                .product(name: "Logging", package: "swift-log"),
+                "ChatBotKit", "ChatBotKitPostgres", "ChatBotKitTesting", "ChatClient",
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Tools"])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Tools"])),
             ],
@@ -365,7 +370,7 @@ let package = Package(
         .testTarget(
             name: "ExamplesTests",
             dependencies: ["ChatBotKitConfiguration", 
-                "WorkoutBot", "ModerationBot", "ArchiveBot", "ChatBotKitTesting", "ChatDevServer", "FileSniffing", "ChatLocking",
+                "WorkoutBot", "ModerationBot", "ArchiveBot", "ChatBotKitTesting", "ChatDevServer", "FileSniffing",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Tools"])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Tools"])),

@@ -46,23 +46,21 @@ public struct TestUser: Sendable {
     }
 
     /// Waits until `count` messages by `botUserId` newer than `message` are in the channel, and
-    /// returns them oldest first; fails after `timeout`.
+    /// returns them oldest first; throws ``WaitTimedOut`` after `timeout`.
     public func replies(to message: Message, from botUserId: String, count: Int = 1, timeout: Duration = .seconds(10)) async throws
         -> [Message]
     {
-        let deadline = ContinuousClock.now + timeout
         let after = message.createdAt ?? .distantPast
-        while true {
+        var found: [Message] = []
+        // Each look is a query to the server, so a little less often than eventually's default.
+        try await eventually(
+            "\(botUserId) posted \(count) replies to \(message.id) (so far \(found.count))", timeout: timeout, polling: .milliseconds(30)
+        ) {
             let state = try await client.queryChannel(channel, messageLimit: 200)
-            let found = state.messages.filter { $0.user?.id == botUserId && ($0.createdAt ?? .distantPast) > after }
-            if found.count >= count { return found }
-            guard ContinuousClock.now < deadline else {
-                throw ChatClientError(
-                    code: .transport,
-                    message: "\(botUserId) posted \(found.count) of \(count) replies to \(message.id) within \(timeout)")
-            }
-            try await Task.sleep(for: .milliseconds(30))
+            found = state.messages.filter { $0.user?.id == botUserId && ($0.createdAt ?? .distantPast) > after }
+            return found.count >= count
         }
+        return found
     }
 
     /// The message as the server has it now (nil once hard-deleted).

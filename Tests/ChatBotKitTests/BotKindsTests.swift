@@ -3,6 +3,7 @@ import ChatBotKitConfiguration
 import ArgumentParser
 @testable import BotsCLI
 import ChatBotKit
+import ChatBotKitTesting
 import ChatLocking
 import Foundation
 import Logging
@@ -59,9 +60,9 @@ struct BotKindsTests {
 struct ChatBotKitSourceTests {
     @Test("a checkout is a path dependency named by its folder; a git URL by its last part; a dependency's checkout is refused")
     func sources() throws {
-        let checkout = FileManager.default.temporaryDirectory.appendingPathComponent("cbk-\(UUID().uuidString)/ChatBotKit")
+        let scratch = try ScratchFolder("cbk")
+        let checkout = scratch.path("ChatBotKit")
         try FileManager.default.createDirectory(at: checkout, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: checkout.deletingLastPathComponent()) }
         try Data(#"let package = Package(name: "ChatBotKit")"#.utf8).write(to: checkout.appendingPathComponent("Package.swift"))
 
         let built = try ChatBotKitSource(nil, builtFrom: checkout)
@@ -86,10 +87,10 @@ struct ChatBotKitSourceTests {
 /// A subcommand of a tool's own, as a user writes one.
 private struct Wave: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Wave at a user.")
-    static let waved = Locked<[String]>([])
+    static let waved = Recorder<String>()
     @OptionGroup var options: ConfigOptions
     @Argument(help: "Who to wave at.") var user: String
-    func run() async throws { Wave.waved.withLock { $0.append("\(user) with \(options.config)") } }
+    func run() async throws { Wave.waved.record("\(user) with \(options.config)") }
 }
 
 /// Named as a built-in command.
@@ -109,7 +110,7 @@ struct OwnCommandsTests {
         #expect(BotsCommand.configuration.subcommands.map { $0._commandName }.suffix(2) == ["init", "wave"])
         var command = try #require(try BotsCommand.parseAsRoot(["wave", "alice", "--config", "team.yaml"]) as? any AsyncParsableCommand)
         try await command.run()
-        #expect(Wave.waved.withLock { $0 } == ["alice with team.yaml"])
+        #expect(Wave.waved.all == ["alice with team.yaml"])
         #expect(BotsCommand.helpMessage().contains("wave                    Wave at a user."))
     }
 

@@ -10,7 +10,7 @@ import Testing
 @Suite("Catching up after a restart: what was sent while a bot was stopped is handled, and nothing twice")
 struct CatchUpTests {
     /// A bot that records each message, edit and deletion it handles, with its channel.
-    static func recordingBot(_ recorder: Recorder) -> Bot {
+    static func recordingBot(_ recorder: Recorder<String>) -> Bot {
         let bot = Bot(name: "keeper")
         bot.onMessage { context in recorder.record("\(context.channel.cid.id) new \(context.message.text)") }
         bot.onMessageUpdated { context in recorder.record("\(context.channel.cid.id) edit \(context.message.text)") }
@@ -28,21 +28,17 @@ struct CatchUpTests {
         return configuration
     }
 
-    static func checkpointFile() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("checkpoint-\(UUID().uuidString)").appendingPathComponent("keeper.json")
-    }
-
     @Test("messages, edits and deletions made while the bot was stopped reach it when it starts again, in two channels, none twice")
     func catchesUp() async throws {
-        let file = Self.checkpointFile()
-        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let scratch = try ScratchFolder("checkpoint")
+        let file = scratch.path("checkpoint/keeper.json")
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let bob = try await TestUser.join(server, id: "bob", channel: "messaging:other")
             // Before the bot ever ran: a first start has no checkpoint and begins from now.
             try await ann.send(text: "before")
 
-            let first = Recorder()
+            let first = Recorder<String>()
             let (kept, gone) = try await server.withBot(
                 Self.recordingBot(first), channels: ["messaging:general", "messaging:other"], configuration: Self.configuration(file)
             ) { _ in
@@ -63,7 +59,7 @@ struct CatchUpTests {
             _ = try await ann.client.updateMessage(kept.id, text: "a, edited")
             _ = try await bob.client.deleteMessage(gone.id)
 
-            let second = Recorder()
+            let second = Recorder<String>()
             try await server.withBot(
                 Self.recordingBot(second), channels: ["messaging:general", "messaging:other"], configuration: Self.configuration(file)
             ) { _ in
@@ -80,12 +76,12 @@ struct CatchUpTests {
 
     @Test("a handler cut off by the drain deadline gets its message again at the next start; the ones that finished do not")
     func cutOffHandlerRunsAgain() async throws {
-        let file = Self.checkpointFile()
-        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let scratch = try ScratchFolder("checkpoint")
+        let file = scratch.path("checkpoint/keeper.json")
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let bob = try await TestUser.join(server, id: "bob", channel: "messaging:other")
-            let first = Recorder()
+            let first = Recorder<String>()
             let slowBot = Bot(name: "keeper")
             slowBot.onMessage { context in
                 first.record("started \(context.message.text)")
@@ -105,7 +101,7 @@ struct CatchUpTests {
             }
             #expect(!first.all.contains("finished slow"))
 
-            let second = Recorder()
+            let second = Recorder<String>()
             try await server.withBot(
                 Self.recordingBot(second), channels: ["messaging:general", "messaging:other"], configuration: Self.configuration(file)
             ) { _ in
@@ -118,8 +114,8 @@ struct CatchUpTests {
 
     @Test("a bot stopped for longer than maximumAge catches up on the last stretch only")
     func maximumAge() async throws {
-        let file = Self.checkpointFile()
-        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let scratch = try ScratchFolder("checkpoint")
+        let file = scratch.path("checkpoint/keeper.json")
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             // A checkpoint from an hour ago, as if the bot had stopped then.
@@ -128,7 +124,7 @@ struct CatchUpTests {
             try await ann.send(text: "too old")
             try await Task.sleep(for: .seconds(5))
             try await ann.send(text: "recent")
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             try await server.withBot(
                 Self.recordingBot(recorder), channels: ["messaging:general"], configuration: Self.configuration(file, maximumAge: .seconds(4))
             ) { _ in
@@ -141,14 +137,15 @@ struct CatchUpTests {
 
     @Test("a bot that ran saves its checkpoint even when nothing happened, so its savedAt says when it last ran")
     func stopSaves() async throws {
-        let file = Self.checkpointFile()
-        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let scratch = try ScratchFolder("checkpoint")
+        let file = scratch.path("checkpoint/keeper.json")
         let handledThrough = Date().addingTimeInterval(-60)
         try BotCheckpoint(bot: "keeper", handledThrough: handledThrough, recentlyHandled: ["m1"], savedAt: Date().addingTimeInterval(-3600))
             .save(to: file)
         let started = Date()
         try await TestChatServer.withServer { server in
-            try await server.withBot(Self.recordingBot(Recorder()), channels: ["messaging:quiet"], configuration: Self.configuration(file)) { _ in }
+            try await server.withBot(
+                Self.recordingBot(Recorder<String>()), channels: ["messaging:quiet"], configuration: Self.configuration(file)) { _ in }
         }
         let saved = try #require(try BotCheckpoint.load(from: file))
         #expect(saved.savedAt >= started)
@@ -157,12 +154,14 @@ struct CatchUpTests {
 
     @Test("a new bot in a quiet channel keeps a checkpoint from when it was ready, so what is posted while it is stopped reaches it at the next start")
     func quietBotCatchesUp() async throws {
-        let file = Self.checkpointFile()
-        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let scratch = try ScratchFolder("checkpoint")
+        let file = scratch.path("checkpoint/keeper.json")
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:quiet")
             let started = Date()
-            try await server.withBot(Self.recordingBot(Recorder()), channels: ["messaging:quiet"], configuration: Self.configuration(file)) { _ in
+            try await server.withBot(
+                Self.recordingBot(Recorder<String>()), channels: ["messaging:quiet"], configuration: Self.configuration(file)
+            ) { _ in
                 // Saved while it runs (a crash would not lose it), not only when it stops.
                 try await eventually("the checkpoint is saved") { (try? BotCheckpoint.load(from: file)) != nil }
             }
@@ -171,7 +170,7 @@ struct CatchUpTests {
             #expect(saved.recentlyHandled.isEmpty)
 
             try await ann.send(text: "while stopped")
-            let second = Recorder()
+            let second = Recorder<String>()
             try await server.withBot(Self.recordingBot(second), channels: ["messaging:quiet"], configuration: Self.configuration(file)) { _ in
                 try await second.wait { $0.count == 1 }
             }
@@ -181,12 +180,12 @@ struct CatchUpTests {
 
     @Test("a channel with more events than /sync returns is skipped, counted and logged; the other channels catch up and live messages flow")
     func tooManyEventsToSync() async throws {
-        let file = Self.checkpointFile()
-        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let scratch = try ScratchFolder("checkpoint")
+        let file = scratch.path("checkpoint/keeper.json")
         try await TestChatServer.withServer(configure: { $0.maximumSyncedEvents = 10 }) { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let bob = try await TestUser.join(server, id: "bob", channel: "messaging:other")
-            let first = Recorder()
+            let first = Recorder<String>()
             try await server.withBot(
                 Self.recordingBot(first), channels: ["messaging:general", "messaging:other"], configuration: Self.configuration(file)
             ) { _ in
@@ -198,7 +197,7 @@ struct CatchUpTests {
             for index in 0..<2 { try await bob.send(text: "o\(index)") }
 
             let registry = PrometheusCollectorRegistry()
-            let second = Recorder()
+            let second = Recorder<String>()
             try await server.withBot(
                 Self.recordingBot(second), channels: ["messaging:general", "messaging:other"], configuration: Self.configuration(file),
                 metricsFactory: PrometheusMetricsFactory(registry: registry)
@@ -216,13 +215,13 @@ struct CatchUpTests {
 
     @Test("an unreadable checkpoint is kept aside as .unreadable, and the bot starts from now and saves a new one")
     func unreadableCheckpoint() async throws {
-        let file = Self.checkpointFile()
-        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let scratch = try ScratchFolder("checkpoint")
+        let file = scratch.path("checkpoint/keeper.json")
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("{\"version\":1,\"bot\":\"keeper\"".utf8).write(to: file)
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             try await server.withBot(
                 Self.recordingBot(recorder), channels: ["messaging:general"], configuration: Self.configuration(file)
             ) { _ in
@@ -237,8 +236,8 @@ struct CatchUpTests {
 
     @Test("what each unreadable checkpoint gets: an error naming the file and what is wrong")
     func checkpointErrors() throws {
-        let file = Self.checkpointFile()
-        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let scratch = try ScratchFolder("checkpoint")
+        let file = scratch.path("checkpoint/keeper.json")
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         #expect(try BotCheckpoint.load(from: file) == nil)
         let now = RFC3339.string(from: Date())

@@ -9,7 +9,7 @@ import Testing
 @Suite("Channel events: onEvent, in order with the channel's messages, once")
 struct ChannelEventTests {
     /// A bot that records new messages, members added and `workout.started` events.
-    static func recordingBot(_ recorder: Recorder) -> Bot {
+    static func recordingBot(_ recorder: Recorder<String>) -> Bot {
         let bot = Bot(name: "greeter", user: User(id: "greeter"))
         bot.onMessage { context in recorder.record("new \(context.message.text)") }
         bot.onEvent(.memberAdded) { context in
@@ -25,7 +25,7 @@ struct ChannelEventTests {
     @Test("members added and custom events reach onEvent in order with the messages, once each; the bot's own do not, nor types without handlers")
     func eventsInOrder() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let admin = server.client(as: "admin")
             try await admin.upsertUsers([User(id: "bob", name: "Bob")])
@@ -53,16 +53,16 @@ struct ChannelEventTests {
     @Test("a post of an event handler has an id derived from the event, so handling it again posts nothing twice; a failing handler reaches onError")
     func idsAndErrors() async throws {
         try await TestChatServer.withServer { server in
-            let errors = Recorder()
-            let recorder = Recorder()
+            let errors = Recorder<String>()
+            let recorder = Recorder<String>()
             let bot = Self.recordingBot(recorder)
             bot.onEvent(.memberAdded) { _ in throw CocoaError(.fileNoSuchFile) }
             bot.onError { error, context in errors.record("\(error.code.rawValue) \(context == nil ? "no context" : "context")") }
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let admin = server.client(as: "admin")
             try await admin.upsertUsers([User(id: "bob", name: "Bob")])
-            let data = FileManager.default.temporaryDirectory.appendingPathComponent("events-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: data) }
+            let scratch = try ScratchFolder("events")
+            let data = scratch.path("events")
             var configuration = TestChatServer.testBotConfiguration
             configuration.catchUp = BotService.CatchUp(checkpointFile: data.appendingPathComponent("greeter.json"), saveInterval: .milliseconds(50))
             try await server.withBot(bot, channels: ["messaging:general"], configuration: configuration) { _ in
@@ -91,7 +91,7 @@ struct ChannelEventTests {
     @Test("onAddedToChannel runs once when the bot is added to a channel, which it then follows; not for the channels it joins itself")
     func addedToChannel() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "greeter", user: User(id: "greeter"))
             bot.onMessage { context in recorder.record("new \(context.message.cid?.rawValue ?? "?") \(context.message.text)") }
             bot.onAddedToChannel { context in

@@ -11,7 +11,7 @@ struct ChannelTruncationTests {
     @Test("a truncation and a deletion each reach the bot once, after the handlers of the messages sent before them")
     func inOrder() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "keeper")
             bot.onMessage { context in
                 // Slow on purpose: the truncation must still wait for this handler.
@@ -48,7 +48,7 @@ struct ChannelTruncationTests {
     @Test("a truncation handler that throws is reported to onError without a context; the others still run")
     func failingHandler() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "keeper")
             bot.onChannelTruncated { _, _ in throw BotError(code: .handlerFailed, message: "cannot forget") }
             bot.onChannelTruncated { truncation, _ in recorder.record("second handler saw \(truncation.cid)") }
@@ -66,7 +66,7 @@ struct ChannelTruncationTests {
     @Test("a channel deleted while the bot is offline reaches onChannelTruncated when it reconnects, and the bot does not create it again")
     func deletedWhileOffline() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "keeper")
             bot.onMessage { context in recorder.record("new \(context.message.text) in \(context.channel.cid)") }
             bot.onChannelTruncated { truncation, _ in

@@ -1,7 +1,6 @@
 import ChatBotKitTesting
 import ChatClient
 import ChatDevServer
-import ChatLocking
 import ChatModels
 import Foundation
 import Testing
@@ -15,29 +14,29 @@ struct ChatConnectionNoticesTests {
         try await TestChatServer.withServer { server in
             let dora = try await TestUser.join(server, id: "dora", channel: "messaging:general")
             let connection = EventConnection(client: dora.client, user: User(id: "dora"))
-            let told = Locked<[String]>([])
-            let notices = ChatConnectionNotices(connection: connection, interval: .milliseconds(50)) { line in told.withLock { $0.append(line) } }
+            let told = Recorder<String>()
+            let notices = ChatConnectionNotices(connection: connection, interval: .milliseconds(50)) { line in told.record(line) }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await connection.run() }
                 await connection.waitUntilConnected()
                 group.addTask { await notices.run() }
                 try await Task.sleep(for: .milliseconds(200))
-                #expect(told.withLock { $0 }.isEmpty, "nothing while connected")
+                #expect(told.all.isEmpty, "nothing while connected")
 
                 await server.server.refuseConnections(ofUser: "dora")
-                try await eventually("the drop is told") { told.withLock { $0 } == [ChatConnectionNotices.lost] }
+                try await eventually("the drop is told") { told.all == [ChatConnectionNotices.lost] }
                 try await Task.sleep(for: .milliseconds(300))
-                #expect(told.withLock { $0 } == [ChatConnectionNotices.lost], "once, however long it lasts")
+                #expect(told.all == [ChatConnectionNotices.lost], "once, however long it lasts")
                 await server.server.refuseConnections(ofUser: "dora", false)
                 try await eventually("the reconnection is told", timeout: .seconds(30)) {
-                    told.withLock { $0 } == [ChatConnectionNotices.lost, ChatConnectionNotices.reconnected]
+                    told.all == [ChatConnectionNotices.lost, ChatConnectionNotices.reconnected]
                 }
                 // A drop the connection mends at once may be over before it is looked at.
                 await server.server.dropConnections(ofUser: "dora")
                 try await eventually("the second reconnection is told", timeout: .seconds(30)) {
-                    told.withLock { $0 }.filter { $0 == ChatConnectionNotices.reconnected }.count == 2
+                    told.all.filter { $0 == ChatConnectionNotices.reconnected }.count == 2
                 }
-                #expect(told.withLock { $0 }.last == ChatConnectionNotices.reconnected)
+                #expect(told.all.last == ChatConnectionNotices.reconnected)
                 group.cancelAll()
             }
         }

@@ -35,7 +35,7 @@ private struct OnlyFrom: BotMiddleware {
 @Suite("Conversations: multi-step exchanges with one person, state saved between turns")
 struct ConversationTests {
     /// A bot that starts ``SignUp`` on `/signup` and records every step and every other route.
-    private static func signUpBot(recorder: Recorder, name: String = "clerk") -> Bot {
+    private static func signUpBot(recorder: Recorder<String>, name: String = "clerk") -> Bot {
         let bot = Bot(name: name, user: User(id: "\(name)-bot"))
         bot.command("signup") { _, context in
             try await context.startConversation(SignUp.name)
@@ -73,7 +73,7 @@ struct ConversationTests {
     func stepByStep() async throws {
         try await TestChatServer.withServer { server in
             let registry = PrometheusCollectorRegistry()
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Self.signUpBot(recorder: recorder)
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let bob = try await TestUser.join(server, id: "bob", channel: "messaging:general")
@@ -116,7 +116,7 @@ struct ConversationTests {
     @Test("one conversation per person and channel or thread: a thread's conversation takes the thread's answers only")
     func perChannelAndThread() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Self.signUpBot(recorder: recorder)
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let annElsewhere = try await TestUser.join(server, id: "ann", channel: "messaging:other")
@@ -150,7 +150,7 @@ struct ConversationTests {
     func cancelAndTimeout() async throws {
         try await TestChatServer.withServer { server in
             let registry = PrometheusCollectorRegistry()
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Self.signUpBot(recorder: recorder)
             bot.command("quick") { _, context in try await context.startConversation(Quick(asked: 0)) }
             bot.onConversation(Quick.self) { quick, context in
@@ -185,7 +185,7 @@ struct ConversationTests {
     @Test("a turn that throws keeps the step; middleware keeps filtered messages from turns; starting one without a handler is an error")
     func failuresAndMiddleware() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "clerk", user: User(id: "clerk-bot"))
             bot.use(OnlyFrom(allowed: "ann"))
             bot.command("quick") { invocation, context in try await context.startConversation(Quick(asked: 0), with: invocation.arguments.first) }
@@ -226,7 +226,7 @@ struct ConversationTests {
     @Test("a message handled again is not an answer twice, nor does its start reset a conversation under way")
     func redeliveredMessages() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Self.signUpBot(recorder: recorder)
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let start = try await ann.send(text: "/signup")
@@ -260,7 +260,7 @@ struct ConversationTests {
     @Test("a turn that starts another conversation leaves the new one in place, whatever the turn answers")
     func turnStartsAnother() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Self.signUpBot(recorder: recorder)
             bot.command("quick") { _, context in try await context.startConversation(Quick(asked: 0)) }
             bot.onConversation(Quick.self) { _, context in
@@ -281,11 +281,11 @@ struct ConversationTests {
 
     @Test("a file store keeps a conversation across a restart; an unreadable file is set aside; a saved state that no longer fits is forgotten")
     func fileStore() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("conversations-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let scratch = try ScratchFolder("conversations")
+        let folder = scratch.path("conversations")
         let file = folder.appendingPathComponent("clerk.json")
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let first = Self.signUpBot(recorder: recorder)
             first.conversationStore = FileConversationStore(file: file)

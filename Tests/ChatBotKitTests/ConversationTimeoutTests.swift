@@ -22,7 +22,7 @@ private struct Mute: Conversation, Equatable {
 
 @Suite("Conversation timeouts: the bot says it stopped waiting when the time runs out while it runs")
 struct ConversationTimeoutTests {
-    private static func bot(recorder: Recorder) -> Bot {
+    private static func bot(recorder: Recorder<String>) -> Bot {
         let bot = Bot(name: "clerk", user: User(id: "clerk-bot"))
         bot.command("hurried") { _, context in try await context.startConversation(Hurried(asked: 0)) }
         bot.command("mute") { _, context in try await context.startConversation(Mute()) }
@@ -39,7 +39,7 @@ struct ConversationTimeoutTests {
     func toldAtTheTimeout() async throws {
         try await TestChatServer.withServer { server in
             let registry = PrometheusCollectorRegistry()
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Self.bot(recorder: recorder)
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let bob = try await TestUser.join(server, id: "bob", channel: "messaging:general")
@@ -87,11 +87,11 @@ struct ConversationTimeoutTests {
 
     @Test("one that timed out while the bot was stopped is not told at the restart but at the person's next message, which is routed as usual")
     func timedOutWhileStopped() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("conversations-\(UUID().uuidString).json")
-        defer { try? FileManager.default.removeItem(at: file) }
+        let scratch = try ScratchFolder("conversations")
+        let file = scratch.path("conversations.json")
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
-            let first = Self.bot(recorder: Recorder())
+            let first = Self.bot(recorder: Recorder<String>())
             first.conversationStore = FileConversationStore(file: file)
             let key = ConversationKey(bot: "clerk", channel: "messaging:general", user: "ann")
             try await server.withBot(first, channels: ["messaging:general"]) { _ in
@@ -101,7 +101,7 @@ struct ConversationTimeoutTests {
             // Past the two seconds: it times out while the bot is stopped.
             try await Task.sleep(for: .milliseconds(2_500))
 
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let second = Self.bot(recorder: recorder)
             second.conversationStore = FileConversationStore(file: file)
             try await server.withBot(second, channels: ["messaging:general"]) { _ in

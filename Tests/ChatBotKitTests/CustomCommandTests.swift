@@ -16,7 +16,7 @@ struct CustomCommandTests {
     /// The support-ticket command of Stream's guide: asks before opening (ephemeral, with
     /// buttons), opens on Open (posted, with the ticket as a file), drops on Cancel, refuses an
     /// empty description.
-    static func helpdesk(_ recorder: Recorder, ticketFile: URL) -> Bot {
+    static func helpdesk(_ recorder: Recorder<String>, ticketFile: URL) -> Bot {
         let bot = Bot(name: "helpdesk")
         bot.customCommand("ticket", description: "Open a support ticket", arguments: "[description]") { request in
             recorder.record("\(request.user?.id ?? "?"): /\(request.command) \(request.arguments) \(request.formData)")
@@ -37,19 +37,14 @@ struct CustomCommandTests {
         return bot
     }
 
-    static func ticketFile() throws -> URL {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ticket-\(UUID().uuidString).txt")
-        try Data("printer on fire\n".utf8).write(to: file)
-        return file
-    }
-
     @Test("/ticket reaches the bot before anything is posted; Open posts its answer with an uploaded file, Cancel drops it, errors reach the sender")
     func ticketFlow() async throws {
-        let file = try Self.ticketFile()
+        let scratch = try ScratchFolder("ticket")
+        let file = try scratch.write(Data("printer on fire\n".utf8), as: "ticket.txt")
         defer { try? FileManager.default.removeItem(at: file) }
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             try await server.withCustomCommands { commands in
                 var configuration = TestChatServer.testBotConfiguration
                 configuration.commands = commands
@@ -174,7 +169,7 @@ struct CustomCommandTests {
 
     @Test("a handler slower than the intake's deadline: the sender is told at the deadline, the handler is cancelled, one that ignores it is not waited for")
     func slowHandlers() async throws {
-        let recorder = Recorder()
+        let recorder = Recorder<String>()
         let bot = Bot(name: "slowpoke")
         bot.customCommand("slow", description: "Sleeps") { _ in
             do {
@@ -231,7 +226,7 @@ struct CustomCommandTests {
     func oneHandlerPerCommand() async throws {
         try await TestChatServer.withServer { server in
             let intake = CustomCommandIntake(apiKey: server.apiKey, apiSecret: server.apiSecret)
-            let first = Self.helpdesk(Recorder(), ticketFile: URL(fileURLWithPath: "/nonexistent"))
+            let first = Self.helpdesk(Recorder<String>(), ticketFile: URL(fileURLWithPath: "/nonexistent"))
             try intake.register(first.customCommands, bot: "helpdesk", client: server.client(as: "helpdesk"))
             try intake.register(first.customCommands, bot: "helpdesk", client: server.client(as: "helpdesk"))
             let clash = #expect(throws: BotError.self) { try intake.register(first.customCommands, bot: "other", client: server.client(as: "other")) }

@@ -1,3 +1,4 @@
+import ChatBotKitTesting
 import ChatClient
 import ChatLocking
 import Foundation
@@ -36,7 +37,7 @@ struct DeadlineTests {
         }
         #expect(value == "timeout")
         #expect(!work.finished, "answered before the stubborn work ended")
-        try await eventually { work.cancelled }
+        try await eventually("the work is cancelled") { work.cancelled }
     }
 
     @Test("errors of the work and of the timeout are what the caller gets")
@@ -76,11 +77,11 @@ struct DeadlineTests {
                 return 1
             } onTimeout: { 0 }
         }
-        try await eventually { work.started }
+        try await eventually("the work started") { work.started }
         waiting.cancel()
         await #expect(throws: CancellationError.self) { try await waiting.value }
         #expect(!work.finished, "not waited for")
-        try await eventually { work.cancelled }
+        try await eventually("the work is cancelled") { work.cancelled }
 
         let early = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -109,17 +110,5 @@ private final class Stubborn: Sendable {
             state.withLock { $0.cancelled = true }
         }
         state.withLock { $0.finished = true }
-    }
-}
-
-/// Waits until `condition` holds, for up to ten seconds.
-private func eventually(sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("the condition never held", sourceLocation: sourceLocation)
-            return
-        }
-        try await Task.sleep(for: .milliseconds(10))
     }
 }

@@ -11,7 +11,7 @@ struct DeletionTests {
     @Test("a deleted message reaches onMessageDeleted once, after its own handlers finished, soft or hard; the bot's own do not")
     func deletionsInOrder() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "keeper")
             bot.onMessage { context in
                 // Still running when the deletion of this message arrives.
@@ -52,7 +52,7 @@ struct DeletionTests {
     @Test("a reply about a deletion gets an id of its own (not that of the message's first reply); a failing deletion handler reaches onError")
     func repliesAndErrors() async throws {
         try await TestChatServer.withServer { server in
-            let errors = Recorder()
+            let errors = Recorder<String>()
             let bot = Bot(name: "keeper")
             bot.onMessage { context in try await context.reply(text: "seen") }
             bot.onMessageDeleted { _, context in try await context.reply(text: "gone") }

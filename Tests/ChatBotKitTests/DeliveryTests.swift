@@ -10,7 +10,7 @@ import Testing
 @Suite("Delivery: once, in order per channel, through reconnects, errors and shutdown")
 struct DeliveryTests {
     /// A bot that records the text of every message it handles.
-    static func recordingBot(_ recorder: Recorder, name: String = "keeper") -> Bot {
+    static func recordingBot(_ recorder: Recorder<String>, name: String = "keeper") -> Bot {
         let bot = Bot(name: name)
         bot.onMessage { context in recorder.record(context.message.text) }
         return bot
@@ -19,7 +19,7 @@ struct DeliveryTests {
     @Test("the bot's connection is dropped mid-stream: every message is handled once, in order, none lost")
     func connectionDropped() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             try await server.withBot(Self.recordingBot(recorder), channels: ["messaging:general"]) { running in
                 for index in 0..<5 { try await ann.send(text: "m\(index)") }
@@ -42,7 +42,7 @@ struct DeliveryTests {
     @Test("the server restarts while messages are posted: each is handled once after the bot reconnects")
     func serverRestarts() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             try await server.withBot(Self.recordingBot(recorder), channels: ["messaging:general"]) { _ in
                 try await ann.send(text: "before")
@@ -61,7 +61,7 @@ struct DeliveryTests {
     @Test("a message delivered again as message.new and as notification.message_new is handled once")
     func redelivery() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             try await server.withBot(Self.recordingBot(recorder), channels: ["messaging:general"]) { _ in
                 let sent = try await ann.send(text: "once")
@@ -83,7 +83,7 @@ struct DeliveryTests {
     func throwingHandler() async throws {
         struct Broken: Error {}
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "fragile")
             bot.onMessage { context in
                 if context.message.text == "boom" { throw Broken() }
@@ -106,7 +106,7 @@ struct DeliveryTests {
     @Test("shutdown stops taking messages and waits for the running handler to finish")
     func shutdownWaitsForHandler() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "slow")
             bot.onMessage { context in
                 recorder.record("started:\(context.message.text)")
@@ -133,7 +133,7 @@ struct DeliveryTests {
     @Test("a handler still running at the drain deadline is cancelled and shutdown completes")
     func drainDeadline() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "stuck")
             bot.onMessage { _ in
                 recorder.record("started")
@@ -161,7 +161,7 @@ struct DeliveryTests {
     @Test("a bot with no handler running stops at once: the drain deadline is not waited out")
     func idleShutdown() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             var configuration = TestChatServer.testBotConfiguration
             configuration.drainDeadline = .seconds(30)
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
@@ -189,7 +189,7 @@ struct DeliveryTests {
     @Test("one channel's messages are handled in order while other channels go on concurrently")
     func orderingAndConcurrency() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "sorter")
             bot.onMessage { context in
                 if context.message.text == "a0" {
@@ -213,7 +213,7 @@ struct DeliveryTests {
     @Test("no more channels run at once than maximumConcurrentChannels")
     func concurrencyLimit() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let gauge = ConcurrencyGauge()
             let bot = Bot(name: "limited")
             bot.onMessage { context in

@@ -1,3 +1,4 @@
+import ChatBotKitTesting
 import Foundation
 import Testing
 
@@ -18,8 +19,8 @@ struct HelloBotPackageTests {
 
     @Test("its resolved dependencies hold no server stack: no SwiftNIO, Hummingbird, CompressNIO or Yams")
     func resolvesNoServerStack() throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("hellobot-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
+        let folder = try ScratchFolder("hellobot")
+        let scratch = folder.path("hellobot")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["swift", "package", "--scratch-path", scratch.path, "show-dependencies", "--format", "json"]

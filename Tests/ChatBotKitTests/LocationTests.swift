@@ -7,7 +7,7 @@ import Testing
 
 /// Records the locations that pass, as a user's middleware would see them.
 private struct LocationLog: BotMiddleware {
-    let recorder: Recorder
+    let recorder: Recorder<String>
     func handle(_ message: Message, context: BotContext, next: @Sendable (Message, BotContext) async throws -> Void) async throws {
         if case .location(_, let change) = context.trigger { recorder.record("middleware saw a location \(change.rawValue)") }
         try await next(message, context)
@@ -19,7 +19,7 @@ struct LocationTests {
     @Test("a live location shared (after the message's handlers), moved twice and stopped reaches onLocation once each, in order, through middleware; an edit stays an edit")
     func liveLocation() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "tracker")
             bot.use(LocationLog(recorder: recorder))
             bot.onLocation { location, context in
@@ -59,7 +59,7 @@ struct LocationTests {
     @Test("a bot without location handlers takes a message sharing one as any message, and no moves at all")
     func withoutLocationHandlers() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "plain")
             bot.onMessage { context in recorder.record("message: \(context.message.text) \(context.message.sharedLocation?.latitude ?? 0)") }
             bot.onMessageUpdated { context in recorder.record("edit: \(context.message.text)") }

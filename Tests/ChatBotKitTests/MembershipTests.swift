@@ -9,7 +9,7 @@ import Testing
 @Suite("A bot follows the channels it is added to while running, and stops following those it is removed from")
 struct MembershipTests {
     /// "keeper", recording each new message and each edit as "new|edit <cid> <text>".
-    static func recordingBot(_ recorder: Recorder) -> Bot {
+    static func recordingBot(_ recorder: Recorder<String>) -> Bot {
         let bot = Bot(name: "keeper")
         bot.onMessage { context in recorder.record("new \(context.channel.cid) \(context.message.text)") }
         bot.onMessageUpdated { context in recorder.record("edit \(context.channel.cid) \(context.message.text)") }
@@ -19,7 +19,7 @@ struct MembershipTests {
     @Test("added to a channel while running: its new messages and their edits reach the bot, after a reconnect too")
     func addedWhileRunning() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Self.recordingBot(recorder)
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:later")
             try await server.withBot(bot, channels: ["messaging:general"]) { running in
@@ -47,7 +47,7 @@ struct MembershipTests {
     @Test("added to a channel while not running: a bot started later follows it beside its configured ones")
     func addedWhileNotRunning() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Self.recordingBot(recorder)
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:meanwhile")
             _ = try await TestUser.join(server, id: "keeper", channel: "messaging:meanwhile")
@@ -65,7 +65,7 @@ struct MembershipTests {
     @Test("removed from a channel: its messages no longer reach the bot, and a reconnect does not watch it again")
     func removedWhileRunning() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Self.recordingBot(recorder)
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let annElsewhere = try await TestUser.join(server, id: "ann", channel: "messaging:side")

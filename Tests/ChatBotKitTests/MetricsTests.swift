@@ -13,7 +13,7 @@ struct MetricsTests {
     func botMetrics() async throws {
         try await TestChatServer.withServer { server in
             let registry = PrometheusCollectorRegistry()
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "meter")
             bot.on(PollPayload.self) { poll, _ in
                 guard poll.payload.question != "fail?" else { throw PollRejected() }

@@ -7,7 +7,7 @@ import Testing
 
 /// Records the poll votes that pass, as a user's middleware would see them.
 private struct PollLog: BotMiddleware {
-    let recorder: Recorder
+    let recorder: Recorder<String>
     func handle(_ message: Message, context: BotContext, next: @Sendable (Message, BotContext) async throws -> Void) async throws {
         if case .pollVote(_, _, let change) = context.trigger { recorder.record("middleware saw a vote \(change.rawValue)") }
         try await next(message, context)
@@ -19,7 +19,7 @@ struct PollVoteTests {
     @Test("votes cast, changed and taken back reach onPollVote once each, in order, through middleware; the bot's own vote does not; closing reaches onPollClosed")
     func votesAndClosing() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "coach")
             bot.use(PollLog(recorder: recorder))
             bot.command("plan") { _, context in

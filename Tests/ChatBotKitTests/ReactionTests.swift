@@ -8,7 +8,7 @@ import Testing
 
 /// Records the trigger of everything that passes, as a user's middleware would see it.
 private struct TriggerLog: BotMiddleware {
-    let recorder: Recorder
+    let recorder: Recorder<String>
     func handle(_ message: Message, context: BotContext, next: @Sendable (Message, BotContext) async throws -> Void) async throws {
         if case .reaction(let reaction, let isRemoved) = context.trigger {
             recorder.record("middleware \(isRemoved ? "-" : "+")\(reaction.type)")
@@ -23,7 +23,7 @@ struct ReactionTests {
     func reactionsReachTheirHandlers() async throws {
         try await TestChatServer.withServer { server in
             let registry = PrometheusCollectorRegistry()
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "greeter", user: User(id: "greeter-bot"))
             bot.use(TriggerLog(recorder: recorder))
             bot.onMessage { context in
@@ -67,7 +67,7 @@ struct ReactionTests {
     @Test("a reaction added again after it was taken off is handled again; a reaction replaced by another counts as added")
     func againAndReplaced() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "counter", user: User(id: "counter-bot"))
             bot.onReaction { reaction, _ in recorder.record("+\(reaction.type)") }
             bot.onReactionRemoved { reaction, _ in recorder.record("-\(reaction.type)") }
@@ -87,18 +87,18 @@ struct ReactionTests {
 
     @Test("reactions added and taken off while the bot was stopped reach it when it starts again, once each")
     func caughtUp() async throws {
-        let file = CatchUpTests.checkpointFile()
-        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let scratch = try ScratchFolder("checkpoint")
+        let file = scratch.path("checkpoint/keeper.json")
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
-            func reactionBot(_ recorder: Recorder) -> Bot {
+            func reactionBot(_ recorder: Recorder<String>) -> Bot {
                 let bot = Bot(name: "keeper")
                 bot.onMessage { context in recorder.record("new \(context.message.text)") }
                 bot.onReaction { reaction, context in recorder.record("+\(reaction.type) on \(context.message.text)") }
                 bot.onReactionRemoved { reaction, context in recorder.record("-\(reaction.type) on \(context.message.text)") }
                 return bot
             }
-            let first = Recorder()
+            let first = Recorder<String>()
             let sent = try await server.withBot(
                 reactionBot(first), channels: ["messaging:general"], configuration: CatchUpTests.configuration(file)
             ) { _ in
@@ -111,7 +111,7 @@ struct ReactionTests {
             try await ann.client.sendReaction("love", to: sent.id, as: "ann")
             try await ann.client.deleteReaction("like", from: sent.id, as: "ann")
 
-            let second = Recorder()
+            let second = Recorder<String>()
             try await server.withBot(reactionBot(second), channels: ["messaging:general"], configuration: CatchUpTests.configuration(file)) { _ in
                 try await second.wait { $0.count == 2 }
                 try await Task.sleep(for: .milliseconds(300))
@@ -125,7 +125,7 @@ struct ReactionTests {
     func noHandlersNoDeliveries() async throws {
         try await TestChatServer.withServer { server in
             let registry = PrometheusCollectorRegistry()
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "plain", user: User(id: "plain-bot"))
             bot.onMessage { context in recorder.record(context.message.text) }
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")

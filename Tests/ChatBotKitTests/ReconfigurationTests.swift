@@ -14,7 +14,7 @@ import Testing
 struct ReconfigurationTests {
     /// A bot answering people's messages with `version` (not other bots', or two would answer
     /// each other forever); "slow" takes a while.
-    static func versioned(_ version: String, recorder: Recorder, name: String = "versioned", user: String? = nil) -> Bot {
+    static func versioned(_ version: String, recorder: Recorder<String>, name: String = "versioned", user: String? = nil) -> Bot {
         let bot = Bot(name: name, user: user.map { User(id: $0) })
         bot.onMessage { context in
             guard ["ann", "bob", "cat"].contains(context.message.user?.id) else { return }
@@ -29,7 +29,7 @@ struct ReconfigurationTests {
     @Test("reconfigure swaps the handlers between two handlers without reconnecting: the running one ends on the old, what came meanwhile gets the new")
     func swapBetweenHandlers() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let bob = try await TestUser.join(server, id: "bob", channel: "messaging:other")
             try await server.withBot(Self.versioned("v1", recorder: recorder), channels: ["messaging:general", "messaging:other"]) { running in
@@ -63,7 +63,7 @@ struct ReconfigurationTests {
     @Test("a reconfiguration to another user, or whose build throws, changes nothing: the old handlers answer on")
     func refusedReconfiguration() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             try await server.withBot(Self.versioned("v1", recorder: recorder), channels: ["messaging:general"]) { running in
                 let otherUser = await #expect(throws: BotError.self) {
@@ -81,7 +81,7 @@ struct ReconfigurationTests {
     @Test("reconfigure from one of the bot's own handlers is refused, saying how, and changes nothing; from a Task the handler starts, it applies once the handler is done")
     func reconfigureFromAHandler() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let service = Locked<BotService?>(nil)
             let bot = Bot(name: "versioned")
@@ -130,7 +130,7 @@ struct ReconfigurationTests {
     @Test("follow joins and watches a channel the bot was not in, without reconnecting")
     func followNewChannel() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             try await server.withBot(Self.versioned("v1", recorder: recorder), channels: ["messaging:general"]) { running in
                 let connections = running.service.connection.connectionCount
                 try await running.service.follow("messaging:new")
@@ -146,7 +146,7 @@ struct ReconfigurationTests {
     @Test("a running runner starts and stops bots one at a time; one that cannot start says why and the others go on")
     func runnerStartsAndStops() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             func service(_ bot: Bot, secret: String? = nil) -> BotService {
                 let client = server.client(as: bot.user.id) { configuration in
@@ -194,7 +194,7 @@ struct ReconfigurationTests {
     @Test("a reload waits for the one under way: one that comes while the first waits for a running handler finds nothing left to change")
     func reloadsOneAtATime() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bots = try await ReloadingBots.start(on: server, recorder: recorder, "{name: versioned, kind: versioned, channels: [messaging:general], version: v1}")
             let reloader = bots.reloader
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
@@ -217,7 +217,7 @@ struct ReconfigurationTests {
     @Test("a reload takes a bot out of the channels the file took from it, and a user it no longer runs out of its bot's; a new bot is built once")
     func leavesWhatTheFileTookAway() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bots = try await ReloadingBots.start(
                 on: server, recorder: recorder,
                 "{name: alpha, kind: versioned, user: alpha-bot, channels: [messaging:general, messaging:gym], version: a}",
@@ -278,13 +278,15 @@ struct ReconfigurationTests {
 final class ReloadingBots: Sendable {
     let path: String
     /// Each build: the entry's name and version.
-    let builds: Recorder
+    let builds: Recorder<String>
     let runner: BotRunner
     let reloader: BotsReloader
+    private let folder: ScratchFolder
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    private init(path: String, runner: BotRunner, reloader: BotsReloader, group: ServiceGroup, builds: Recorder) {
+    private init(folder: ScratchFolder, path: String, runner: BotRunner, reloader: BotsReloader, group: ServiceGroup, builds: Recorder<String>) {
+        self.folder = folder
         self.path = path
         self.runner = runner
         self.reloader = reloader
@@ -294,13 +296,12 @@ final class ReloadingBots: Sendable {
     }
 
     /// Writes the file with `bots` (flow-style entries), starts them, and waits until they are ready.
-    static func start(on server: TestChatServer, recorder: Recorder, _ bots: String...) async throws -> ReloadingBots {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reload-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let path = folder.appendingPathComponent("bots.yaml").path
+    static func start(on server: TestChatServer, recorder: Recorder<String>, _ bots: String...) async throws -> ReloadingBots {
+        let folder = try ScratchFolder("reload")
+        let path = folder.path("bots.yaml").path
         try write(bots, to: path)
         let running = try BotsConfiguration.load(contentsOf: path)
-        let builds = Recorder()
+        let builds = Recorder<String>()
         let makeBot: BotsReloader.MakeBot = { entry, _ in
             let version = try entry.node.required("version").string()
             builds.record("\(entry.name) \(version)")
@@ -314,7 +315,7 @@ final class ReloadingBots: Sendable {
             path: path, loadedStamp: FileStamp(path), watchesFile: false, hangUps: await UnixSignalsSequence(trapping: []), running: running,
             runner: runner, makeBot: makeBot, makeService: makeService, logger: Logger(label: "test.reload"))
         let group = ServiceGroup(configuration: .init(services: [runner], logger: Logger(label: "test.runner")))
-        let started = ReloadingBots(path: path, runner: runner, reloader: reloader, group: group, builds: builds)
+        let started = ReloadingBots(folder: folder, path: path, runner: runner, reloader: reloader, group: group, builds: builds)
         try await runner.waitUntilReady()
         return started
     }
@@ -327,10 +328,9 @@ final class ReloadingBots: Sendable {
             .joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
     }
 
-    /// Stops the bots gracefully and removes the folder.
+    /// Stops the bots gracefully (the folder goes with the value).
     func stop() async throws {
         await group.triggerGracefulShutdown()
         try await task.value
-        try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path)
     }
 }

@@ -8,7 +8,7 @@ import Testing
 
 /// Records the reminders that pass, as a user's middleware would see them.
 private struct ReminderLog: BotMiddleware {
-    let recorder: Recorder
+    let recorder: Recorder<String>
     func handle(_ message: Message, context: BotContext, next: @Sendable (Message, BotContext) async throws -> Void) async throws {
         if case .reminderDue = context.trigger { recorder.record("middleware saw the reminder of \(message.text)") }
         try await next(message, context)
@@ -20,7 +20,7 @@ struct ReminderDueTests {
     @Test("a reminder the bot set runs its handler when due, through middleware, again when moved; other users' reminders never do")
     func dueReminders() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "coach")
             bot.use(ReminderLog(recorder: recorder))
             bot.onMessage { context in
@@ -69,7 +69,7 @@ struct ReminderDueTests {
     @Test("a reminder that came due while the bot was stopped runs when it starts again (with a checkpoint), once, also after a second restart")
     func dueWhileStopped() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "coach")
             bot.onMessage { context in
                 // Late enough that the bot has stopped when it comes due.
@@ -78,8 +78,8 @@ struct ReminderDueTests {
             }
             bot.onReminderDue { _, context in recorder.record("due: \(context.message.text)") }
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
-            let data = FileManager.default.temporaryDirectory.appendingPathComponent("reminders-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: data) }
+            let scratch = try ScratchFolder("reminders")
+            let data = scratch.path("reminders")
             var configuration = TestChatServer.testBotConfiguration
             configuration.catchUp = BotService.CatchUp(checkpointFile: data.appendingPathComponent("coach.json"), saveInterval: .milliseconds(50))
             try await server.withBot(bot, channels: ["messaging:general"], configuration: configuration) { _ in
@@ -100,7 +100,7 @@ struct ReminderDueTests {
     @Test("setting a reminder of a deleted message is refused with the service's reason")
     func refusedReminder() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "coach")
             bot.onMessage { context in
                 let gone = try await context.client.deleteMessage(context.message.id)

@@ -147,18 +147,18 @@ struct ReplyTests {
     @Test("a bot downloads a posted file, replies with an uploaded file and a custom payload (with progress), and reacts")
     func replyWithFilesAndPayloads() async throws {
         try await TestChatServer.withServer { server in
-            let files = try FixtureFiles()
-            let progress = Locked<[Double]>([])
+            let files = try ScratchFolder()
+            let progress = Recorder<Double>()
             let bot = Bot(name: "shouter")
             bot.on(.file) { attachment, context in
-                let downloaded = try await context.download(attachment, to: files.folder.appendingPathComponent("downloaded.txt"))
+                let downloaded = try await context.download(attachment, to: files.path("downloaded.txt"))
                 let text = try String(contentsOf: downloaded, encoding: .utf8)
                 let loud = try files.text(text.uppercased(), named: "loud.txt")
                 try await context.reply(
                     text: "louder", attachments: [
                         try AnyAttachmentPayload(localFileURL: loud, attachmentType: .file),
                         AnyAttachmentPayload(payload: PollPayload(question: "Better?", options: ["yes", "no"])),
-                    ], progress: { fraction in progress.withLock { $0.append(fraction) } })
+                    ], progress: { fraction in progress.record(fraction) })
                 try await context.react("like")
                 try await context.typing(false)
             }
@@ -167,11 +167,11 @@ struct ReplyTests {
                 let sent = try await ann.sendFile(try files.text("quiet words", named: "quiet.txt"))
                 let reply = try #require(try await ann.replies(to: sent, from: "shouter").first)
                 #expect(reply.attachments.map(\.type) == [.file, .poll])
-                let uploaded = try await ann.client.download(reply.attachments[0], to: files.folder.appendingPathComponent("uploaded.txt"))
+                let uploaded = try await ann.client.download(reply.attachments[0], to: files.path("uploaded.txt"))
                 #expect(try String(contentsOf: uploaded, encoding: .utf8) == "QUIET WORDS")
                 #expect(reply.attachments(payloadType: PollPayload.self).map(\.question) == ["Better?"])
-                #expect(progress.withLock { $0.last } == 1.0)
-                #expect(progress.withLock { $0 == $0.sorted() }, "progress only grows")
+                #expect(progress.all.last == 1.0)
+                #expect(progress.all == progress.all.sorted(), "progress only grows")
                 let reacted = try await ann.client.getMessage(sent.id)
                 #expect(reacted.reactionCounts["like"] == 1)
                 #expect(reacted.latestReactions.map(\.userId) == ["shouter"])
@@ -182,8 +182,8 @@ struct ReplyTests {
     @Test("a file deleted from the CDN (404) or behind a forged link (403) reaches onError with the status, and the bot goes on")
     func undownloadableFile() async throws {
         try await TestChatServer.withServer { server in
-            let files = try FixtureFiles()
-            let recorder = Recorder()
+            let files = try ScratchFolder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "reader")
             bot.on(.file) { attachment, context in
                 _ = try await context.download(attachment)

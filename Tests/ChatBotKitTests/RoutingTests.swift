@@ -11,7 +11,7 @@ struct RoutingTests {
     @Test("a message with several attachment types reaches every matching route, once per matching attachment")
     func multipleAttachments() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "router")
             bot.on(PollPayload.self) { poll, _ in recorder.record("poll:\(poll.question):\(poll.options.count)") }
             bot.on(.image) { image, _ in recorder.record("image:\(image.rawJSON["title"]?.stringValue ?? "?")") }
@@ -65,7 +65,7 @@ struct RoutingTests {
     @Test("an attachment that does not decode reaches onDecodingFailure naming the field; the others still reach their routes")
     func decodingFailure() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "router")
             bot.on(PollPayload.self) { poll, _ in recorder.record("poll:\(poll.question)") }
             bot.on(.image) { _, _ in recorder.record("image") }
@@ -88,7 +88,7 @@ struct RoutingTests {
     func commandsPredicatesMiddleware() async throws {
         struct Trace: BotMiddleware {
             let label: String
-            let recorder: Recorder
+            let recorder: Recorder<String>
             func handle(_ message: Message, context: BotContext, next: @Sendable (Message, BotContext) async throws -> Void) async throws {
                 recorder.record("\(label)>")
                 try await next(message, context)
@@ -103,7 +103,7 @@ struct RoutingTests {
             }
         }
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "router")
             bot.use(Trace(label: "outer", recorder: recorder))
             bot.use(BlockUser(userId: "mallory"))
@@ -132,7 +132,7 @@ struct RoutingTests {
     @Test("the bot never handles its own messages, even when its user posts from elsewhere")
     func ownMessagesIgnored() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "echo")
             bot.onMessage { context in
                 recorder.record(context.message.text)
@@ -156,7 +156,7 @@ struct RoutingTests {
     @Test("a handler's logger carries the id of the message it handles")
     func loggerCarriesMessageId() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "router")
             bot.onMessage { context in
                 recorder.record("\(context.logger[metadataKey: "message_id"].map { "\($0)" } ?? "none") for \(context.message.id)")

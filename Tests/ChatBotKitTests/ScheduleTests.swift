@@ -69,7 +69,7 @@ struct ScheduleTests {
     func runsInEachChannel() async throws {
         try await TestChatServer.withServer { server in
             let registry = PrometheusCollectorRegistry()
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "crier", user: User(id: "crier-bot"))
             bot.onSchedule(.every(.seconds(1)), name: "tick") { run in
                 recorder.record("tick \(run.channel.cid.id)")
@@ -102,11 +102,11 @@ struct ScheduleTests {
 struct ScheduleRestartTests {
     @Test("started again with a checkpoint, a bot in a quiet channel makes up the last run of each schedule it missed while stopped, once; without one, none")
     func makesUpMissedRuns() async throws {
-        let file = CatchUpTests.checkpointFile()
-        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let scratch = try ScratchFolder("checkpoint")
+        let file = scratch.path("checkpoint/keeper.json")
         try await TestChatServer.withServer { server in
             _ = try await TestUser.join(server, id: "ann", channel: "messaging:general")
-            let runs = Recorder()
+            let runs = Recorder<String>()
             func crier() -> Bot {
                 let bot = Bot(name: "keeper")
                 bot.onSchedule(.every(.seconds(1)), name: "tick") { run in
@@ -133,7 +133,7 @@ struct ScheduleRestartTests {
             }
 
             // Without a checkpoint, nothing is made up.
-            let fresh = Recorder()
+            let fresh = Recorder<String>()
             let plain = Bot(name: "plain")
             plain.onSchedule(.every(.seconds(1)), name: "tick") { run in fresh.record("\(run.isMadeUp)") }
             try await server.withBot(plain, channels: ["messaging:general"]) { _ in try await fresh.wait { !$0.isEmpty } }

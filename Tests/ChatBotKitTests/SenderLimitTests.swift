@@ -13,7 +13,7 @@ import Testing
 /// A kind whose own middleware records what reaches it, to see where `bots run` puts the limit.
 private enum Counted: BotKind {
     static let name = "sender-limit-counted"
-    static let seen = Recorder()
+    static let seen = Recorder<String>()
     struct Seen: BotMiddleware {
         func handle(_ message: Message, context: BotContext, next: @Sendable (Message, BotContext) async throws -> Void) async throws {
             Counted.seen.record("middleware \(message.text)")
@@ -78,7 +78,7 @@ struct SenderLimitTests {
     func throughTheServer() async throws {
         try await TestChatServer.withServer { server in
             let registry = PrometheusCollectorRegistry()
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "limited", user: User(id: "limited-bot"))
             bot.use(SenderLimit(.init(rate: try #require(.init("2/min")), exempt: ["trusted"])))
             bot.onMessage { context in recorder.record("\(context.message.user?.id ?? "?"): \(context.message.text)") }
@@ -140,8 +140,8 @@ struct SenderLimitTests {
             bots:
               - {name: counted, kind: \(Counted.name), user: counted-bot, channels: [messaging:general], sender_limit: 1/min}
             """)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sender-limit-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let scratch = try ScratchFolder("sender-limit")
+        let folder = scratch.path("sender-limit")
         let bot = try RunCommand.makeBot(configuration.bots[0], configuration: configuration, pathRoot: folder, logger: .init(label: "test"))
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")

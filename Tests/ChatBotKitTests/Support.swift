@@ -32,32 +32,6 @@ struct PollPayload: AttachmentPayload {
     var votes: Int?
 }
 
-/// What the handlers saw, in the order they saw it; safe to write from any handler.
-final class Recorder: Sendable {
-    private let entries = Locked<[String]>([])
-
-    func record(_ entry: String) { entries.withLock { $0.append(entry) } }
-
-    var all: [String] { entries.withLock { $0 } }
-
-    func count(_ entry: String) -> Int { all.filter { $0 == entry }.count }
-
-    /// Waits until `condition` holds for the entries; fails the test with what was recorded
-    /// after `timeout`.
-    func wait(
-        timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation, until condition: ([String]) -> Bool
-    ) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !condition(all) {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("timed out; recorded so far: \(all)", sourceLocation: sourceLocation)
-                throw CancellationError()
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-    }
-}
-
 /// The most handlers seen running at the same time.
 final class ConcurrencyGauge: Sendable {
     private let counts = Locked((now: 0, peak: 0))

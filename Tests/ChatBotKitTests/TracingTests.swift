@@ -75,7 +75,7 @@ struct TracingTests {
             let client = server.client(as: "ann", tracer: tracer)
             try await client.queryChannel("messaging:traced", members: ["ann"])
             let channel = client.channel("messaging:traced")
-            let files = try FixtureFiles()
+            let files = try ScratchFolder()
             server.server.injectFault(InjectedFault(pathContains: "/file", status: 500, count: 2))
             let sent = try await channel.sendMessage(
                 attachments: [try AnyAttachmentPayload(localFileURL: try files.text("a,b\n", named: "t.csv"), attachmentType: .file)])

@@ -10,7 +10,7 @@ import Testing
 struct UndeletionTests {
     /// Writes down the trigger of everything that passes.
     struct TriggerLog: BotMiddleware {
-        let recorder: Recorder
+        let recorder: Recorder<String>
         func handle(_ message: Message, context: BotContext, next: @Sendable (Message, BotContext) async throws -> Void) async throws {
             recorder.record("middleware \(context.trigger)")
             try await next(message, context)
@@ -20,7 +20,7 @@ struct UndeletionTests {
     @Test("a restored message reaches onMessageUndeleted once, after its deletion; deleted and restored again, both are handled again")
     func undeletionsInOrder() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "keeper")
             bot.use(TriggerLog(recorder: recorder))
             bot.onMessage { context in recorder.record("new \(context.message.text)") }

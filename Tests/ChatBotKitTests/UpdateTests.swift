@@ -11,7 +11,7 @@ struct UpdateTests {
     @Test("each edit of someone else's message reaches onMessageUpdated once, in order; the bot's own edits do not; replies about edits get ids of their own")
     func editsInOrder() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "keeper")
             bot.onMessage { context in
                 recorder.record("new \(context.message.text)")
@@ -48,7 +48,7 @@ struct UpdateTests {
 struct MiddlewareAroundEditsTests {
     /// Keeps guests' messages, edits and deletions from the bot, and records what it let through.
     struct NoGuests: BotMiddleware {
-        let recorder: Recorder
+        let recorder: Recorder<String>
         func handle(_ message: Message, context: BotContext, next: @Sendable (Message, BotContext) async throws -> Void) async throws {
             guard message.user?.id != "guest" else { return }
             recorder.record("through \(context.trigger) \(message.text)")
@@ -59,7 +59,7 @@ struct MiddlewareAroundEditsTests {
     @Test("a filter that keeps a user's messages from the bot keeps their edits and deletions away too; context.trigger tells them apart")
     func filterCoversEdits() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "keeper")
             bot.use(NoGuests(recorder: recorder))
             bot.onMessage { context in recorder.record("new \(context.message.text)") }

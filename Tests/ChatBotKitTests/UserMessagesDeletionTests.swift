@@ -11,7 +11,7 @@ struct UserMessagesDeletionTests {
     @Test("a ban that deletes messages and a deactivation that does each reach the bot once, after the handlers of the messages sent before")
     func inOrder() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "keeper")
             bot.onMessage { context in
                 // Slow on purpose: the deletion must still wait for this handler.
@@ -56,13 +56,13 @@ struct UserMessagesDeletionTests {
     @Test("a deletion made while the bot is stopped is handled when it starts again, once, also after a second restart")
     func caughtUp() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "keeper")
             bot.onMessage { context in recorder.record("new \(context.message.text)") }
             bot.onUserMessagesDeleted { deletion, _ in recorder.record("\(deletion.user.id)'s messages deleted") }
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
-            let data = FileManager.default.temporaryDirectory.appendingPathComponent("user-deletions-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: data) }
+            let scratch = try ScratchFolder("user-deletions")
+            let data = scratch.path("user-deletions")
             var configuration = TestChatServer.testBotConfiguration
             configuration.catchUp = BotService.CatchUp(checkpointFile: data.appendingPathComponent("keeper.json"), saveInterval: .milliseconds(50))
             try await server.withBot(bot, channels: ["messaging:general"], configuration: configuration) { _ in
@@ -83,7 +83,7 @@ struct UserMessagesDeletionTests {
     @Test("a user.deleted with its messages counts for each of the bot's channels, once each, also beside the per-channel events")
     func userDeletedCountsEverywhere() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "keeper")
             bot.onMessage { context in recorder.record("new \(context.message.text)") }
             bot.onUserMessagesDeleted { deletion, _ in recorder.record("\(deletion.user.id)'s messages deleted in \(deletion.cid)") }
@@ -120,7 +120,7 @@ struct UserMessagesDeletionTests {
     @Test("a handler that throws is reported to onError without a context; the others still run")
     func failingHandler() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "keeper")
             bot.onUserMessagesDeleted { _, _ in throw BotError(code: .handlerFailed, message: "cannot forget") }
             bot.onUserMessagesDeleted { deletion, _ in recorder.record("second handler saw \(deletion.user.id)") }

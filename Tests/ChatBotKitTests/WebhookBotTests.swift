@@ -10,7 +10,7 @@ import Testing
 @Suite("Webhooks: bots that take their events from the app's webhook instead of a WebSocket", .timeLimit(.minutes(2)))
 struct WebhookBotTests {
     /// A bot that records the text of each new message, with its channel.
-    static func recordingBot(_ recorder: Recorder, name: String = "listener") -> Bot {
+    static func recordingBot(_ recorder: Recorder<String>, name: String = "listener") -> Bot {
         let bot = Bot(name: name)
         bot.onMessage { context in recorder.record("\(context.channel.cid.id): \(context.message.text)") }
         return bot
@@ -27,7 +27,7 @@ struct WebhookBotTests {
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let bob = try await TestUser.join(server, id: "bob", channel: "messaging:elsewhere")
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             try await server.withWebhook(gzip: gzip) { intake in
                 try await server.withBot(Self.recordingBot(recorder), channels: ["messaging:general"], configuration: Self.webhookConfiguration(intake)) { running in
                     try await ann.send(text: "one")
@@ -54,7 +54,7 @@ struct WebhookBotTests {
         try await TestChatServer.withServer { server in
             _ = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             try await TestUser.join(server, id: "bob", channel: "messaging:elsewhere").client.addMembers(["listener"], to: "messaging:elsewhere")
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Self.recordingBot(recorder)
             bot.onSchedule(.every(.seconds(1)), name: "tick") { run in recorder.record("tick \(run.channel.cid.id)") }
             try await server.withWebhook { intake in
@@ -69,7 +69,7 @@ struct WebhookBotTests {
     func remindersOnTheWebhook() async throws {
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Self.recordingBot(recorder)
             bot.onReminderDue { reminder, context in recorder.record("due for \(reminder.userId): \(context.message.text)") }
             try await server.withWebhook { intake in
@@ -129,14 +129,14 @@ struct WebhookBotTests {
         "started again with a checkpoint, a webhook bot handles what was posted while it was stopped (through /sync), and nothing twice; also when it saw nothing before",
         arguments: [false, true])
     func catchesUpAfterRestart(quiet: Bool) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webhook-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let scratch = try ScratchFolder("webhook")
+        let folder = scratch.path("webhook")
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             try await server.withWebhook { intake in
                 var configuration = Self.webhookConfiguration(intake)
                 configuration.catchUp = BotService.CatchUp(checkpointFile: folder.appendingPathComponent("listener.json"), saveInterval: .milliseconds(50))
-                let first = Recorder()
+                let first = Recorder<String>()
                 try await server.withBot(Self.recordingBot(first), channels: ["messaging:general"], configuration: configuration) { _ in
                     if quiet {
                         try await eventually("the checkpoint is saved") { FileManager.default.fileExists(atPath: folder.appendingPathComponent("listener.json").path) }
@@ -148,7 +148,7 @@ struct WebhookBotTests {
                 // Posted to the webhook while no bot takes events: it answers 503 and the server gives up.
                 try await ann.send(text: "b")
                 try await eventually("the delivery failed") { server.server.webhookDeliveries.failed >= 1 }
-                let second = Recorder()
+                let second = Recorder<String>()
                 try await server.withBot(Self.recordingBot(second), channels: ["messaging:general"], configuration: configuration) { _ in
                     try await second.wait { $0 == ["general: b"] }
                     try await ann.send(text: "c")

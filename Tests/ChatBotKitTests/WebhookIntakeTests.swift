@@ -171,16 +171,13 @@ struct WebhookIntakeTests {
     }
 
     static func gzip(_ bytes: Data) throws -> Data {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gzip-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("body")
-        try bytes.write(to: file)
+        let scratch = try ScratchFolder("gzip")
+        let file = try scratch.write(bytes, as: "body")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/gzip")
         process.arguments = ["-n", file.path]
         try process.run()
         process.waitUntilExit()
-        return try Data(contentsOf: folder.appendingPathComponent("body.gz"))
+        return try Data(contentsOf: scratch.path("body.gz"))
     }
 }

@@ -87,9 +87,9 @@ struct ChannelExportTests {
             let taskId = try await admin.exportChannels([ChannelExportRequest("messaging:club")], includeSoftDeletedChannels: true)
             #expect(try await admin.channelExport(taskId).url != nil)
 
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString).json")
-            defer { try? FileManager.default.removeItem(at: file) }
-            try Data("{\"channel\":{\"id\":\"a\",\"type\":\"messaging\",\"cid\":\"messaging:a\"},\"messages\":[]}\n{\"messages\":[]}\n".utf8).write(to: file)
+            let scratch = try ScratchFolder("export")
+            let file = try scratch.write(
+                Data("{\"channel\":{\"id\":\"a\",\"type\":\"messaging\",\"cid\":\"messaging:a\"},\"messages\":[]}\n{\"messages\":[]}\n".utf8), as: "export.json")
             #expect {
                 _ = try ChannelExport.read(from: file)
             } throws: { error in

@@ -183,7 +183,7 @@ struct ChatClientResilienceTests {
                 "image_upload_config": ["allowed_mime_types": ["image/png"]],
             ])
             _ = try await client.appSettings(refresh: true)
-            let scratch = try Scratch()
+            let scratch = try ScratchFolder("client")
             let channel = client.channel("messaging:pre")
             await #expect {
                 try await channel.sendMessage(attachments: [try AnyAttachmentPayload(localFileURL: try scratch.file("big.txt", bytes: 5000), attachmentType: .file)])
@@ -198,7 +198,7 @@ struct ChatClientResilienceTests {
                 _ = try await channel.uploadAttachment(localFileURL: try scratch.file("photo.jpg", bytes: 10), type: .image)
             } throws: { ($0 as? ChatClientError)?.message.contains("not image/jpeg") == true }
             await #expect {
-                _ = try await channel.uploadAttachment(localFileURL: scratch.url.appendingPathComponent("gone.pdf"), type: .file)
+                _ = try await channel.uploadAttachment(localFileURL: scratch.path("gone.pdf"), type: .file)
             } throws: { error in
                 guard let error = error as? ChatClientError else { return false }
                 return error.code == .uploadRejected && error.message.contains("no file at")

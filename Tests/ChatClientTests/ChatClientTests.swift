@@ -1,12 +1,11 @@
 import ChatBotKitTesting
 import ChatClient
 import ChatDevServer
-import ChatLocking
 import ChatModels
+import ChatTestSupport
 import ChatTransport
 import Foundation
 import Testing
-import WorkoutBot
 
 @Suite("ChatClient against the dev server")
 struct ChatClientTests {
@@ -14,18 +13,18 @@ struct ChatClientTests {
     func receiveTypedAttachments() async throws {
         try await TestChatServer.withServer { server in
             let bot = server.client(as: "bot")
-            bot.registerAttachment(WorkoutAttachmentPayload.self)
+            bot.registerAttachment(DocsWorkoutPayload.self)
             let alice = server.client(as: "alice")
             try await bot.upsertUsers([User(id: "bot", name: "Bot"), User(id: "alice", name: "Alice", extraData: ["club": "riverside"])])
             try await withEventConnection(bot, user: "bot") { connection, collector in
                 try await connection.watch("messaging:general")
                 try await alice.addMembers(["alice"], to: "messaging:general")
-                let workout = WorkoutAttachmentPayload(
+                let workout = DocsWorkoutPayload(
                     imageURL: URL(string: "https://path.to/some/great/picture.png"), workoutDistanceMeters: 1412, workoutType: "walk",
                     workoutDurationSeconds: 840, workoutEnergyCal: 75500)
                 let sent = try await alice.channel("messaging:general").sendMessage(
                     text: "walked", attachments: [AnyAttachmentPayload(payload: workout)], extraData: ["mood": "great"])
-                #expect(sent.attachments(payloadType: WorkoutAttachmentPayload.self).first?.payload == workout)
+                #expect(sent.attachments(payloadType: DocsWorkoutPayload.self).first?.payload == workout)
                 #expect(sent.extraData["mood"] == "great")
                 try await collector.wait { $0.contains { $0.type == .messageNew } }
                 let event = try #require(collector.events.first { $0.type == .messageNew })
@@ -36,7 +35,7 @@ struct ChatClientTests {
                     Issue.record("the registered workout payload must decode")
                     return
                 }
-                #expect(payload as? WorkoutAttachmentPayload == workout)
+                #expect(payload as? DocsWorkoutPayload == workout)
             }
         }
     }
@@ -46,13 +45,13 @@ struct ChatClientTests {
         try await TestChatServer.withServer { server in
             let client = server.client(as: "alice")
             try await client.queryChannel("messaging:files", members: ["alice"])
-            let scratch = try Scratch()
+            let scratch = try ScratchFolder("client")
             let file = try scratch.file("report.pdf", bytes: 2 * 1024 * 1024 + 3)
-            let fractions = Locked<[Double]>([])
+            let fractions = Recorder<Double>()
             let sent = try await client.channel("messaging:files").sendMessage(
                 text: "the report", attachments: [try AnyAttachmentPayload(localFileURL: file, attachmentType: .file)],
-                progress: { fraction in fractions.withLock { $0.append(fraction) } })
-            let reported = fractions.withLock { $0 }
+                progress: { fraction in fractions.record(fraction) })
+            let reported = fractions.all
             #expect(reported == reported.sorted(), "progress never goes backwards")
             #expect(reported.last == 1)
             let attachment = try #require(sent.fileAttachments.first)
@@ -60,7 +59,7 @@ struct ChatClientTests {
             #expect(attachment.assetURL.host == "127.0.0.1")
 
             var events: [AttachmentFetchEvent] = []
-            for try await event in client.fetchAttachment(sent.attachments[0], to: scratch.url.appendingPathComponent("copy.pdf")) {
+            for try await event in client.fetchAttachment(sent.attachments[0], to: scratch.path("copy.pdf")) {
                 events.append(event)
             }
             guard case .completed(let copy)? = events.last else {
@@ -79,7 +78,7 @@ struct ChatClientTests {
             let recorder = RecordingHTTPTransport()
             let client = server.client(as: "alice", http: recorder)
             try await client.queryChannel("messaging:photos", members: ["alice"])
-            let scratch = try Scratch()
+            let scratch = try ScratchFolder("client")
             let picture = try scratch.file("holiday.png", bytes: 200_000)
             let sent = try await client.channel("messaging:photos").sendMessage(
                 attachments: [try AnyAttachmentPayload(localFileURL: picture, attachmentType: .image)])
@@ -91,7 +90,7 @@ struct ChatClientTests {
             let copies = try await withThrowingTaskGroup(of: Data.self) { group in
                 for index in 0..<10 {
                     group.addTask {
-                        try Data(contentsOf: try await client.download(attachment, to: scratch.url.appendingPathComponent("copy-\(index).png")))
+                        try Data(contentsOf: try await client.download(attachment, to: scratch.path("copy-\(index).png")))
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -110,13 +109,13 @@ struct ChatClientTests {
             let recorder = RecordingHTTPTransport()
             let client = server.client(as: "alice", http: recorder)
             try await client.queryChannel("messaging:margin", members: ["alice"])
-            let scratch = try Scratch()
+            let scratch = try ScratchFolder("client")
             for index in 0..<3 {
                 let sent = try await client.channel("messaging:margin").sendMessage(
                     attachments: [try AnyAttachmentPayload(localFileURL: try scratch.file("notes-\(index).txt", bytes: 300), attachmentType: .file)])
                 let link = try #require(sent.attachments[0].fileLink)
                 #expect(SignedLink(link).isExpired(margin: 30) && !SignedLink(link).isExpired())
-                let copy = try await client.download(sent.attachments[0], to: scratch.url.appendingPathComponent("copy-\(index).txt"))
+                let copy = try await client.download(sent.attachments[0], to: scratch.path("copy-\(index).txt"))
                 #expect(try Data(contentsOf: copy).count == 300)
             }
             #expect(recorder.count("GET", "/messages/") == 3, "each download still asked for a fresher link first")
@@ -131,7 +130,7 @@ struct ChatClientTests {
             let expired = try #require(URL(string: "https://cdn.example.invalid/report.pdf?Expires=1000&Signature=abc&Key-Pair-Id=k"))
             let sent = try await client.channel("messaging:stale").sendMessage(
                 attachments: [AnyAttachmentPayload(payload: FileAttachmentPayload(title: "report.pdf", assetURL: expired))])
-            let target = try Scratch().url.appendingPathComponent("report.pdf")
+            let target = try ScratchFolder("client").url.appendingPathComponent("report.pdf")
             await #expect {
                 _ = try await client.download(sent.attachments[0], to: target)
             } throws: { error in
@@ -147,7 +146,7 @@ struct ChatClientTests {
             let recorder = RecordingHTTPTransport()
             let client = server.client(as: "alice", http: recorder)
             try await client.queryChannel("messaging:tamper", members: ["alice"])
-            let scratch = try Scratch()
+            let scratch = try ScratchFolder("client")
             let sent = try await client.channel("messaging:tamper").sendMessage(
                 attachments: [try AnyAttachmentPayload(localFileURL: try scratch.file("a.txt", bytes: 100), attachmentType: .file)])
             // A link whose signature was damaged in storage, but that does not look expired.

@@ -15,7 +15,7 @@ struct ClientMetricsTests {
             let client = server.client(as: "alice", metricsFactory: PrometheusMetricsFactory(registry: registry))
             try await client.queryChannel("messaging:metered", members: ["alice"])
             let channel = client.channel("messaging:metered")
-            let scratch = try Scratch()
+            let scratch = try ScratchFolder("client")
 
             // Two 500s, then the upload goes through.
             server.server.injectFault(InjectedFault(pathContains: "/file", status: 500, count: 2))
@@ -49,7 +49,7 @@ struct ClientMetricsTests {
             try await Task.sleep(for: .milliseconds(2500))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<3 {
-                    group.addTask { _ = try await client.download(sent.attachments[0], to: scratch.url.appendingPathComponent("copy-\(index)")) }
+                    group.addTask { _ = try await client.download(sent.attachments[0], to: scratch.path("copy-\(index)")) }
                 }
                 try await group.waitForAll()
             }
@@ -59,7 +59,7 @@ struct ClientMetricsTests {
             let link = try #require(json["asset_url"]?.stringValue)
             json["asset_url"] = .string(link.replacing(/Expires=\d+/, with: "Expires=4102444800"))
             let tampered = AnyChatMessageAttachment(id: sent.attachments[0].id, json: json)
-            _ = try await client.download(tampered, to: scratch.url.appendingPathComponent("copy-4"))
+            _ = try await client.download(tampered, to: scratch.path("copy-4"))
 
             samples = MetricSamples(registry.emitToString())
             #expect(samples["chatbotkit_link_refreshes_total", ["reason": "expired"]] == 3)

@@ -12,7 +12,7 @@ struct ManyMessagesTests {
             let ann = server.client(as: "ann")
             try await ann.join("messaging:club", as: "ann")
             try await ann.join("messaging:other", as: "ann")
-            let scratch = try Scratch()
+            let scratch = try ScratchFolder("client")
             let first = try await ann.channel("messaging:club").sendMessage(
                 text: "a file", attachments: [try AnyAttachmentPayload(localFileURL: try scratch.file("notes.txt", bytes: 64), attachmentType: .file)])
             let second = try await ann.channel("messaging:club").sendMessage(text: "two")

@@ -8,10 +8,8 @@ import Testing
 struct MediaProbeTests {
     /// `data` written to a temporary file named `name`, probed, and removed.
     static func probe(_ data: Data, _ name: String = "media", waveform: Bool = false) throws -> MediaInfo {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString)-\(name)")
-        try data.write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        return MediaProbe.probe(url, waveform: waveform)
+        let scratch = try ScratchFolder("probe")
+        return MediaProbe.probe(try scratch.write(data, as: name), waveform: waveform)
     }
 
     @Test(
@@ -119,14 +117,8 @@ struct MediaProbeTests {
 
     @Test("a local file attached as image, video, audio or voiceRecording carries what its headers say; as a file, none of it")
     func attachments() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("probe-attachments-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        func file(_ name: String, _ data: Data) throws -> URL {
-            let url = folder.appendingPathComponent(name)
-            try data.write(to: url)
-            return url
-        }
+        let scratch = try ScratchFolder("probe-attachments")
+        func file(_ name: String, _ data: Data) throws -> URL { try scratch.write(data, as: name) }
         let photo = try AnyAttachmentPayload(localFileURL: try file("photo.png", MediaFixtures.png(width: 64, height: 48)), attachmentType: .image)
         let photoJSON = try photo.jsonObject()
         #expect(photoJSON["original_width"] == 64 && photoJSON["original_height"] == 48)

@@ -1,6 +1,5 @@
 import ChatBotKitTesting
 import ChatClient
-import ChatLocking
 import ChatModels
 import Foundation
 import Testing
@@ -84,9 +83,9 @@ struct ReplayTests {
         try await TestChatServer.withServer { server in
             let client = server.client(as: "replay")
             let plan = ReplayPlan(try EventCapture(text: Self.capture), skippingUsers: ["coach-bot"])
-            let done = Locked<[String]>([])
-            try await client.replay(plan, idSuffix: "") { _, id in done.withLock { $0.append(id) } }
-            #expect(done.withLock { $0 } == ["m1", "m1", "r1", "r2", "m1", "r1"])
+            let done = Recorder<String>()
+            try await client.replay(plan, idSuffix: "") { _, id in done.record(id) }
+            #expect(done.all == ["m1", "m1", "r1", "r2", "m1", "r1"])
             let m1 = try await client.getMessage("m1")
             #expect(m1.text == "run, 6 km" && m1.user?.id == "ann" && m1.extraData["mood"] == "great")
             #expect(m1.attachments.first?.rawJSON["workout-distance-meters"] == 6000)

@@ -42,54 +42,27 @@ extension TestChatServer {
     }
 }
 
-/// A temporary folder removed when the test ends.
-final class Scratch: Sendable {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("client-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-    func file(_ name: String, bytes: Int) throws -> URL {
-        let file = url.appendingPathComponent(name)
-        var content = [UInt8](repeating: 0, count: bytes)
-        for index in 0..<bytes { content[index] = UInt8(truncatingIfNeeded: index &* 131 &+ 7) }
-        if name.hasSuffix(".png"), bytes >= 8 { content.replaceSubrange(0..<8, with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) }
-        try Data(content).write(to: file)
-        return file
-    }
-}
-
-/// Collects events of one connection in the background.
+/// Collects events of one connection in the background, into a ``Recorder``.
 final class EventCollector: Sendable {
-    private final class Storage: Sendable {
-        let events = Locked<[Event]>([])
-    }
-
-    private let storage = Storage()
+    private let recorder = Recorder<Event>()
     private let task: Task<Void, Never>
 
     init(_ connection: EventConnection) {
-        let storage = storage
+        let recorder = recorder
         task = Task {
-            for await event in connection.events { storage.events.withLock { $0.append(event) } }
+            for await event in connection.events { recorder.record(event) }
         }
     }
 
-    var events: [Event] { storage.events.withLock { $0 } }
+    var events: [Event] { recorder.all }
 
     /// The ids of new messages, in the order they arrived.
     var newMessageIds: [String] { events.filter { $0.type.carriesNewMessage }.compactMap { $0.message?.id } }
 
-    /// Waits until `condition` holds (polling), failing the test after `timeout`.
-    func wait(timeout: Duration = .seconds(15), _ condition: @escaping @Sendable ([Event]) -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition(events) { return }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        Issue.record("condition not met within \(timeout); events: \(events.map(\.type.rawValue))")
-        throw CancellationError()
+    /// Waits until `condition` holds for the events so far; throws ``WaitTimedOut`` (naming the
+    /// types of the events seen by then) after `timeout`.
+    func wait(timeout: Duration = .seconds(15), _ condition: ([Event]) -> Bool) async throws {
+        try await eventually("the events match (so far: \(events.map(\.type.rawValue)))", timeout: timeout) { condition(events) }
     }
 
     func stop() { task.cancel() }

@@ -19,22 +19,22 @@ struct UploadDeduplicationTests {
                 as: "alice", http: http, cdnStorage: DeduplicatingCDNStorage(), metricsFactory: PrometheusMetricsFactory(registry: registry))
             try await client.queryChannel("messaging:files", members: ["alice"])
             try await client.queryChannel("messaging:other", members: ["alice"])
-            let scratch = try Scratch()
+            let scratch = try ScratchFolder("client")
             let report = try scratch.file("report.pdf", bytes: 300_000)
 
             let first = try await client.uploadAttachment(localFileURL: report, type: .file, to: "messaging:files")
-            let fractions = Locked<[Double]>([])
+            let fractions = Recorder<Double>()
             let second = try await client.uploadAttachment(
-                localFileURL: report, type: .file, to: "messaging:files", progress: { fraction in fractions.withLock { $0.append(fraction) } })
+                localFileURL: report, type: .file, to: "messaging:files", progress: { fraction in fractions.record(fraction) })
             #expect(second.fileURL == first.fileURL)
-            #expect(fractions.withLock { $0 } == [1], "a reused upload reports that it is done")
+            #expect(fractions.all == [1], "a reused upload reports that it is done")
             #expect(http.count("POST", "/channels/messaging/files/file") == 1)
             #expect(http.count("HEAD", "/files/") == 1, "the link was checked once, before it was reused")
             #expect(try await CurlHTTPTransport().send(TransportRequest(method: "GET", url: second.fileURL)).body == Data(contentsOf: report))
 
             // Each of these differs in one thing, so each is a new upload with a link of its own.
             var links: Set<URL> = [first.fileURL]
-            let renamed = scratch.url.appendingPathComponent("copy.pdf")
+            let renamed = scratch.path("copy.pdf")
             try FileManager.default.copyItem(at: report, to: renamed)
             links.insert(try await client.uploadAttachment(localFileURL: renamed, type: .file, to: "messaging:files").fileURL)
             links.insert(try await client.uploadAttachment(localFileURL: report, type: .file, to: "messaging:other").fileURL)
@@ -63,7 +63,7 @@ struct UploadDeduplicationTests {
             let client = server.client(as: "alice", http: http, cdnStorage: DeduplicatingCDNStorage())
             try await client.queryChannel("messaging:files", members: ["alice"])
             let channel = client.channel("messaging:files")
-            let scratch = try Scratch()
+            let scratch = try ScratchFolder("client")
             let chart = try scratch.file("chart.png", bytes: 20_000)
 
             let monday = try await channel.sendMessage(
@@ -78,7 +78,7 @@ struct UploadDeduplicationTests {
             let mondayLink = try #require(mondayImage["image_url"]?.stringValue.flatMap(URL.init(string:)))
             let tuesdayLink = try #require(tuesdayImage["image_url"]?.stringValue.flatMap(URL.init(string:)))
             #expect(SignedLink(mondayLink).unsignedURL == SignedLink(tuesdayLink).unsignedURL)
-            let copy = try await client.download(tuesday.attachments[0], to: scratch.url.appendingPathComponent("copy.png"))
+            let copy = try await client.download(tuesday.attachments[0], to: scratch.path("copy.png"))
             #expect(try Data(contentsOf: copy) == Data(contentsOf: chart))
         }
     }
@@ -92,7 +92,7 @@ struct UploadDeduplicationTests {
             let client = server.client(
                 as: "alice", http: http, cdnStorage: storage, metricsFactory: PrometheusMetricsFactory(registry: registry))
             try await client.queryChannel("messaging:files", members: ["alice", "moderator"])
-            let scratch = try Scratch()
+            let scratch = try ScratchFolder("client")
             let notes = try scratch.file("notes.txt", bytes: 4_000)
 
             let first = try await client.uploadAttachment(localFileURL: notes, type: .file, to: "messaging:files")
@@ -123,7 +123,7 @@ struct UploadDeduplicationTests {
                 as: "alice", http: http, cdnStorage: DeduplicatingCDNStorage(minimumRemainingLifetime: .seconds(3600)),
                 metricsFactory: PrometheusMetricsFactory(registry: registry))
             try await client.queryChannel("messaging:files", members: ["alice"])
-            let scratch = try Scratch()
+            let scratch = try ScratchFolder("client")
             let notes = try scratch.file("notes.txt", bytes: 1_000)
             let first = try await client.uploadAttachment(localFileURL: notes, type: .file, to: "messaging:files")
             let second = try await client.uploadAttachment(localFileURL: notes, type: .file, to: "messaging:files")
@@ -139,7 +139,7 @@ struct UploadDeduplicationTests {
             let http = RecordingHTTPTransport()
             let client = server.client(as: "alice", http: http, cdnStorage: DeduplicatingCDNStorage())
             try await client.queryChannel("messaging:files", members: ["alice"])
-            let scratch = try Scratch()
+            let scratch = try ScratchFolder("client")
             let video = try scratch.file("clip.mp4", bytes: 4 * 1024 * 1024)
             let results = try await withThrowingTaskGroup(of: (URL, Double?).self) { group in
                 for _ in 0..<5 {
@@ -159,7 +159,7 @@ struct UploadDeduplicationTests {
             // Messages sent at the same time with that file: one upload, and each message keeps
             // its own attachment fields (a caller that joined another's upload gets its link, not
             // its attachment).
-            let copy = scratch.url.appendingPathComponent("take.mp4")
+            let copy = scratch.path("take.mp4")
             try FileManager.default.copyItem(at: video, to: copy)
             let channel = client.channel("messaging:files")
             let sent = try await withThrowingTaskGroup(of: Message.self) { group in
@@ -188,7 +188,7 @@ struct UploadDeduplicationTests {
             let storage = DeduplicatingCDNStorage(capacity: 2, checksLinks: false)
             let client = server.client(as: "alice", http: http, cdnStorage: storage)
             try await client.queryChannel("messaging:files", members: ["alice"])
-            let scratch = try Scratch()
+            let scratch = try ScratchFolder("client")
             let files = try (0..<3).map { try scratch.file("file-\($0).txt", bytes: 100 + $0) }
             for file in files[0..<2] { _ = try await client.uploadAttachment(localFileURL: file, type: .file, to: "messaging:files") }
             _ = try await client.uploadAttachment(localFileURL: files[0], type: .file, to: "messaging:files")  // now the most recent
@@ -209,7 +209,7 @@ struct UploadDeduplicationTests {
             let http = RecordingHTTPTransport()
             let client = server.client(as: "alice", http: http, cdnStorage: DeduplicatingCDNStorage(checksLinks: false))
             try await client.queryChannel("messaging:files", members: ["alice"])
-            let scratch = try Scratch()
+            let scratch = try ScratchFolder("client")
             let manager = FileManager.default
 
             // A settled file (last changed an hour ago), read once and kept, is rewritten in place:

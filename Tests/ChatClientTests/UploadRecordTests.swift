@@ -17,8 +17,8 @@ struct UploadRecordTests {
     @Test("a storage made again on the same record (a restarted bot) links what the first uploaded; a deletion leaves the record too")
     func survivesARestart() async throws {
         try await TestChatServer.withServer { server in
-            let scratch = try Scratch()
-            let record = scratch.url.appendingPathComponent("state/uploads/coach.json")
+            let scratch = try ScratchFolder("client")
+            let record = scratch.path("state/uploads/coach.json")
             let report = try scratch.file("report.pdf", bytes: 200_000)
             let chart = try scratch.file("chart.png", bytes: 3_000)
             let before = server.client(as: "alice", cdnStorage: DeduplicatingCDNStorage(recordFile: record))
@@ -48,8 +48,8 @@ struct UploadRecordTests {
 
     @Test("a link the server no longer serves (its data was wiped) is uploaded again, and the record keeps the new link")
     func staleRecord() async throws {
-        let scratch = try Scratch()
-        let record = scratch.url.appendingPathComponent("uploads.json")
+        let scratch = try ScratchFolder("client")
+        let record = scratch.path("uploads.json")
         let notes = try scratch.file("notes.txt", bytes: 2_000)
         let old = try await TestChatServer.withServer { server in
             let client = server.client(as: "alice", cdnStorage: DeduplicatingCDNStorage(recordFile: record))
@@ -70,10 +70,10 @@ struct UploadRecordTests {
     @Test("bad records: an unreadable one is kept aside as .unreadable and files are uploaded again; one that cannot be written keeps links in memory")
     func badRecords() async throws {
         try await TestChatServer.withServer { server in
-            let scratch = try Scratch()
+            let scratch = try ScratchFolder("client")
             let notes = try scratch.file("notes.txt", bytes: 2_000)
             for garbage in ["not json", #"{"version":2,"uploads":[]}"#, #"{"version":1,"uploads":[{"sha256":"x"}]}"#] {
-                let record = scratch.url.appendingPathComponent("record-\(UUID().uuidString).json")
+                let record = scratch.path("record-\(UUID().uuidString).json")
                 try Data(garbage.utf8).write(to: record)
                 let http = RecordingHTTPTransport()
                 let client = server.client(as: "alice", http: http, cdnStorage: DeduplicatingCDNStorage(recordFile: record))

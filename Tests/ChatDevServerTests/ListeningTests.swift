@@ -1,23 +1,17 @@
 @testable import ChatDevServer
 import ChatServing
+import ChatTestSupport
 import Foundation
 import ServiceLifecycle
 import Testing
 
 @Suite("Dev server: listening", .timeLimit(.minutes(1)))
 struct ListeningTests {
-    private func folder() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("listening-\(UUID().uuidString)")
-    }
-
     @Test("a port already in use fails at once, to run() and to everyone waiting for the port, with what to do")
     func portInUse() async throws {
-        let first = folder()
-        let second = folder()
-        defer {
-            try? FileManager.default.removeItem(at: first)
-            try? FileManager.default.removeItem(at: second)
-        }
+        let scratch = try ScratchFolder("listening")
+        let first = scratch.path("first")
+        let second = scratch.path("second")
         try await DevServer.withRunning(DevServerConfiguration(dataDirectory: first)) { holder in
             let taken = try await holder.port()
             let server = try await DevServer(configuration: DevServerConfiguration(port: taken, dataDirectory: second))
@@ -42,8 +36,8 @@ struct ListeningTests {
 
     @Test("waiting for the port of a server that never runs ends when the waiting task is cancelled")
     func cancelledWaiter() async throws {
-        let data = folder()
-        defer { try? FileManager.default.removeItem(at: data) }
+        let scratch = try ScratchFolder("listening")
+        let data = scratch.path("data")
         let server = try await DevServer(configuration: DevServerConfiguration(dataDirectory: data))
         let waiter = Task { try await server.port() }
         try await Task.sleep(for: .milliseconds(50))

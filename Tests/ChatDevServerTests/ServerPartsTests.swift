@@ -1,5 +1,6 @@
 import ChatModels
 @testable import ChatDevServer
+import ChatTestSupport
 import Foundation
 import Testing
 
@@ -81,8 +82,8 @@ struct ServerPartsTests {
 
     @Test("the server starts on a free port, answers, and stops on shutdown")
     func startsAndStops() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("devserver-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let scratch = try ScratchFolder("devserver")
+        let folder = scratch.path("devserver")
         let port = try await DevServer.withRunning(DevServerConfiguration(dataDirectory: folder)) { server in
             try await server.port()
         }
@@ -92,9 +93,8 @@ struct ServerPartsTests {
 
     @Test("a data folder that cannot be made is refused with the path and the system's reason, not Foundation's error dump")
     func unusableDataFolder() async throws {
-        let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("blocker-\(UUID().uuidString)")
-        try Data("a file".utf8).write(to: blocker)
-        defer { try? FileManager.default.removeItem(at: blocker) }
+        let scratch = try ScratchFolder("blocker")
+        let blocker = try scratch.write(Data("a file".utf8), as: "blocker")
         let folder = blocker.appendingPathComponent("data")
         let failure = await #expect(throws: DevServerError.self) {
             _ = try await DevServer(configuration: DevServerConfiguration(dataDirectory: folder))

@@ -1,4 +1,5 @@
 import ChatModels
+import ChatTestSupport
 import Foundation
 import Testing
 
@@ -11,7 +12,8 @@ struct AttachmentTests {
     @Test("each built-in attachment decodes into its payload with every wire field")
     func builtInPayloads() throws {
         let message = try message(with: try Fixture.attachments())
-        #expect(message.attachments.map(\.type) == [.image, .video, .audio, .file, .voiceRecording, .giphy, .linkPreview, .workout])
+        #expect(
+            message.attachments.map(\.type) == [.image, .video, .audio, .file, .voiceRecording, .giphy, .linkPreview, DocsWorkoutPayload.type])
 
         let image = try #require(message.imageAttachments.first)
         #expect(image.title == "photo.png")
@@ -59,14 +61,14 @@ struct AttachmentTests {
     @Test("the seed's workout payload decodes through its CodingKeys")
     func workout() throws {
         let message = try message(with: try Fixture.attachments())
-        let workout = try #require(message.attachments(payloadType: WorkoutAttachmentPayload.self).first)
+        let workout = try #require(message.attachments(payloadType: DocsWorkoutPayload.self).first)
         #expect(workout.workoutType == "walk")
         #expect(workout.workoutEnergyCal == 75500)
         #expect(workout.workoutDistanceMeters == 1412)
         #expect(workout.workoutDurationSeconds == 840)
         #expect(workout.imageURL?.absoluteString == "https://path.to/some/great/picture.png")
         #expect(message.attachmentCounts == [
-            .image: 1, .video: 1, .audio: 1, .file: 1, .voiceRecording: 1, .giphy: 1, .linkPreview: 1, .workout: 1,
+            .image: 1, .video: 1, .audio: 1, .file: 1, .voiceRecording: 1, .giphy: 1, .linkPreview: 1, DocsWorkoutPayload.type: 1,
         ])
     }
 
@@ -76,7 +78,7 @@ struct AttachmentTests {
         bad["workout-energy-cal"] = "lots"
         let good = try Fixture.attachments()[0]
         let message = try message(with: [good, bad])
-        let results = message.decodeAttachments(payloadType: WorkoutAttachmentPayload.self)
+        let results = message.decodeAttachments(payloadType: DocsWorkoutPayload.self)
         #expect(results.count == 1)
         guard case .failure(let failure) = results[0] else {
             Issue.record("a wrong-typed workout must not decode")
@@ -88,16 +90,16 @@ struct AttachmentTests {
         #expect(failure.attachmentId.index == 1)
         #expect(String(decoding: failure.rawData, as: UTF8.self).contains(#""workout-energy-cal":"lots""#))
         #expect(message.imageAttachments.count == 1, "the good attachment of the same message still decodes")
-        #expect(message.attachments(payloadType: WorkoutAttachmentPayload.self).isEmpty)
-        guard case .failure(let mismatch) = message.attachments[0].decode(WorkoutAttachmentPayload.self) else {
+        #expect(message.attachments(payloadType: DocsWorkoutPayload.self).isEmpty)
+        guard case .failure(let mismatch) = message.attachments[0].decode(DocsWorkoutPayload.self) else {
             Issue.record("an image must not decode as a workout")
             return
         }
         #expect(mismatch.fieldPath == "type")
-        #expect(mismatch.reason == "attachment type is image, WorkoutAttachmentPayload decodes workout")
+        #expect(mismatch.reason == "attachment type is image, DocsWorkoutPayload decodes workout")
 
         var registry = AttachmentPayloadRegistry()
-        registry.registerAttachment(WorkoutAttachmentPayload.self)
+        registry.registerAttachment(DocsWorkoutPayload.self)
         guard case .failed(let registryFailure) = registry.decode(message.attachments[1]) else {
             Issue.record("the registry must report the failure")
             return
@@ -128,7 +130,7 @@ struct AttachmentTests {
         #expect(message.attachments.map(\.type) == [.unknown, .image])
         #expect(message.attachments.map(\.id.index) == [0, 3])
         var registry = AttachmentPayloadRegistry()
-        registry.registerAttachment(WorkoutAttachmentPayload.self)
+        registry.registerAttachment(DocsWorkoutPayload.self)
         guard case .unknown(let unknown) = registry.decode(message.attachments[0]) else {
             Issue.record("an attachment without type must be unknown")
             return
@@ -183,22 +185,22 @@ struct AttachmentTests {
             return
         }
         var registry = AttachmentPayloadRegistry()
-        registry.registerAttachment(WorkoutAttachmentPayload.self)
+        registry.registerAttachment(DocsWorkoutPayload.self)
         guard case .decoded(let payload, let attachment) = registry.decode(message.attachments[0]) else {
             Issue.record("a registered workout must decode")
             return
         }
-        #expect((payload as? WorkoutAttachmentPayload)?.workoutDistanceMeters == 1412)
-        #expect(attachment.type == .workout)
+        #expect((payload as? DocsWorkoutPayload)?.workoutDistanceMeters == 1412)
+        #expect(attachment.type == DocsWorkoutPayload.type)
     }
 
     @Test("outbound payloads encode flat with their type")
     func outbound() throws {
-        let workout = WorkoutAttachmentPayload(
+        let workout = DocsWorkoutPayload(
             imageURL: URL(string: "https://path.to/some/great/picture.png"), workoutDistanceMeters: 150, workoutDurationSeconds: 42,
             workoutEnergyCal: 1000)
         let payload = AnyAttachmentPayload(payload: workout)
-        #expect(payload.type == .workout)
+        #expect(payload.type == DocsWorkoutPayload.type)
         #expect(payload.localFileURL == nil)
         let object = try payload.jsonObject()
         #expect(object["type"] == "workout")
@@ -229,7 +231,7 @@ struct AttachmentTests {
         var attachment = AnyChatMessageAttachment(
             id: AttachmentId(cid: nil, messageId: "m1", index: 0),
             json: ["type": "workout", "workout-type": "walk", "gear": "shoes", "workout-energy-cal": 5])
-        let updated = AnyAttachmentUpdater().update(&attachment, forPayload: WorkoutAttachmentPayload.self) { payload in
+        let updated = AnyAttachmentUpdater().update(&attachment, forPayload: DocsWorkoutPayload.self) { payload in
             payload.imageURL = URL(string: "https://cdn/x.png")
             payload.workoutEnergyCal = nil
         }

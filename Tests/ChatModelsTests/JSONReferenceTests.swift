@@ -1,4 +1,5 @@
 import ChatModels
+import ChatTestSupport
 import Foundation
 import Testing
 
@@ -111,11 +112,8 @@ struct JSONReferenceTests {
                 lines += "\terr\n"
             }
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("json-reference-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let input = folder.appendingPathComponent("verdicts.tsv")
-        try Data(lines.utf8).write(to: input)
+        let scratch = try ScratchFolder("json-reference")
+        let input = try scratch.write(Data(lines.utf8), as: "verdicts.tsv")
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -1,4 +1,5 @@
 import ChatModels
+import ChatTestSupport
 import Foundation
 import PropertyBased
 import Testing
@@ -50,7 +51,7 @@ struct PropertyBasedTests {
                 // Whatever decoded must be usable: classify and type the attachments.
                 if let message = event.message {
                     _ = message.attachmentCounts
-                    _ = message.decodeAttachments(payloadType: WorkoutAttachmentPayload.self)
+                    _ = message.decodeAttachments(payloadType: DocsWorkoutPayload.self)
                     _ = message.imageAttachments
                     _ = message.extraData
                     _ = message.json

@@ -1,29 +1,11 @@
 import ChatModels
 import Foundation
+import Testing
 
-extension AttachmentType {
-    static let workout = Self(rawValue: "workout")
-}
-
-/// The seed's workout payload, exactly as in Stream's attachment docs (with `static let`, as
-/// Swift 6 requires for a static property).
-struct WorkoutAttachmentPayload: AttachmentPayload {
-    static let type: AttachmentType = .workout
-
-    var imageURL: URL?
-    var workoutDistanceMeters: Int?
-    var workoutType: String?
-    var workoutDurationSeconds: Int?
-    var workoutEnergyCal: Int?
-
-    private enum CodingKeys: String, CodingKey {
-        case workoutDistanceMeters = "workout-distance-meters"
-        case workoutType = "workout-type"
-        case workoutDurationSeconds = "workout-duration-seconds"
-        case workoutEnergyCal = "workout-energy-cal"
-        case imageURL = "image_url"
-    }
-}
+// The custom payload these tests decode is ChatTestSupport's DocsWorkoutPayload (it says why
+// it is not the WorkoutBot example's). ChatTestSupport, not ChatBotKitTesting, for it and the
+// scratch folder: ChatBotKitTesting runs a dev server and bots, and this target tests the model
+// alone, so it builds nothing above ChatModels.
 
 enum Fixture {
     static func data(_ name: String) throws -> Data {
@@ -50,5 +32,3 @@ enum Fixture {
         return JSONWriter.data(.object(event))
     }
 }
-
-import Testing

@@ -1,4 +1,5 @@
 import ChatLocking
+import ChatTestSupport
 @testable import ChatTransport
 import Foundation
 import Testing
@@ -26,14 +27,14 @@ struct CurlHTTPTransportTests {
         try await withDevServer { _, baseURL in
             let transport = CurlHTTPTransport()
             defer { transport.shutdown() }
-            let folder = try TemporaryFolder()
+            let folder = try ScratchFolder("transport")
             let headers = authHeaders(serverDevToken)
             _ = try await transport.send(
                 TransportRequest(
                     method: "POST", url: URL(string: "\(baseURL)/channels/messaging/up/query?api_key=dev-key")!, headers: headers,
                     body: .data(Data(#"{"data":{"created_by_id":"u1"}}"#.utf8), contentType: "application/json")))
             let source = try folder.file("payload.bin", bytes: 3 * 1024 * 1024 + 17)
-            let reports = Locked<[TransferProgress]>([])
+            let reports = Recorder<TransferProgress>()
             let response = try await transport.send(
                 TransportRequest(
                     method: "POST", url: URL(string: "\(baseURL)/channels/messaging/up/file?api_key=dev-key")!, headers: headers,
@@ -41,23 +42,23 @@ struct CurlHTTPTransportTests {
                         MultipartPart(name: "user", content: .data(Data(#"{"id":"u1"}"#.utf8))),
                         MultipartPart(name: "file", filename: "payload.bin", contentType: "application/octet-stream", content: .file(source)),
                     ]),
-                    progress: { progress in reports.withLock { $0.append(progress) } }))
+                    progress: { progress in reports.record(progress) }))
             #expect(response.status == 201, "\(String(decoding: response.body, as: UTF8.self))")
-            let uploads = reports.withLock { $0 }.map(\.uploaded)
+            let uploads = reports.all.map(\.uploaded)
             #expect(uploads == uploads.sorted(), "upload progress never goes backwards")
-            let last = try #require(reports.withLock { $0.last })
+            let last = try #require(reports.all.last)
             #expect(last.uploaded == last.uploadTotal && last.uploadTotal > 3 * 1024 * 1024)
 
             let link = try #require(String(decoding: response.body, as: UTF8.self).split(separator: "\"").first { $0.hasPrefix("http") })
-            let target = folder.url.appendingPathComponent("download.bin")
-            let downloads = Locked<[TransferProgress]>([])
+            let target = folder.path("download.bin")
+            let downloads = Recorder<TransferProgress>()
             let download = try await transport.send(
                 TransportRequest(
                     method: "GET", url: URL(string: String(link))!, destination: .file(target),
-                    progress: { progress in downloads.withLock { $0.append(progress) } }))
+                    progress: { progress in downloads.record(progress) }))
             #expect(download.status == 200 && download.file == target && download.body.isEmpty)
             #expect(try Data(contentsOf: target) == Data(contentsOf: source))
-            let final = try #require(downloads.withLock { $0.last })
+            let final = try #require(downloads.all.last)
             #expect(final.downloaded == final.downloadTotal && final.downloaded == 3 * 1024 * 1024 + 17)
         }
     }
@@ -105,7 +106,7 @@ struct CurlHTTPTransportTests {
         try await withDevServer { _, baseURL in
             let transport = CurlHTTPTransport()
             defer { transport.shutdown() }
-            let folder = try TemporaryFolder()
+            let folder = try ScratchFolder("transport")
             let source = try folder.file("big.bin", bytes: 64 * 1024 * 1024)
             _ = try await transport.send(
                 TransportRequest(
@@ -152,15 +153,15 @@ struct CurlHTTPTransportTests {
 /// A throwaway HTTPS server (Python's ssl module) with a self-signed certificate for
 /// `localhost`, made with openssl for this test run.
 final class TLSTestServer: Sendable {
-    let folder: TemporaryFolder
+    let folder: ScratchFolder
     let certificate: URL
     let url: URL
     private let process: Process
 
     init() throws {
-        folder = try TemporaryFolder()
-        certificate = folder.url.appendingPathComponent("cert.pem")
-        let key = folder.url.appendingPathComponent("key.pem")
+        folder = try ScratchFolder("transport")
+        certificate = folder.path("cert.pem")
+        let key = folder.path("key.pem")
         let status = try run(
             "/usr/bin/openssl",
             ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key.path, "-out", certificate.path, "-days", "1",

@@ -1,4 +1,5 @@
 import ChatDevServer
+import ChatTestSupport
 import ChatTransport
 import Foundation
 import Testing
@@ -8,10 +9,9 @@ func withDevServer<T: Sendable>(
     linkLifetime: Duration = .seconds(3600), healthCheckInterval: Duration = .seconds(10),
     _ body: @Sendable (DevServer, URL) async throws -> T
 ) async throws -> T {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("transport-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let scratch = try ScratchFolder("transport")
     let configuration = DevServerConfiguration(
-        dataDirectory: folder, acceptsDevTokens: true, linkLifetime: linkLifetime, healthCheckInterval: healthCheckInterval)
+        dataDirectory: scratch.path("data"), acceptsDevTokens: true, linkLifetime: linkLifetime, healthCheckInterval: healthCheckInterval)
     return try await DevServer.withRunning(configuration) { server in
         try await body(server, try await server.baseURL())
     }
@@ -37,23 +37,6 @@ let serverDevToken: String = {
 
 func authHeaders(_ token: String) -> [(name: String, value: String)] {
     [("Authorization", token), ("stream-auth-type", "jwt")]
-}
-
-/// A temporary folder removed when the test ends.
-final class TemporaryFolder: Sendable {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("chatbotkit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-    func file(_ name: String, bytes: Int, seed: UInt8 = 7) throws -> URL {
-        let file = url.appendingPathComponent(name)
-        var bytesToWrite = [UInt8](repeating: 0, count: bytes)
-        for index in 0..<bytes { bytesToWrite[index] = UInt8(truncatingIfNeeded: index &* 31 &+ Int(seed)) }
-        try Data(bytesToWrite).write(to: file)
-        return file
-    }
 }
 
 /// Runs a process and waits for it; fails the test when it cannot be started.

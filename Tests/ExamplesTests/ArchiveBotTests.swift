@@ -4,7 +4,6 @@ import ChatBotKit
 import ChatBotKitTesting
 import ChatClient
 import ChatDevServer
-import ChatLocking
 import ChatModels
 import Foundation
 import ModerationBot
@@ -15,9 +14,9 @@ import Testing
 struct ArchiveBotTests {
     @Test("every posted file lands in the folder once per content (SHA-256); /archive answers with the manifest")
     func archivesAndDeduplicates() async throws {
-        let files = try FixtureFiles()
-        let data = try FixtureFiles()
-        let archive = try Archive(folder: data.folder.appendingPathComponent("archive"))
+        let files = try ScratchFolder()
+        let data = try ScratchFolder()
+        let archive = try Archive(folder: data.path("archive"))
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let bob = try await TestUser.join(server, id: "bob", channel: "messaging:general")
@@ -33,7 +32,7 @@ struct ArchiveBotTests {
                 let reply = try #require(try await ann.replies(to: command, from: "archive-bot").first)
                 #expect(reply.text == "4 files archived (3 distinct).")
                 let manifest = try JSONDecoder().decode(
-                    [Archive.Entry].self, from: Data(contentsOf: try await ann.client.download(reply.attachments[0], to: files.folder.appendingPathComponent("manifest.json"))))
+                    [Archive.Entry].self, from: Data(contentsOf: try await ann.client.download(reply.attachments[0], to: files.path("manifest.json"))))
                 #expect(manifest.map(\.name) == ["plan.pdf", "plan-copy.pdf", "cat.png", "hello.txt"])
                 #expect(manifest.map(\.duplicate) == [false, true, false, false])
                 #expect(manifest.map(\.userId) == ["ann", "bob", "ann", "ann"])
@@ -51,9 +50,9 @@ struct ArchiveBotTests {
 
     @Test("/export answers with the service's export of the channel as a JSON file; /export 1h with the last hour's; a bad period gets the usage")
     func exportsTheChannel() async throws {
-        let files = try FixtureFiles()
-        let data = try FixtureFiles()
-        let archive = try Archive(folder: data.folder.appendingPathComponent("archive"))
+        let files = try ScratchFolder()
+        let data = try ScratchFolder()
+        let archive = try Archive(folder: data.path("archive"))
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             try await server.withBot(ArchiveBot.make(name: "archive", user: User(id: "archive-bot"), archive: archive), channels: ["messaging:general"]) { _ in
@@ -63,7 +62,7 @@ struct ArchiveBotTests {
                 let reply = try #require(try await ann.replies(to: command, from: "archive-bot").first)
                 #expect(reply.text == "3 messages exported.")
                 #expect(reply.fileAttachments.map(\.payload.title) == ["messaging-general-export.json"])
-                let file = try await ann.client.download(reply.attachments[0], to: files.folder.appendingPathComponent("export.json"))
+                let file = try await ann.client.download(reply.attachments[0], to: files.path("export.json"))
                 let export = try #require(try ChannelExport.read(from: file).first)
                 #expect(export.channel.cid == "messaging:general" && export.members.map(\.userId).contains("ann"))
                 #expect(export.messages.map(\.id) == [plan.id, note.id, command.id])
@@ -81,9 +80,9 @@ struct ArchiveBotTests {
 
     @Test("truncating a channel drops the files posted up to the truncation; deleting it drops the rest; other channels keep theirs")
     func truncatedAndDeletedChannels() async throws {
-        let files = try FixtureFiles()
-        let data = try FixtureFiles()
-        let archive = try Archive(folder: data.folder)
+        let files = try ScratchFolder()
+        let data = try ScratchFolder()
+        let archive = try Archive(folder: data.url)
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             _ = try await TestUser.join(server, id: "ann", channel: "messaging:other")
@@ -118,9 +117,9 @@ struct ArchiveBotTests {
 
     @Test("a deactivated user's files leave the archive with their messages; other users' files stay")
     func deactivatedUsersFiles() async throws {
-        let files = try FixtureFiles()
-        let data = try FixtureFiles()
-        let archive = try Archive(folder: data.folder)
+        let files = try ScratchFolder()
+        let data = try ScratchFolder()
+        let archive = try Archive(folder: data.url)
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let bob = try await TestUser.join(server, id: "bob", channel: "messaging:general")
@@ -144,9 +143,9 @@ struct ArchiveBotTests {
                 try await next(message, context)
             }
         }
-        let files = try FixtureFiles()
-        let data = try FixtureFiles()
-        let archive = try Archive(folder: data.folder)
+        let files = try ScratchFolder()
+        let data = try ScratchFolder()
+        let archive = try Archive(folder: data.url)
         try await TestChatServer.withServer(configure: { $0.linkLifetime = .seconds(1) }) { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let bot = ArchiveBot.make(name: "archive", user: User(id: "archive-bot"), archive: archive)
@@ -164,14 +163,14 @@ struct ArchiveBotTests {
 
     @Test("a file that cannot be downloaded is reported and skipped; later files are still archived")
     func undownloadable() async throws {
-        let files = try FixtureFiles()
-        let data = try FixtureFiles()
-        let archive = try Archive(folder: data.folder)
+        let files = try ScratchFolder()
+        let data = try ScratchFolder()
+        let archive = try Archive(folder: data.url)
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
-            let errors = ErrorLog()
+            let errors = Recorder<BotError>()
             let bot = ArchiveBot.make(name: "archive", user: User(id: "archive-bot"), archive: archive)
-            bot.onError { error, _ in errors.append(error) }
+            bot.onError { error, _ in errors.record(error) }
             try await server.withBot(bot, channels: ["messaging:general"]) { _ in
                 let channel = ann.client.channel(ann.channel)
                 let uploaded = try await channel.uploadAttachment(localFileURL: try files.pdf(named: "gone.pdf"), type: .file)
@@ -189,16 +188,16 @@ struct ArchiveBotTests {
 
     @Test("a file deleted with its message before the bot's turn (here: while it was stopped) is skipped, not reported")
     func deletedBeforeItsTurn() async throws {
-        let files = try FixtureFiles()
-        let data = try FixtureFiles()
-        let archive = try Archive(folder: data.folder.appendingPathComponent("archive"))
+        let files = try ScratchFolder()
+        let data = try ScratchFolder()
+        let archive = try Archive(folder: data.path("archive"))
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
-            let errors = ErrorLog()
+            let errors = Recorder<BotError>()
             let bot = ArchiveBot.make(name: "archive", user: User(id: "archive-bot"), archive: archive)
-            bot.onError { error, _ in errors.append(error) }
+            bot.onError { error, _ in errors.record(error) }
             var configuration = TestChatServer.testBotConfiguration
-            let checkpoint = data.folder.appendingPathComponent("archive.json")
+            let checkpoint = data.path("archive.json")
             configuration.catchUp = BotService.CatchUp(checkpointFile: checkpoint, saveInterval: .milliseconds(50))
             try await server.withBot(bot, channels: ["messaging:general"], configuration: configuration) { _ in
                 try await ann.send(text: "before")
@@ -209,9 +208,9 @@ struct ArchiveBotTests {
             let sent = try await ann.sendFile(try files.pdf(named: "short-lived.pdf"))
             try await channel.deleteFile(url: try #require(sent.attachments.first?.fileLink))
             _ = try await ann.client.deleteMessage(sent.id, hard: true)
-            let recorder = ErrorLog()
+            let recorder = Recorder<BotError>()
             let again = ArchiveBot.make(name: "archive", user: User(id: "archive-bot"), archive: archive)
-            again.onError { error, _ in recorder.append(error) }
+            again.onError { error, _ in recorder.record(error) }
             let registry = PrometheusCollectorRegistry()
             try await server.withBot(
                 again, channels: ["messaging:general"], configuration: configuration, metricsFactory: PrometheusMetricsFactory(registry: registry)
@@ -232,9 +231,9 @@ struct ArchiveBotTests {
 
     @Test("the files of a deleted message leave the archive; content another post still holds stays, now held by that post")
     func deletedMessagesAreForgotten() async throws {
-        let files = try FixtureFiles()
-        let data = try FixtureFiles()
-        let archive = try Archive(folder: data.folder)
+        let files = try ScratchFolder()
+        let data = try ScratchFolder()
+        let archive = try Archive(folder: data.url)
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let bob = try await TestUser.join(server, id: "bob", channel: "messaging:general")
@@ -259,9 +258,9 @@ struct ArchiveBotTests {
 
     @Test("the files of a message a moderator undeletes are archived again")
     func undeletedMessagesComeBack() async throws {
-        let files = try FixtureFiles()
-        let data = try FixtureFiles()
-        let archive = try Archive(folder: data.folder)
+        let files = try ScratchFolder()
+        let data = try ScratchFolder()
+        let archive = try Archive(folder: data.url)
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let moderator = server.client(as: "mod")
@@ -284,9 +283,9 @@ struct ArchiveBotTests {
 
     @Test("an edit's added files are archived, the files it takes out leave, and files it keeps are not archived again")
     func followsEdits() async throws {
-        let files = try FixtureFiles()
-        let data = try FixtureFiles()
-        let archive = try Archive(folder: data.folder)
+        let files = try ScratchFolder()
+        let data = try ScratchFolder()
+        let archive = try Archive(folder: data.url)
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             try await server.withBot(ArchiveBot.make(name: "archive", user: User(id: "archive-bot"), archive: archive), channels: ["messaging:general"]) { _ in
@@ -328,9 +327,9 @@ struct ArchiveBotTests {
                 try await next(message, context)
             }
         }
-        let files = try FixtureFiles()
-        let data = try FixtureFiles()
-        let archive = try Archive(folder: data.folder)
+        let files = try ScratchFolder()
+        let data = try ScratchFolder()
+        let archive = try Archive(folder: data.url)
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let moderator = try ModerationBot.make(name: "moderator", user: User(id: "moderator"), policy: ModerationBotTests.strict)
@@ -354,8 +353,8 @@ struct ArchiveBotTests {
 
     @Test("removing: a message with no files here changes nothing; a damaged manifest is a located error and nothing is lost")
     func removalEdges() throws {
-        let data = try FixtureFiles()
-        let archive = try Archive(folder: data.folder)
+        let data = try ScratchFolder()
+        let archive = try Archive(folder: data.url)
         let stored = try archive.store(
             try data.text("kept", named: "kept.txt"), name: "kept.txt", messageId: "m-1", cid: "messaging:general", userId: "ann")
         let manifest = try Data(contentsOf: archive.folder.appendingPathComponent("manifest.jsonl"))
@@ -388,8 +387,8 @@ struct ArchiveBotTests {
 
     @Test("its bots.yaml entry takes a folder; unknown options are located errors")
     func configuration() throws {
-        let data = try FixtureFiles()
-        let folder = data.folder.appendingPathComponent("kept")
+        let data = try ScratchFolder()
+        let folder = data.path("kept")
         let entry = try botEntry("name: archive\nkind: archive\nchannels: [messaging:general]\nfolder: \(folder.path)")
         _ = try ArchiveBot.makeBot(entry, environment: data.environment)
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("files").path))
@@ -400,11 +399,4 @@ struct ArchiveBotTests {
             (error as? ConfigurationError)?.code == .unknownKey && "\(error)".contains("did you mean \"folder\"")
         }
     }
-}
-
-/// Errors a bot reported.
-final class ErrorLog: Sendable {
-    private let errors = Locked<[BotError]>([])
-    func append(_ error: BotError) { errors.withLock { $0.append(error) } }
-    var all: [BotError] { errors.withLock { $0 } }
 }

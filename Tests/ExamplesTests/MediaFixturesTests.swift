@@ -24,9 +24,8 @@ struct MediaFixturesTests {
             ("music.ogg", MediaFixtures.ogg(seconds: 1, codec: "vorbis"), "Ogg data, Vorbis audio"),
         ])
     func describedByLibmagic(_ name: String, _ data: Data, _ expected: String) throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fixture-\(UUID().uuidString)-\(name)")
-        try data.write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
+        let scratch = try ScratchFolder("fixture")
+        let url = try scratch.write(data, as: name)
         let description = try FileTypeSniffer().description(ofFile: url)
         #expect(description.contains(expected), "\(name): \(description)")
     }

@@ -17,7 +17,7 @@ struct ModerationBotTests {
 
     @Test("libmagic reads the real type from the bytes, whatever the name says")
     func sniffing() throws {
-        let files = try FixtureFiles()
+        let files = try ScratchFolder()
         let sniffer = try FileTypeSniffer()
         #expect(try sniffer.mimeType(ofFile: files.png(named: "photo.pdf")) == "image/png")
         #expect(try sniffer.mimeType(ofFile: files.pdf(named: "notes.txt")) == "application/pdf")
@@ -52,7 +52,7 @@ struct ModerationBotTests {
 
     @Test("an executable renamed .png is deleted with the file on the CDN, and the sender is told why; real files stay")
     func deletesDisguisedExecutable() async throws {
-        let files = try FixtureFiles()
+        let files = try ScratchFolder()
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let bot = try ModerationBot.make(name: "moderator", user: User(id: "moderator"), policy: Self.strict)
@@ -75,7 +75,7 @@ struct ModerationBotTests {
 
     @Test("an edit is judged too: adding a real photo passes, adding an executable renamed .png deletes the message with a notice")
     func judgesEdits() async throws {
-        let files = try FixtureFiles()
+        let files = try ScratchFolder()
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let bot = try ModerationBot.make(name: "moderator", user: User(id: "moderator"), policy: Self.strict)
@@ -103,14 +103,14 @@ struct ModerationBotTests {
 
     @Test("an edit judges only the files it adds: editing the text repeats no notice, an added file gets its own")
     func judgesOnlyAddedFiles() async throws {
-        let files = try FixtureFiles()
+        let files = try ScratchFolder()
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let entry = try moderatorEntry(
                 """
                 policy: { blocked_file_extensions: [.sh], action: notify }
                 """)
-            let bot = try ModerationBot.makeBot(entry, environment: try FixtureFiles().environment)
+            let bot = try ModerationBot.makeBot(entry, environment: try ScratchFolder().environment)
             try await server.withBot(bot, channels: ["messaging:general"]) { _ in
                 let channel = ann.client.channel(ann.channel)
                 func script(_ name: String) async throws -> AnyAttachmentPayload {
@@ -122,12 +122,8 @@ struct ModerationBotTests {
                 }
                 let setup = try await script("setup.sh")
                 let sent = try await ann.send(text: "scripts", attachments: [setup])
-                // A loop with `where` would go on querying after the condition holds.
                 func waitForNotices(_ count: Int) async throws {
-                    for _ in 0..<300 {
-                        if try await notices().count >= count { return }
-                        try await Task.sleep(for: .milliseconds(20))
-                    }
+                    try await eventually("the moderator posted \(count) notices", timeout: .seconds(6)) { try await notices().count >= count }
                 }
                 try await waitForNotices(1)
                 try await ann.client.updateMessage(sent.id, text: "scripts, renamed", attachments: [setup])
@@ -147,7 +143,7 @@ struct ModerationBotTests {
 
     @Test("per-channel policies: flag in one channel, notify in another")
     func flagAndNotify() async throws {
-        let files = try FixtureFiles()
+        let files = try ScratchFolder()
         try await TestChatServer.withServer { server in
             let inLounge = try await TestUser.join(server, id: "ann", channel: "messaging:lounge")
             let inDesk = try await TestUser.join(server, id: "ann", channel: "messaging:desk")
@@ -160,10 +156,10 @@ struct ModerationBotTests {
                 channel_policies:
                   messaging:desk: { max_file_size: 1KB, action: notify }
                 """)
-            let bot = try ModerationBot.makeBot(entry, environment: try FixtureFiles().environment)
+            let bot = try ModerationBot.makeBot(entry, environment: try ScratchFolder().environment)
             try await server.withBot(bot, channels: ["messaging:lounge", "messaging:desk"]) { _ in
-                let zipped = try await inLounge.sendFile(try files.bytes(300, named: "stuff.zip"))
-                let big = try await inDesk.sendFile(try files.bytes(4096, named: "big.bin"))
+                let zipped = try await inLounge.sendFile(try files.file("stuff.zip", bytes: 300))
+                let big = try await inDesk.sendFile(try files.file("big.bin", bytes: 4096))
                 let notice = try #require(try await inDesk.replies(to: big, from: "moderator").first)
                 #expect(notice.text == "@Ann: big.bin breaks this channel's file policy: it is 4.0 KB, over the 1.0 KB limit.")
                 #expect(try await inDesk.current(big) != nil, "notify leaves the message")
@@ -183,7 +179,7 @@ struct ModerationBotTests {
 
     @Test("a repeat offender is banned from the channel at ban_after files, counted from the notices, across a restart of the bot")
     func bansRepeatOffenders() async throws {
-        let files = try FixtureFiles()
+        let files = try ScratchFolder()
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let bob = try await TestUser.join(server, id: "bob", channel: "messaging:general")
@@ -193,7 +189,7 @@ struct ModerationBotTests {
                 """)
             // Each run is a new bot, as after a restart: it remembers nothing of the last one.
             func withModerator(_ body: () async throws -> Void) async throws {
-                let bot = try ModerationBot.makeBot(entry, environment: try FixtureFiles().environment)
+                let bot = try ModerationBot.makeBot(entry, environment: try ScratchFolder().environment)
                 try await server.withBot(bot, channels: ["messaging:general"]) { _ in try await body() }
             }
             try await withModerator {
@@ -226,7 +222,7 @@ struct ModerationBotTests {
 
     @Test("with ban_deletes_messages, the ban takes the offender's messages in the channel with it, and the notice says so")
     func banDeletesMessages() async throws {
-        let files = try FixtureFiles()
+        let files = try ScratchFolder()
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let bob = try await TestUser.join(server, id: "bob", channel: "messaging:general")
@@ -234,7 +230,7 @@ struct ModerationBotTests {
                 """
                 policy: { blocked_file_extensions: [.sh], action: notify, ban_after: 1, ban_deletes_messages: soft }
                 """)
-            let bot = try ModerationBot.makeBot(entry, environment: try FixtureFiles().environment)
+            let bot = try ModerationBot.makeBot(entry, environment: try ScratchFolder().environment)
             try await server.withBot(bot, channels: ["messaging:general"]) { _ in
                 let earlier = try await ann.send(text: "click my link")
                 let kept = try await bob.send(text: "hi all")
@@ -256,7 +252,7 @@ struct ModerationBotTests {
 
     @Test("files from trusted users (the other bots) are not judged; the same file from a member is")
     func trustedUsers() async throws {
-        let files = try FixtureFiles()
+        let files = try ScratchFolder()
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let reporter = try await TestUser.join(server, id: "report-bot", channel: "messaging:general")
@@ -265,7 +261,7 @@ struct ModerationBotTests {
                 policy: { allowed_mime_types: [image/*], sniff_content: true }
                 trusted_users: [report-bot]
                 """)
-            let bot = try ModerationBot.makeBot(entry, environment: try FixtureFiles().environment)
+            let bot = try ModerationBot.makeBot(entry, environment: try ScratchFolder().environment)
             try await server.withBot(bot, channels: ["messaging:general"]) { _ in
                 let report = try await reporter.sendFile(try files.text("{\"total\": 3}", named: "report.json"))
                 let copy = try await ann.sendFile(try files.text("{\"total\": 3}", named: "report.json"))
@@ -290,7 +286,7 @@ struct ModerationBotTests {
 
     @Test("a moderator's removal reaction removes any message with its files, a trusted bot's too, and tells its author; other reactions do nothing")
     func moderatorsRemoveByReaction() async throws {
-        let files = try FixtureFiles()
+        let files = try ScratchFolder()
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             let mia = try await TestUser.join(server, id: "mia", channel: "messaging:general")
@@ -300,7 +296,7 @@ struct ModerationBotTests {
                 trusted_users: [report-bot]
                 moderators: [mia]
                 """)
-            let bot = try ModerationBot.makeBot(entry, environment: try FixtureFiles().environment)
+            let bot = try ModerationBot.makeBot(entry, environment: try ScratchFolder().environment)
             try await server.withBot(bot, channels: ["messaging:general"]) { _ in
                 let photo = try await ann.sendFile(try files.png(named: "cat.png"), as: .image)
                 let report = try await reporter.send(text: "weekly report")
@@ -341,7 +337,7 @@ struct ModerationBotTests {
     func badPolicies(_ yaml: String, _ message: String, _ line: Int, _ column: Int) throws {
         let entry = try botEntry("name: moderator\nkind: moderation\nchannels: [messaging:general]\n\(yaml)")
         #expect {
-            _ = try ModerationBot.makeBot(entry, environment: try FixtureFiles().environment)
+            _ = try ModerationBot.makeBot(entry, environment: try ScratchFolder().environment)
         } throws: { error in
             guard let error = error as? ConfigurationError else { return false }
             #expect(error.message.contains(message), "\(error)")

@@ -4,9 +4,9 @@ import ChatBotKitTesting
 import Foundation
 import Logging
 
-extension FixtureFiles {
-    /// What a bot kind needs to build itself, with this temporary folder as its data folder.
-    var environment: BotKindEnvironment { BotKindEnvironment(dataDirectory: folder, logger: Logger(label: "example-test")) }
+extension ScratchFolder {
+    /// What a bot kind needs to build itself, with this scratch folder as its data folder.
+    var environment: BotKindEnvironment { BotKindEnvironment(dataDirectory: url, logger: Logger(label: "example-test")) }
 }
 
 /// The one bot entry of a `bots.yaml` made of `botYAML` (indented as a list item's body).

@@ -15,8 +15,8 @@ struct WorkoutBotTests {
 
     @Test("each workout is stored and answered with this week's workout-summary payload")
     func summaries() async throws {
-        let data = try FixtureFiles()
-        let store = try WorkoutStore(url: data.folder.appendingPathComponent("workouts.sqlite"))
+        let data = try ScratchFolder()
+        let store = try WorkoutStore(url: data.path("workouts.sqlite"))
         let bot = WorkoutBot.make(name: "workout", user: User(id: "workout-bot"), store: store)
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
@@ -42,8 +42,8 @@ struct WorkoutBotTests {
 
     @Test("a message with several workouts gets one summary counting them all, after the last one that can be stored")
     func severalWorkoutsInOneMessage() async throws {
-        let data = try FixtureFiles()
-        let store = try WorkoutStore(url: data.folder.appendingPathComponent("workouts.sqlite"))
+        let data = try ScratchFolder()
+        let store = try WorkoutStore(url: data.path("workouts.sqlite"))
         let bot = WorkoutBot.make(name: "workout", user: User(id: "workout-bot"), store: store)
         let empty = WorkoutAttachmentPayload(workoutType: "walk")
         try await TestChatServer.withServer { server in
@@ -69,8 +69,8 @@ struct WorkoutBotTests {
 
     @Test("an edit that fixes a workout replaces the stored one, a deleted workout leaves the totals; each gets the new summary")
     func editsAndDeletions() async throws {
-        let data = try FixtureFiles()
-        let store = try WorkoutStore(url: data.folder.appendingPathComponent("workouts.sqlite"))
+        let data = try ScratchFolder()
+        let store = try WorkoutStore(url: data.path("workouts.sqlite"))
         let bot = WorkoutBot.make(name: "workout", user: User(id: "workout-bot"), store: store)
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
@@ -110,8 +110,8 @@ struct WorkoutBotTests {
 
     @Test("a workout a moderator undeletes counts again and gets the new summary; a restored malformed one is not complained about twice")
     func undeletions() async throws {
-        let data = try FixtureFiles()
-        let store = try WorkoutStore(url: data.folder.appendingPathComponent("workouts.sqlite"))
+        let data = try ScratchFolder()
+        let store = try WorkoutStore(url: data.path("workouts.sqlite"))
         let bot = WorkoutBot.make(name: "workout", user: User(id: "workout-bot"), store: store)
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
@@ -147,8 +147,8 @@ struct WorkoutBotTests {
         (["workout-type": "run", "distance": 5000] as JSONObject, "it has no workout-distance-meters, workout-duration-seconds or workout-energy-cal"),
     ])
     func malformedWorkout(_ fields: JSONObject, _ problem: String) async throws {
-        let data = try FixtureFiles()
-        let store = try WorkoutStore(url: data.folder.appendingPathComponent("workouts.sqlite"))
+        let data = try ScratchFolder()
+        let store = try WorkoutStore(url: data.path("workouts.sqlite"))
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             try await server.withBot(WorkoutBot.make(name: "workout", user: User(id: "workout-bot"), store: store), channels: ["messaging:general"]) { _ in
@@ -163,8 +163,8 @@ struct WorkoutBotTests {
 
     @Test("/workouts answers with a CSV export and an SVG chart, both uploaded files; with no workouts it says so")
     func export() async throws {
-        let data = try FixtureFiles()
-        let store = try WorkoutStore(url: data.folder.appendingPathComponent("workouts.sqlite"))
+        let data = try ScratchFolder()
+        let store = try WorkoutStore(url: data.path("workouts.sqlite"))
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
             try await server.withBot(WorkoutBot.make(name: "workout", user: User(id: "workout-bot"), store: store), channels: ["messaging:general"]) { _ in
@@ -177,12 +177,12 @@ struct WorkoutBotTests {
                 let command = try await ann.send(text: "/workouts")
                 let reply = try #require(try await ann.replies(to: command, from: "workout-bot").first)
                 #expect(reply.attachments.map(\.type) == [.file, .image])
-                let csv = try String(contentsOf: try await ann.client.download(reply.attachments[0], to: data.folder.appendingPathComponent("export.csv")), encoding: .utf8)
+                let csv = try String(contentsOf: try await ann.client.download(reply.attachments[0], to: data.path("export.csv")), encoding: .utf8)
                 let lines = csv.split(separator: "\n")
                 #expect(lines.first == "date,type,distance_meters,duration_seconds,energy_cal")
                 #expect(lines.count == 2)
                 #expect(lines.last?.contains(",run,5200,1860,410") == true, "\(csv)")
-                let svg = try String(contentsOf: try await ann.client.download(reply.attachments[1], to: data.folder.appendingPathComponent("chart.svg")), encoding: .utf8)
+                let svg = try String(contentsOf: try await ann.client.download(reply.attachments[1], to: data.path("chart.svg")), encoding: .utf8)
                 #expect(svg.hasPrefix("<svg") || svg.hasPrefix("<?xml"))
                 #expect(svg.contains("</svg>"))
                 #expect(reply.attachments[1].rawJSON["mime_type"]?.stringValue == "image/svg+xml")
@@ -192,8 +192,8 @@ struct WorkoutBotTests {
 
     @Test("workouts leave the totals with messages that leave at once: a user's deleted by a ban, a channel's by its truncation; others stay")
     func messagesLeavingAtOnce() async throws {
-        let data = try FixtureFiles()
-        let store = try WorkoutStore(url: data.folder.appendingPathComponent("workouts.sqlite"))
+        let data = try ScratchFolder()
+        let store = try WorkoutStore(url: data.path("workouts.sqlite"))
         let bot = WorkoutBot.make(name: "workout", user: User(id: "workout-bot"), store: store)
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
@@ -222,8 +222,8 @@ struct WorkoutBotTests {
 
     @Test("a database written before workouts recorded their channel opens, keeps its workouts, and records channels from then on")
     func storeWithoutChannels() throws {
-        let data = try FixtureFiles()
-        let url = data.folder.appendingPathComponent("workouts.sqlite")
+        let data = try ScratchFolder()
+        let url = data.path("workouts.sqlite")
         try DatabaseQueue(path: url.path).write { db in
             try db.execute(
                 sql: """
@@ -246,8 +246,8 @@ struct WorkoutBotTests {
 
     @Test("a workout delivered twice is stored once")
     func storeIsIdempotent() throws {
-        let data = try FixtureFiles()
-        let store = try WorkoutStore(url: data.folder.appendingPathComponent("workouts.sqlite"))
+        let data = try ScratchFolder()
+        let store = try WorkoutStore(url: data.path("workouts.sqlite"))
         let record = WorkoutStore.Record(
             messageId: "m-1", userId: "ann", type: "run", distanceMeters: 1000, durationSeconds: 300, energyCal: 80, date: Date())
         try store.record(record, position: 0)
@@ -258,11 +258,11 @@ struct WorkoutBotTests {
 
     @Test("its bots.yaml entry takes a database path; unknown options are located errors")
     func configuration() throws {
-        let data = try FixtureFiles()
-        let entry = try botEntry("name: workout\nkind: workout\nuser: workout-bot\nchannels: [messaging:general]\ndatabase: \(data.folder.path)/mine.sqlite")
+        let data = try ScratchFolder()
+        let entry = try botEntry("name: workout\nkind: workout\nuser: workout-bot\nchannels: [messaging:general]\ndatabase: \(data.url.path)/mine.sqlite")
         let bot = try WorkoutBot.makeBot(entry, environment: data.environment)
         #expect(bot.user.id == "workout-bot")
-        #expect(FileManager.default.fileExists(atPath: data.folder.appendingPathComponent("mine.sqlite").path))
+        #expect(FileManager.default.fileExists(atPath: data.path("mine.sqlite").path))
         let bad = try botEntry("name: workout\nkind: workout\nchannels: [messaging:general]\ndatabse: x.sqlite")
         #expect {
             _ = try WorkoutBot.makeBot(bad, environment: data.environment)
@@ -281,7 +281,7 @@ struct WorkoutBotTests {
 
     @Test("with welcome, each member added to its channels is greeted by name with what the bot does, once, and so is a channel it is added to")
     func welcomesNewMembers() async throws {
-        let data = try FixtureFiles()
+        let data = try ScratchFolder()
         let entry = try botEntry("name: workout\nkind: workout\nuser: workout-bot\nchannels: [messaging:general]\nwelcome: true")
         let bot = try WorkoutBot.makeBot(entry, environment: data.environment)
         try await TestChatServer.withServer { server in

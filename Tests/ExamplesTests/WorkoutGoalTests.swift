@@ -10,8 +10,8 @@ import WorkoutBot
 struct WorkoutGoalTests {
     @Test("/goal asks for a distance and the workouts that count, asks again after a wrong answer, and the week's summaries then show the goal")
     func setAGoal() async throws {
-        let data = try FixtureFiles()
-        let store = try WorkoutStore(url: data.folder.appendingPathComponent("workouts.sqlite"))
+        let data = try ScratchFolder()
+        let store = try WorkoutStore(url: data.path("workouts.sqlite"))
         let bot = WorkoutBot.make(name: "workout", user: User(id: "workout-bot"), store: store)
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")

@@ -23,8 +23,8 @@ struct WorkoutLogCommandTests {
 
     @Test("/log shows the sender the workout to post with Log and Cancel; Log posts it, and the bot records and sums it up")
     func logAWorkout() async throws {
-        let data = try FixtureFiles()
-        let store = try WorkoutStore(url: data.folder.appendingPathComponent("workouts.sqlite"))
+        let data = try ScratchFolder()
+        let store = try WorkoutStore(url: data.path("workouts.sqlite"))
         try await Self.withLogCommand(store) { ann in
             let question = try await ann.send(text: "/log run 5km 25m 400kcal")
             #expect(question.type == .ephemeral)
@@ -67,8 +67,8 @@ struct WorkoutLogCommandTests {
 
     @Test("an unreadable /log is refused through the service with how to type it, and nothing is posted")
     func refusedThroughTheService() async throws {
-        let data = try FixtureFiles()
-        try await Self.withLogCommand(try WorkoutStore(url: data.folder.appendingPathComponent("w.sqlite"))) { ann in
+        let data = try ScratchFolder()
+        try await Self.withLogCommand(try WorkoutStore(url: data.path("w.sqlite"))) { ann in
             let refused = await #expect(throws: ChatClientError.self) { try await ann.send(text: "/log run") }
             #expect(refused?.message.hasSuffix("Nothing to log: give a distance, a duration or an energy. Type it as /log run 5km 25m 400kcal.") == true)
         }

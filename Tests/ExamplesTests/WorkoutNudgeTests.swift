@@ -11,8 +11,8 @@ import WorkoutBot
 struct WorkoutNudgeTests {
     @Test("a member's latest workout is nudged about in its thread once the time passed with none since; an earlier one and a deleted one are not")
     func nudges() async throws {
-        let data = try FixtureFiles()
-        let store = try WorkoutStore(url: data.folder.appendingPathComponent("workouts.sqlite"))
+        let data = try ScratchFolder()
+        let store = try WorkoutStore(url: data.path("workouts.sqlite"))
         let bot = WorkoutBot.make(name: "workout", user: User(id: "workout-bot"), store: store, nudge: .seconds(3))
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
@@ -46,7 +46,7 @@ struct WorkoutNudgeTests {
 
     @Test("its bots.yaml entry takes nudge as a duration; anything else is a located error")
     func configuration() throws {
-        let data = try FixtureFiles()
+        let data = try ScratchFolder()
         let entry = try botEntry("name: workout\nkind: workout\nuser: workout-bot\nchannels: [messaging:general]\nnudge: 2d")
         _ = try WorkoutBot.makeBot(entry, environment: data.environment)
         let bad = try botEntry("name: workout\nkind: workout\nchannels: [messaging:general]\nnudge: often")

@@ -11,8 +11,8 @@ import WorkoutBot
 struct WorkoutPlanTests {
     @Test("/plan sends a single-choice poll that closes on time (a reminder) with the winning day said in its thread; a bad /plan gets the usage")
     func plansTheGroupRun() async throws {
-        let data = try FixtureFiles()
-        let store = try WorkoutStore(url: data.folder.appendingPathComponent("workouts.sqlite"))
+        let data = try ScratchFolder()
+        let store = try WorkoutStore(url: data.path("workouts.sqlite"))
         let bot = WorkoutBot.make(name: "workout", user: User(id: "workout-bot"), store: store, nudge: .seconds(3600), planCloses: .seconds(2))
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
@@ -56,7 +56,7 @@ struct WorkoutPlanTests {
 
     @Test("its bots.yaml entry takes plan_closes as a duration; anything else is a located error")
     func configuration() throws {
-        let data = try FixtureFiles()
+        let data = try ScratchFolder()
         let entry = try botEntry("name: workout\nkind: workout\nuser: workout-bot\nchannels: [messaging:general]\nplan_closes: 2h")
         _ = try WorkoutBot.makeBot(entry, environment: data.environment)
         let bad = try botEntry("name: workout\nkind: workout\nchannels: [messaging:general]\nplan_closes: soon")

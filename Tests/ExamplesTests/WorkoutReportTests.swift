@@ -11,8 +11,8 @@ import WorkoutBot
 struct WorkoutReportTests {
     @Test("on its schedule, each channel gets its members' totals of the last seven days, the farthest first, pinned until the next; a quiet channel gets nothing")
     func reportPerChannel() async throws {
-        let data = try FixtureFiles()
-        let store = try WorkoutStore(url: data.folder.appendingPathComponent("workouts.sqlite"))
+        let data = try ScratchFolder()
+        let store = try WorkoutStore(url: data.path("workouts.sqlite"))
         let bot = WorkoutBot.make(name: "workout", user: User(id: "workout-bot"), store: store, report: .every(.seconds(1)))
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
@@ -57,7 +57,7 @@ struct WorkoutReportTests {
 
     @Test("report: in bots.yaml takes a schedule; one that cannot be read is located and says why")
     func configuration() throws {
-        let data = try FixtureFiles()
+        let data = try ScratchFolder()
         let entry = try botEntry("name: workout\nkind: workout\nuser: workout-bot\nchannels: [messaging:general]\nreport: mon 09:00")
         let bot = try WorkoutBot.makeBot(entry, environment: data.environment)
         #expect(bot.schedules.mapValues(\.description) == ["report": "monday 09:00 UTC"])

@@ -13,8 +13,8 @@ struct WorkoutTrackingTests {
 
     @Test("a live location shared as a ride, moved twice and stopped is logged once as a 2.0 km ride, with the week's summary")
     func stoppedRide() async throws {
-        let data = try FixtureFiles()
-        let store = try WorkoutStore(url: data.folder.appendingPathComponent("workouts.sqlite"))
+        let data = try ScratchFolder()
+        let store = try WorkoutStore(url: data.path("workouts.sqlite"))
         let bot = WorkoutBot.make(name: "workout", user: User(id: "workout-bot"), store: store, nudge: .seconds(3600))
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")
@@ -51,8 +51,8 @@ struct WorkoutTrackingTests {
 
     @Test("a share that runs out is logged when it ends (the bot's reminder); one that never moved logs nothing; a static one is left alone")
     func expiredAndIdleShares() async throws {
-        let data = try FixtureFiles()
-        let store = try WorkoutStore(url: data.folder.appendingPathComponent("workouts.sqlite"))
+        let data = try ScratchFolder()
+        let store = try WorkoutStore(url: data.path("workouts.sqlite"))
         let bot = WorkoutBot.make(name: "workout", user: User(id: "workout-bot"), store: store)
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")

@@ -2,7 +2,6 @@ import ChatBotKit
 import ChatBotKitPostgres
 import ChatBotKitTesting
 import ChatClient
-import ChatLocking
 import ChatModels
 import Foundation
 import Testing
@@ -12,7 +11,7 @@ struct ScaleOutTests {
     static let channels: [ChannelId] = (1...8).map { ChannelId(type: .messaging, id: "room-\($0)") }
 
     /// A bot that records "<node> <channel> <text>" for every message it handles.
-    static func relay(node: String, _ recorder: Handled) -> Bot {
+    static func relay(node: String, _ recorder: Recorder<HandledMessage>) -> Bot {
         let bot = Bot(name: "relay", user: User(id: "relay-bot"))
         bot.onMessage { context in recorder.record(node: node, channel: context.channel.cid, text: context.message.text) }
         return bot
@@ -27,11 +26,11 @@ struct ScaleOutTests {
     /// Runs `body` with a lease store, a chat server, a user in every channel, and a record of
     /// what the nodes handle.
     static func withCluster(
-        _ body: (PostgresChannelLeaseStore, TestChatServer, TestUser, Handled) async throws -> Void
+        _ body: (PostgresChannelLeaseStore, TestChatServer, TestUser, Recorder<HandledMessage>) async throws -> Void
     ) async throws {
         try await withStore { store in
             try await TestChatServer.withServer { server in
-                try await body(store, server, try await member(server), Handled())
+                try await body(store, server, try await member(server), Recorder<HandledMessage>())
             }
         }
     }
@@ -45,7 +44,8 @@ struct ScaleOutTests {
 
     /// Starts one node of the relay bot.
     static func start(
-        _ node: String, _ server: TestChatServer, _ store: PostgresChannelLeaseStore, _ handled: Handled, lease: Duration = .milliseconds(900)
+        _ node: String, _ server: TestChatServer, _ store: PostgresChannelLeaseStore, _ handled: Recorder<HandledMessage>,
+        lease: Duration = .milliseconds(900)
     ) async throws -> RunningBot {
         try await server.startBot(relay(node: node, handled), channels: channels, configuration: configuration(store, node: node, lease: lease))
     }
@@ -132,7 +132,9 @@ struct ScaleOutTests {
         try await withRunning(store) {
             try await TestChatServer.withServer { server in
                 let error = await #expect(throws: BotError.self) {
-                    _ = try await server.startBot(Self.relay(node: "node-a", Handled()), channels: Self.channels, configuration: Self.configuration(store, node: "node-a"))
+                    _ = try await server.startBot(
+                        Self.relay(node: "node-a", Recorder<HandledMessage>()), channels: Self.channels,
+                        configuration: Self.configuration(store, node: "node-a"))
                 }
                 #expect(error?.code == .startFailed)
                 #expect(error?.message.contains("cannot reach its lease store (node node-a)") == true, "\(error?.message ?? "")")
@@ -141,24 +143,17 @@ struct ScaleOutTests {
     }
 }
 
-/// The messages handled, by which node, in the order they were handled.
-final class Handled: Sendable {
-    struct Entry: Sendable, CustomStringConvertible {
-        let node: String
-        let channel: ChannelId
-        let text: String
-        var description: String { "\(node) \(channel) \(text)" }
-    }
+/// A message one node of the relay bot handled.
+struct HandledMessage: Sendable, CustomStringConvertible {
+    let node: String
+    let channel: ChannelId
+    let text: String
+    var description: String { "\(node) \(channel) \(text)" }
+}
 
-    private let entries = Locked<[Entry]>([])
-
+extension Recorder where Value == HandledMessage {
+    /// Records that `node` handled `text` in `channel`.
     func record(node: String, channel: ChannelId, text: String) {
-        entries.withLock { $0.append(Entry(node: node, channel: channel, text: text)) }
-    }
-
-    var all: [Entry] { entries.withLock { $0 } }
-
-    func wait(timeout: Duration = .seconds(10), until condition: ([Entry]) -> Bool) async throws {
-        try await eventually("the messages are handled (so far: \(all.count))", timeout: timeout) { condition(all) }
+        record(HandledMessage(node: node, channel: channel, text: text))
     }
 }

@@ -2,7 +2,6 @@ import ChatBotKit
 import ChatBotKitPostgres
 import ChatBotKitTesting
 import ChatClient
-import ChatLocking
 import ChatModels
 import Foundation
 import Prometheus
@@ -71,7 +70,7 @@ struct ScaledConversationTests {
     @Test("a conversation started on one node goes on on the node its channel moves to")
     func followsTheChannel() async throws {
         try await ScaleOutTests.withCluster { store, server, ann, _ in
-            let turns = Recorded()
+            let turns = Recorder<String>()
             func tallyBot(node: String) -> Bot {
                 let bot = Bot(name: "relay", user: User(id: "relay-bot"))
                 bot.conversationStore = store
@@ -144,15 +143,5 @@ struct ScaledConversationTests {
             try await nodeB.stop()
             try await nodeA.stop()
         }
-    }
-}
-
-/// What the nodes' turns recorded, in order.
-private final class Recorded: Sendable {
-    private let entries = Locked<[String]>([])
-    func record(_ entry: String) { entries.withLock { $0.append(entry) } }
-    var all: [String] { entries.withLock { $0 } }
-    func wait(until condition: ([String]) -> Bool) async throws {
-        try await eventually("the turns are done (so far: \(all))") { condition(all) }
     }
 }

@@ -10,7 +10,7 @@ import Testing
 struct ScaledReminderTests {
     /// A bot that, for a message "<name> <seconds>", sets its reminder of it that many seconds
     /// later, and records "set <text>" and, when due, "due <text>".
-    static func follower(node: String, _ handled: Handled) -> Bot {
+    static func follower(node: String, _ handled: Recorder<HandledMessage>) -> Bot {
         let bot = Bot(name: "relay", user: User(id: "relay-bot"))
         bot.onMessage { context in
             let seconds = Double(context.message.text.split(separator: " ").last ?? "") ?? 1

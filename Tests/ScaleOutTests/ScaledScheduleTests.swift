@@ -2,7 +2,6 @@ import ChatBotKit
 import ChatBotKitPostgres
 import ChatBotKitTesting
 import ChatClient
-import ChatLocking
 import ChatModels
 import Foundation
 import Testing
@@ -12,11 +11,11 @@ struct ScaledScheduleTests {
     @Test("two nodes: every run of every channel is made once, by the channel's holder, and handed on with the channel")
     func oncePerChannel() async throws {
         try await ScaleOutTests.withCluster { store, server, _, _ in
-            let runs = Locked<[(node: String, cid: ChannelId, at: Date)]>([])
+            let runs = Recorder<(node: String, cid: ChannelId, at: Date)>()
             func crier(node: String) -> Bot {
                 let bot = Bot(name: "relay", user: User(id: "relay-bot"))
                 bot.onSchedule(.every(.seconds(1)), name: "tick") { run in
-                    runs.withLock { $0.append((node, run.channel.cid, run.scheduledAt)) }
+                    runs.record((node, run.channel.cid, run.scheduledAt))
                 }
                 return bot
             }
@@ -35,7 +34,7 @@ struct ScaledScheduleTests {
             let stopping = Date().addingTimeInterval(-0.5)
             try await nodeB.stop()
             try await nodeA.stop()
-            let after = runs.withLock { $0 }.filter { $0.at > settled && $0.at < stopping }
+            let after = runs.all.filter { $0.at > settled && $0.at < stopping }
             let times = Set(after.map(\.at))
             #expect(times.count >= 2, "runs at \(times.sorted())")
             for time in times {
@@ -49,7 +48,7 @@ struct ScaledScheduleTests {
             // Each channel was handed on with the last run made there, which its next holder
             // (here a probe) does not make again.
             for cid in ScaleOutTests.channels {
-                let lastRun = try #require(runs.withLock { $0 }.filter { $0.cid == cid }.map(\.at).max())
+                let lastRun = try #require(runs.all.filter { $0.cid == cid }.map(\.at).max())
                 let handOff = try await store.acquire(cid, bot: "relay", node: "probe", for: .seconds(5), expiredFor: .zero)
                 #expect(handOff?.recentlyHandled.contains("\(cid.rawValue)\nschedule tick \(RFC3339.string(from: lastRun))") == true, "\(cid): \(String(describing: handOff))")
             }
