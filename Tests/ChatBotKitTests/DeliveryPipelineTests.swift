@@ -12,7 +12,7 @@ struct DeliveryPipelineTests {
     static let other: ChannelId = "messaging:other"
 
     /// A bot that records "<channel> <text>" for each message, after `pause`.
-    static func recordingBot(_ recorder: Recorder, pause: Duration = .zero) -> Bot {
+    static func recordingBot(_ recorder: Recorder<String>, pause: Duration = .zero) -> Bot {
         let bot = Bot(name: "relay")
         bot.onMessage { context in
             if pause > .zero { try await Task.sleep(for: pause) }
@@ -24,7 +24,7 @@ struct DeliveryPipelineTests {
     @Test("the deliveries of a channel are handled in the order they were taken, channels side by side")
     func orderPerChannel() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let pipeline = DeliveryPipeline.forTest(Self.recordingBot(recorder, pause: .milliseconds(1)), on: server)
             await withDiscardingTaskGroup { workers in
                 for index in 0..<30 {
@@ -42,7 +42,7 @@ struct DeliveryPipelineTests {
     @Test("a delivery taken again, or remembered as handled, is not handled; the observers hear of each event taken, then of each delivery finished")
     func onceEach() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let log = DeliveryLog()
             let pipeline = DeliveryPipeline.forTest(Self.recordingBot(recorder), on: server, observers: [log])
             pipeline.remember(["m3"])
@@ -75,7 +75,7 @@ struct DeliveryPipelineTests {
     func concurrencyLimit() async throws {
         try await TestChatServer.withServer { server in
             let gauge = ConcurrencyGauge()
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let bot = Bot(name: "relay")
             bot.onMessage { context in
                 try await gauge.measure {
@@ -100,7 +100,7 @@ struct DeliveryPipelineTests {
     @Test("at the drain deadline a handler still running is cancelled, and its delivery does not count as handled")
     func drainDeadline() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let log = DeliveryLog()
             let bot = Bot(name: "relay")
             bot.onMessage { context in

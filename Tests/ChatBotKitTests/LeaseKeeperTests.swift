@@ -16,12 +16,12 @@ struct LeaseKeeperTests {
     struct Node {
         let keeper: LeaseKeeper
         let pipeline: DeliveryPipeline
-        let handled: Recorder
+        let handled: Recorder<String>
 
         init(_ name: String, store: PostgresChannelLeaseStore, server: TestChatServer, watching channels: [ChannelId], lease: Duration = .seconds(30))
             async throws
         {
-            let handled = Recorder()
+            let handled = Recorder<String>()
             let bot = Bot(name: "relay", user: User(id: "relay-bot"))
             bot.onMessage { context in handled.record("\(context.channel.cid.id) \(context.message.text)") }
             let client = server.client(as: bot.user.id)

@@ -10,7 +10,7 @@ struct TimedWorkTests {
     static let channels: [ChannelId] = ["messaging:general", "messaging:other"]
 
     /// A bot with `schedule`, named "report", recording "<channel> <scheduled at> <made up or not>" for each run.
-    static func reportingBot(_ schedule: Schedule, _ recorder: Recorder) -> Bot {
+    static func reportingBot(_ schedule: Schedule, _ recorder: Recorder<String>) -> Bot {
         let bot = Bot(name: "reporter")
         bot.onSchedule(schedule, name: "report") { run in
             recorder.record("\(run.channel.cid.id) \(RFC3339.string(from: run.scheduledAt)) \(run.isMadeUp ? "made up" : "on time")")
@@ -35,7 +35,7 @@ struct TimedWorkTests {
     @Test("each run of a schedule is queued once in each channel, as it falls due")
     func onTime() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let pipeline = DeliveryPipeline.forTest(Self.reportingBot(.every(.seconds(1)), recorder), on: server, channels: Self.channels)
             let timedWork = TimedWork(pipeline: pipeline, channels: { Self.channels })
             try await Self.whileRunning(timedWork) {
@@ -52,7 +52,7 @@ struct TimedWorkTests {
     @Test("after a restart, the last run missed while the bot was stopped is made up once in each channel, unless handled before")
     func madeUp() async throws {
         try await TestChatServer.withServer { server in
-            let recorder = Recorder()
+            let recorder = Recorder<String>()
             let daily = Schedule.every(.seconds(86_400))
             let pipeline = DeliveryPipeline.forTest(Self.reportingBot(daily, recorder), on: server, channels: Self.channels)
             let stoppedAt = Date().addingTimeInterval(-2 * 86_400)
