@@ -126,7 +126,17 @@ class Browser:
         self.driver.quit()
 
 
-def keep_screenshot(browser: Browser, name: str):
-    """Saves the view as NAME.png into CHATBOTKIT_PLAYGROUND_SCREENSHOTS, when it is set."""
-    if SCREENSHOTS:
+def keep_screenshot(browser: Browser, name: str, height=None):
+    """Saves the view as NAME.png into CHATBOTKIT_PLAYGROUND_SCREENSHOTS, when it is set; a
+    window `height` pixels tall for the shot, when given."""
+    if not SCREENSHOTS:
+        return
+    size = browser.driver.get_window_size()
+    if height:
+        browser.driver.set_window_size(size["width"], height)
+        browser.script("document.querySelectorAll('.messages').forEach(list => { list.scrollTop = list.scrollHeight; })")
+    try:
         browser.screenshot(Path(SCREENSHOTS) / f"{name}.png")
+    finally:
+        if height:
+            browser.driver.set_window_size(size["width"], size["height"])

@@ -105,7 +105,6 @@ def test_run_prints_the_playground_first_and_a_deep_link_opens_the_channel_in_un
     """)
     print(f"playground on loopback: load event {timing['load']:.0f} ms, channel drawn {timing['ready']:.0f} ms, "
           f"{timing['transferred']} bytes")
-    keep_screenshot(page, "playground-channel-opened")
 
 
 def test_the_picker_lists_users_and_makes_a_new_one_who_joins_a_channel(playground, browsers):
@@ -337,7 +336,6 @@ def test_every_built_in_attachment_and_a_live_location_are_drawn_as_a_user_expec
     assert page.find(".attachment-route .payload-card .route", shown).text == "🗺 Park loop 5.2 km"
     card = page.find(".attachment-split .payload-card.fields", shown).text
     assert "name\nPark loop" in card and "distance_km\n5.2" in card and 'tags\n["flat","shade"]' in card
-    keep_screenshot(page, "playground-attachments")
 
     end_at = __import__("datetime").datetime.now(__import__("datetime").timezone.utc) + __import__("datetime").timedelta(minutes=30)
     walk = channel.send_message({"text": "out for a walk", "shared_location": {"latitude": 52.52, "longitude": 13.405, "end_at": end_at.isoformat()}},
@@ -346,6 +344,7 @@ def test_every_built_in_attachment_and_a_live_location_are_drawn_as_a_user_expec
     assert location.get_attribute("data-live") == "true" and page.find(".where", location).text == "52.52000, 13.40500"
     sdk.update_user_location("gallery", walk["id"], {"latitude": 52.529, "longitude": 13.405})
     page.wait(lambda _: page.find(".where", page.message("out for a walk")).text == "52.52900, 13.40500", what="the location moved")
+    keep_screenshot(page, "playground-attachments", height=1700)
 
 
 def test_html_and_javascript_links_in_a_message_run_no_script_and_show_as_text(playground, browsers, sdk):

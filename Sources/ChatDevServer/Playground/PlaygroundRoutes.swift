@@ -98,9 +98,11 @@ struct PlaygroundRoutes {
 
     /// Stream's user ids: letters, digits, `@`, `_` and `-`.
     static func isValidUserId(_ id: String) -> Bool {
-        (1...64).contains(id.count) && id.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "@_-".unicodeScalars.contains($0) }
+        (1...64).contains(id.count)
+            && id.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "@_-".unicodeScalars.contains($0) }
     }
 
+    /// `type:id` of a channel of a type the server has.
     static func channelId(_ text: String, operation: String) throws(APIError) -> ChannelId {
         let cid: ChannelId
         do {
@@ -108,9 +110,9 @@ struct PlaygroundRoutes {
         } catch {
             throw APIError.input(operation, error.message)
         }
-        guard DevServerState.knownChannelTypes.contains(cid.type.rawValue) else {
-            throw APIError.notFound(
-                operation, "channel type \"\(cid.type.rawValue)\" does not exist; types: \(DevServerState.knownChannelTypes.sorted().joined(separator: ", "))")
+        let types = DevServerState.knownChannelTypes
+        guard types.contains(cid.type.rawValue) else {
+            throw APIError.notFound(operation, "channel type \"\(cid.type.rawValue)\" does not exist; types: \(types.sorted().joined(separator: ", "))")
         }
         return cid
     }

@@ -145,7 +145,8 @@ export class ChannelView {
   }
 
   drawTyping() {
-    const describe = (entries) => (entries.length === 0 ? "" : `${entries.map((entry) => displayName(entry.user)).join(", ")} ${entries.length === 1 ? "is" : "are"} typing…`);
+    const describe = (entries) => (entries.length === 0 ? ""
+      : `${entries.map((entry) => displayName(entry.user)).join(", ")} ${entries.length === 1 ? "is" : "are"} typing…`);
     const all = [...this.typing.values()];
     this.typingLine.textContent = describe(all.filter((entry) => !entry.parentId));
     if (this.thread) this.thread.typingLine.textContent = describe(all.filter((entry) => entry.parentId === this.thread.parentId));

@@ -31,6 +31,9 @@ export class MessageList {
    * particular, so the user's own reactions are kept from the copy before unless `ownKnown`.
    */
   put(message, { edited = false, ownKnown = false } = {}) {
+    // Someone reading the latest messages keeps seeing them as new ones come; someone scrolled
+    // up to older ones stays where they are.
+    const atEnd = this.node.scrollHeight - this.node.scrollTop - this.node.clientHeight < 120;
     const previous = this.messages.get(message.id);
     const merged = { ...message, edited: Boolean(previous?.edited || edited || message.edited) };
     if (previous && !ownKnown) merged.own_reactions = previous.own_reactions;
@@ -40,13 +43,14 @@ export class MessageList {
     this.nodes.set(message.id, node);
     if (old) {
       old.replaceWith(node);
-      return merged;
+    } else {
+      const later = [...this.node.children].find((other) => {
+        const shown = this.messages.get(other.dataset.id);
+        return shown && Date.parse(shown.created_at) > Date.parse(merged.created_at);
+      });
+      this.node.insertBefore(node, later ?? null);
     }
-    const later = [...this.node.children].find((other) => {
-      const shown = this.messages.get(other.dataset.id);
-      return shown && Date.parse(shown.created_at) > Date.parse(merged.created_at);
-    });
-    this.node.insertBefore(node, later ?? null);
+    if (atEnd) this.scrollToEnd();
     return merged;
   }
 

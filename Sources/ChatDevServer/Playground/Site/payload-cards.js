@@ -44,7 +44,7 @@ export function renderPayload(attachment) {
   return fieldsCard(attachment);
 }
 
-/** Every field of the attachment, named, as text (nested values as JSON text). */
+/** Every field of the attachment, named, as text (nested values as JSON text); null for an attachment of buttons only. */
 export function fieldsCard(attachment, heading) {
   const list = el("dl");
   for (const [key, value] of Object.entries(attachment)) {
@@ -53,6 +53,8 @@ export function fieldsCard(attachment, heading) {
       : JSON.stringify(value);
     list.append(el("dt", {}, key), el("dd", {}, shown));
   }
+  // Nothing but its buttons (a command's answer): the buttons are drawn, no empty card.
+  if (!list.firstChild && Array.isArray(attachment.actions)) return null;
   return el("div", { className: "payload-card fields", dataset: { payload: String(attachment.type ?? "") } },
     el("div", { className: "payload-type" }, heading ?? String(attachment.type ?? "payload")), list);
 }
