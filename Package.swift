@@ -221,6 +221,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
+            // The web playground's HTML, CSS and JavaScript modules, served as written (no build step).
+            resources: [.copy("Playground/Site")],
             swiftSettings: strictSettings
         ),
         // MARK: Test kits

@@ -10,7 +10,7 @@ wanted=$(sha256sum "$requirements" | cut -d' ' -f1)
 if [ -x "$venv/bin/python" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ]; then
     exit 0
 fi
-echo "Preparing the Python environment in $venv (stream-chat, websockets, pytest, pytest-xdist, orjson from PyPI)"
+echo "Preparing the Python environment in $venv (stream-chat, websockets, pytest, pytest-xdist, orjson, selenium from PyPI)"
 python3 -m venv "$venv"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"

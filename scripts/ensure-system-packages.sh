@@ -6,8 +6,11 @@ set -euo pipefail
 # openssl makes the self-signed certificate of the TLS tests; ca-certificates lets libcurl verify real servers;
 # libssl-dev is the libcrypto the client hashes and signs with (libcurl and libwebsockets link it anyway);
 # zlib1g-dev is the zlib that gzips and inflates webhook bodies (compress-nio links it);
-# postgresql is the lease store the scale-out tests start a server of (bots on several nodes).
-packages=(libcurl4-openssl-dev libwebsockets-dev libssl-dev libmagic-dev libsqlite3-dev zlib1g-dev pkg-config curl openssl ca-certificates postgresql)
+# postgresql is the lease store the scale-out tests start a server of (bots on several nodes);
+# chromium and chromium-driver are the real browser the playground's tests drive (selenium), and
+# fonts-noto-color-emoji the font its reactions and icons are drawn in (its screenshots are the README's).
+packages=(libcurl4-openssl-dev libwebsockets-dev libssl-dev libmagic-dev libsqlite3-dev zlib1g-dev pkg-config curl openssl ca-certificates postgresql
+    chromium chromium-driver fonts-noto-color-emoji)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

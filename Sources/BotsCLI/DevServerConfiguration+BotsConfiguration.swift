@@ -24,6 +24,7 @@ extension DevServerConfiguration {
             initialFileUploadConfig: rules, initialImageUploadConfig: UploadRules(sizeLimit: rules.sizeLimit),
             enrichesURLs: embedded.enrichesURLs)
         defaultRateLimit = embedded.defaultRateLimit
+        playgroundRenderers = embedded.playgroundRenderers.map { URL(fileURLWithPath: $0) }
         rateLimits = embedded.rateLimits
     }
 }

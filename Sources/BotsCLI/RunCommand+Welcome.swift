@@ -11,6 +11,13 @@ extension RunCommand {
         metricsURL: URL?, webhookURL: URL?, devServer: Bool, customCommands: [String] = [], commandsURL: String? = nil, config: String,
         watch: Bool
     ) {
+        // First, the one address a newcomer needs: the page that talks to the bots.
+        if devServer {
+            say(
+                configuration.embedded.acceptsDevTokens
+                    ? "Playground: \(baseURL.absoluteString)/  (open it in a browser to talk to the bots)"
+                    : "Playground: off (it is served in dev mode only: set embedded.dev_tokens: true in \(config))")
+        }
         say(devServer ? "Dev server: \(baseURL.absoluteString)  (API key \(configuration.server.apiKey))" : "Server: \(baseURL.absoluteString)")
         if let metricsURL { say("Metrics: \(metricsURL.absoluteString)") }
         if let scaleOut = configuration.scaleOut {

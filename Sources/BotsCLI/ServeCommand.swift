@@ -38,6 +38,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Also accept development tokens (signature \"devtoken\").")
     var dev = false
 
+    @Option(help: "A JavaScript module of your own payload renderers for the playground (with --dev).")
+    var playgroundRenderers: String?
+
     @Option(help: "Lifetime of signed file links, like 2s, 10m, 14d (default: 14d).", transform: ServeCommand.duration)
     var linkLifetime: Duration?
 
@@ -83,6 +86,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let apiKey { configuration.apiKey = apiKey }
         if let apiSecret { configuration.apiSecret = apiSecret }
         if dev { configuration.acceptsDevTokens = true }
+        if let playgroundRenderers { configuration.playgroundRenderers = URL(fileURLWithPath: playgroundRenderers) }
         if let linkLifetime { configuration.linkLifetime = linkLifetime }
         if let healthCheckInterval { configuration.healthCheckInterval = healthCheckInterval }
         if let uploadSizeLimit {
@@ -115,6 +119,7 @@ struct ServeCommand: AsyncParsableCommand {
             tasks.addTask { try await group.run() }
             let url = try await server.baseURL()
             say("Dev server listening on \(url.absoluteString)")
+            if configuration.servesPlayground { say("Playground: \(url.absoluteString)/") }
             say("API key: \(configuration.apiKey)")
             say("Data: \(configuration.dataDirectory.path)  Link lifetime: \(DurationText.format(configuration.linkLifetime))")
             try await tasks.waitForAll()

@@ -31,6 +31,7 @@ extension BotsConfiguration {
         guard let node else { return embedded }
         try node.allowOnly([
             "host", "port", "data", "link_lifetime", "health_check_interval", "dev_tokens", "url_enrichment", "uploads", "rate_limits",
+            "playground_renderers",
         ])
         if let host = node["host"] { embedded.host = try host.string() }
         if let port = node["port"] {
@@ -41,6 +42,7 @@ extension BotsConfiguration {
         if let lifetime = node["link_lifetime"] { embedded.linkLifetime = try lifetime.duration() }
         if let interval = node["health_check_interval"] { embedded.healthCheckInterval = try interval.duration() }
         if let dev = node["dev_tokens"] { embedded.acceptsDevTokens = try dev.bool() }
+        if let renderers = node["playground_renderers"] { embedded.playgroundRenderers = try renderers.string() }
         if let enrichment = node["url_enrichment"] { embedded.enrichesURLs = try enrichment.bool() }
         if let uploads = node["uploads"] {
             try uploads.allowOnly([

@@ -57,8 +57,11 @@ public struct BotsConfiguration: Sendable {
         public var linkLifetime: Duration = .seconds(14 * 86_400)
         /// Seconds between health checks.
         public var healthCheckInterval: Duration = .seconds(10)
-        /// Whether development tokens are accepted.
+        /// Whether development tokens are accepted (dev mode, which also serves the playground).
         public var acceptsDevTokens = false
+        /// A JavaScript module of the bots' own payload renderers for the playground
+        /// (`playground_renderers`), relative to the working folder as `data` is; nil for none.
+        public var playgroundRenderers: String?
         /// Whether the first link of a message gets a preview attachment (`url_enrichment`).
         public var enrichesURLs = true
         /// Upload rules for `/file` (they also apply to `/image`, with only image types there).

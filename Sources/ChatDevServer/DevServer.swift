@@ -44,6 +44,13 @@ public final class DevServer: Service, Sendable {
         ExportRoutes(state: state).register(on: router)
         PollRoutes(state: state).register(on: router)
         LocationRoutes(state: state).register(on: router)
+        if configuration.servesPlayground {
+            do {
+                PlaygroundRoutes(state: state, site: try PlaygroundSite.bundled()).register(on: router)
+            } catch {
+                logger.warning("The playground is not served: \(error)")
+            }
+        }
         let endpoint = WebSocketEndpoint(state: state)
         let listening = self.listening
         application = Application(

@@ -17,6 +17,13 @@ public struct DevServerConfiguration: Sendable {
     public var apiSecret: String
     /// Whether development tokens (signature `devtoken`) are accepted, like `disable_auth_checks`.
     public var acceptsDevTokens: Bool
+    /// Whether the web playground is served at `/`: in dev mode only, the mode that accepts
+    /// development tokens, since the playground hands out user tokens to whoever asks.
+    public var servesPlayground: Bool { acceptsDevTokens }
+    /// A JavaScript module of your own payload renderers (it calls `registerPayloadRenderer`
+    /// of `/playground/payload-cards.js`), which the playground loads before it shows messages;
+    /// read afresh on each load of the page, so a change shows on reload.
+    public var playgroundRenderers: URL?
     /// How long a signed file link stays valid (14 days, as on the hosted service).
     public var linkLifetime: Duration
     /// How often every connection gets a `health.check`.

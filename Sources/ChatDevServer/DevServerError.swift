@@ -17,6 +17,8 @@ public struct DevServerError: Error, Sendable, Hashable, CustomStringConvertible
         public static let stopped = Code(rawValue: "devserver.stopped")
         /// The data folder cannot be created, written, or its database opened.
         public static let dataFolder = Code(rawValue: "devserver.data_folder")
+        /// The playground's files are not beside the binary (its resource bundle is missing).
+        public static let playgroundMissing = Code(rawValue: "devserver.playground_missing")
         /// The code's name.
         public var description: String { rawValue }
     }

@@ -114,6 +114,22 @@ def pytest_collection_finish(session):
         session.config.stash[BACKGROUND_BUILD] = BackgroundBuild(binary, name).start()
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed test that used browsers (`item.browsers_in_use`, see test_playground.py) leaves a
+    screenshot of each in .build/playground-failures/, named after the test and the browser."""
+    report = yield
+    if report.failed and report.when in ("setup", "call"):
+        for browser in getattr(item, "browsers_in_use", []):
+            path = ROOT / ".build" / "playground-failures" / f"{item.name}-{browser.name}.png"
+            try:
+                browser.screenshot(path)
+                report.sections.append(("screenshot", str(path)))
+            except Exception as error:  # a browser that died cannot be photographed; say so
+                report.sections.append(("screenshot", f"none of {browser.name}: {error}"))
+    return report
+
+
 def pytest_sessionfinish(session):
     build = session.config.stash.get(BACKGROUND_BUILD, None)
     if build is not None:

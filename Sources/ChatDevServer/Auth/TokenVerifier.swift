@@ -82,6 +82,15 @@ struct TokenVerifier: Sendable {
         return .server
     }
 
+    /// A user token for `userId`, signed with the app secret and valid for `lifetime`, as an
+    /// app's backend hands one to its client; the playground asks for it in dev mode only.
+    func userToken(for userId: String, lifetime: Duration) async throws -> String {
+        let now = Date()
+        let claims = Claims(
+            userId: userId, exp: ExpirationClaim(value: now.addingTimeInterval(lifetime.seconds)), iat: IssuedAtClaim(value: now))
+        return try await keys.sign(claims)
+    }
+
     /// The claims of a development token, whose "signature" is the word `devtoken`.
     static func unverifiedClaims(_ payload: String) throws(APIError) -> Claims {
         var base64 = payload.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")

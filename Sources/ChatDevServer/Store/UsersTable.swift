@@ -84,6 +84,13 @@ enum UsersTable {
             ])
     }
 
+    /// The first `limit` users that may act, by id (deactivated and deleted ones left out).
+    static func active(_ db: Database, limit: Int) throws -> [StoredUser] {
+        try Row.fetchAll(
+            db, sql: "SELECT * FROM users WHERE deactivated_at IS NULL AND deleted_at IS NULL ORDER BY id LIMIT ?", arguments: [limit]
+        ).map(decode)
+    }
+
     /// The users that may not connect or act now, with why.
     static func disabled(_ db: Database) throws -> [String: String] {
         let rows = try Row.fetchAll(db, sql: "SELECT * FROM users WHERE deactivated_at IS NOT NULL OR deleted_at IS NOT NULL")
