@@ -40,7 +40,15 @@ extension ChatClient {
         if SignedLink(link).isExpired(at: Date(), margin: configuration.linkRefreshMargin.timeInterval) {
             metrics.linkRefreshed(reason: "expired")
             span.addEvent("link refreshed: expired")
-            link = try await refresh(link)
+            do {
+                link = try await refresh(link)
+            } catch {
+                // Renewed early, inside the margin, and it could not be (a message not stored
+                // yet, which a before-send hook reads): while the link works, it is used.
+                guard !SignedLink(link).isExpired() else {
+                    throw ChatClientError(code: .downloadFailed, message: "the link of \(name) expired, and it could not be renewed: \(error)")
+                }
+            }
         }
         var refreshed = false
         while true {
@@ -58,7 +66,15 @@ extension ChatClient {
                 refreshed = true
                 metrics.linkRefreshed(reason: "forbidden")
                 span.addEvent("link refreshed: forbidden")
-                link = try await refresh(link)
+                do {
+                    link = try await refresh(link)
+                } catch {
+                    // The host's refusal is what went wrong, not the re-read's answer (a 404 for
+                    // a message not stored yet would say the file is gone).
+                    throw ChatClientError(
+                        code: .downloadFailed, message: "the file host refused the link of \(name) (HTTP 403), and it could not be renewed: \(error)",
+                        httpStatus: 403)
+                }
                 continue
             }
             switch response.status {
