@@ -102,7 +102,14 @@ struct Simulation: Service {
             try await observer.watch(input.channel)
             transcript.willSend()
             let readers = bots.filter { runner.service(named: $0.0.name)?.channels.contains(input.channel) == true }.map(\.1)
-            let sent = try await client.channel(input.channel).sendMessage(text: input.text, attachments: input.attachments)
+            let sent: Message
+            do {
+                sent = try await client.channel(input.channel).sendMessage(text: input.text, attachments: input.attachments)
+            } catch let refusal as ChatClientError where refusal.code == .messageRefused {
+                // A bot judged it before it was sent (a before-send hook), and said why.
+                transcript.refused(refusal.message.components(separatedBy: ": ").dropFirst(2).joined(separator: ": "))
+                return try await settle(runner.services)
+            }
             guard sent.type == .ephemeral else {
                 transcript.sent(sent, readBy: readers)
                 return try await settle(runner.services)
