@@ -293,6 +293,7 @@ let package = Package(
             name: "ChatBenchmarks",
             dependencies: ["ChatBotKitWebhooks", "ChatBotKitConfiguration", 
                 "ChatModels", "ChatClient", "ChatBotKit", "ChatBotKitPostgres", "ChatBotKitTesting", "ChatDevServer", "ChatTelemetry", "WorkoutBot",
+                "ModerationBot", "FileSniffing",
                 .product(name: "CompressNIO", package: "compress-nio", condition: .when(traits: ["Tools"])),
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Tools"])),
                 .product(name: "Logging", package: "swift-log"),
@@ -371,8 +372,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["ChatBotKitConfiguration", 
-                "WorkoutBot", "ModerationBot", "ArchiveBot", "ChatBotKitTesting", "ChatDevServer", "FileSniffing",
+            dependencies: ["ChatBotKitConfiguration", "ChatBotKitWebhooks", 
+                "WorkoutBot", "ModerationBot", "ArchiveBot", "ChatBotKitTesting", "ChatDevServer", "FileSniffing", "ChatLocking",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Tools"])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Tools"])),

@@ -12,7 +12,9 @@
 #   tracing  - spans/s made and sent over OTLP/HTTP vs OpenTelemetry's Python SDK, and a bot's events/s traced vs not
 #   webhook  - signed webhook requests taken (checked, decoded, queued for a bot), plain and gzipped, vs the Python SDK's verify_webhook + json/orjson
 #   commands - custom command requests answered (the workout bot's /log: checked, decoded, typed, answered) vs a Python handler with verify_webhook + json/orjson
-# Usage: Benchmarks/run.sh [decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing|webhook|commands ...]   (default: all)
+#   beforesend - Before Message Send hook round trips/s, and p50/p99 decision time on a message with one 25 MB file: the moderation
+#                bot (range request + libmagic) vs a plain Python hook (verify_webhook + whole download + python-magic)
+# Usage: Benchmarks/run.sh [decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing|webhook|commands|beforesend ...]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Benchmarks/.out
@@ -22,7 +24,7 @@ swift build -c release --traits Tools --product ChatBenchmarks >&2
 swift build -c release --traits Tools --product bots >&2
 bin=$(swift build -c release --traits Tools --show-bin-path)
 which=("$@")
-[ ${#which[@]} -eq 0 ] && which=(decode upload events bot metrics reuse checkpoint probe scaleout tracing webhook commands)
+[ ${#which[@]} -eq 0 ] && which=(decode upload events bot metrics reuse checkpoint probe scaleout tracing webhook commands beforesend)
 for name in "${which[@]}"; do
     echo "== $name"
     case $name in
@@ -69,6 +71,15 @@ for name in "${which[@]}"; do
             orjson_rate=$(sed -n 's/.*orjson_per_s=\([0-9]*\).*/\1/p' "$out/commands-peer.txt")
             awk -v s="$ours" -v j="$json_rate" -v o="$orjson_rate" 'BEGIN {
                 printf "CustomCommandIntake vs a Python handler: %.2fx its json version, %.2fx its orjson version\n", s / j, s / o }'
+            ;;
+        beforesend)
+            "$bin/ChatBenchmarks" beforesend "$python" 2000 40 4 2>&1 | grep -v ' info \| debug \| notice ' | tee "$out/beforesend.txt"
+            ours=$(sed -n 's/.*swift_per_s=\([0-9]*\).*/\1/p' "$out/beforesend.txt")
+            peer=$(sed -n 's/.*peer_per_s=\([0-9]*\).*/\1/p' "$out/beforesend.txt")
+            p50=$(sed -n 's/.*swift_p50_ms=\([0-9.]*\).*/\1/p' "$out/beforesend.txt")
+            peer_p50=$(sed -n 's/.*peer_p50_ms=\([0-9.]*\).*/\1/p' "$out/beforesend.txt")
+            awk -v s="$ours" -v p="$peer" -v a="$p50" -v b="$peer_p50" 'BEGIN {
+                printf "BeforeSendIntake vs a Python hook: %.2fx the round trips, %.1fx faster to decide on a 25 MB file (p50)\n", s / p, b / a }'
             ;;
         probe)
             "$bin/ChatBenchmarks" probe "$out/recording.wav" 10 5 | tee "$out/probe.txt"

@@ -1,6 +1,6 @@
 import Foundation
 
-// `ChatBenchmarks <decode|decode-serve|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing|webhook|commands> [arguments]`; run by Benchmarks/run.sh (release build).
+// `ChatBenchmarks <decode|decode-serve|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing|webhook|commands|beforesend> [arguments]`; run by Benchmarks/run.sh (release build).
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
@@ -17,7 +17,8 @@ do {
     case "tracing": try await TracingBenchmark.run(Array(arguments.dropFirst()))
     case "webhook": try await WebhookBenchmark.run(Array(arguments.dropFirst()))
     case "commands": try await CommandsBenchmark.run(Array(arguments.dropFirst()))
-    default: throw BenchmarkError("usage: ChatBenchmarks <decode|decode-serve|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing|webhook|commands> [arguments]")
+    case "beforesend": try await BeforeSendBenchmark.run(Array(arguments.dropFirst()))
+    default: throw BenchmarkError("usage: ChatBenchmarks <decode|decode-serve|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing|webhook|commands|beforesend> [arguments]")
     }
 } catch {
     FileHandle.standardError.write(Data("ChatBenchmarks: \(error)\n".utf8))

@@ -80,6 +80,10 @@ struct RunCommand: AsyncParsableCommand {
         // The app's webhook requests, for the bots that take their events that way (events: webhook),
         // now or after a reload: served whenever the file has a webhook: section.
         let webhookServer = configuration.webhook.map { configuration.webhookServer(at: $0, logger: Logger(label: "bots.webhook")) }
+        if webhookServer == nil, let judge = bots.first(where: { $0.1.judgesBeforeSending }) {
+            logger.warning(
+                "Bot \(judge.0.name) judges messages before they are sent, and bots.yaml has no webhook: section to take the app's Before Message Send hook at; its messages are judged once posted instead. Add one, such as webhook: { port: 8789 }")
+        }
         let intake = webhookServer?.intake
         let commands = webhookServer?.commands
         let config = self.config
@@ -87,7 +91,8 @@ struct RunCommand: AsyncParsableCommand {
         let hangUps = await UnixSignalsSequence(trapping: .sighup)
         let botsService = BotsAfterServer(
             server: devServer, serverURL: configuration.server.url, metrics: metricsServer, webhook: webhookServer,
-            answersCommands: bots.contains { !$0.1.customCommands.isEmpty }, configuration: configuration,
+            answersCommands: bots.contains { !$0.1.customCommands.isEmpty }, judgesBeforeSending: bots.contains { $0.1.judgesBeforeSending },
+            configuration: configuration,
             makeRunner: { url in
                 RunCommand.runner(
                     for: bots, configuration: configuration, baseURL: url, scaleOut: scaleOut, intake: intake, commands: commands, logger: logger)
@@ -207,6 +212,9 @@ struct BotsAfterServer: Service {
     let webhook: WebhookServer?
     /// Whether any bot answers custom commands (a hosted app without a handler URL is warned of).
     let answersCommands: Bool
+    /// Whether any bot judges messages before they are sent (the embedded server's hook is
+    /// pointed at the webhook server only then; a hosted app without one is warned of).
+    let judgesBeforeSending: Bool
     let configuration: BotsConfiguration
     let makeRunner: @Sendable (URL) -> BotRunner
     let makeReloader: @Sendable (BotRunner, URL) -> BotsReloader
@@ -224,8 +232,10 @@ struct BotsAfterServer: Service {
         let metricsURL = try await metrics?.url()
         let webhookURL = try await webhook?.url()
         let commandsURL = try await webhook?.commandsURL()
-        if let webhookURL { try await pointWebhook(at: webhookURL, commands: commandsURL, server: url) }
         let runner = makeRunner(url)
+        // The before-send intake asks the bots the runner runs now, reloads included.
+        webhook?.beforeSend?.follow(runner)
+        if let webhookURL { try await pointWebhook(at: webhookURL, commands: commandsURL, server: url) }
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { try await runner.run() }
             group.addTask {
@@ -241,9 +251,14 @@ struct BotsAfterServer: Service {
     /// user's to set (to a public https address, which this process cannot know); it is only
     /// read, to say when it posts nowhere.
     private func pointWebhook(at webhookURL: URL, commands commandsURL: String?, server url: URL) async throws {
+        let beforeSendURL = try await webhook?.beforeSendURL()
         if server != nil {
-            try await configuration.pointApp(on: url, at: webhookURL, commands: commandsURL)
-        } else if let settings = try? await configuration.client(at: url).appSettings(refresh: true) {
+            try await configuration.pointApp(on: url, at: webhookURL, commands: commandsURL, beforeSend: judgesBeforeSending ? beforeSendURL : nil)
+        }
+        guard let settings = try? await configuration.client(at: url).appSettings(refresh: true) else { return }
+        // The intake keeps its handlers' deadline inside the app's wait.
+        webhook?.beforeSend?.attemptTimeout = BotsConfiguration.beforeSendTimeout(settings)
+        if server == nil {
             let logger = Logger(label: "bots.webhook")
             if (settings.raw["webhook_url"]?.stringValue ?? "").isEmpty {
                 logger.warning(
@@ -252,6 +267,10 @@ struct BotsAfterServer: Service {
             if answersCommands, let commandsURL, (settings.raw["custom_action_handler_url"]?.stringValue ?? "").isEmpty {
                 logger.warning(
                     "The app has no custom_action_handler_url, so the bots' custom commands are not answered; set it (Dashboard or PATCH /app) to the public https address that reaches \(commandsURL)")
+            }
+            if judgesBeforeSending, let beforeSendURL, (settings.raw["before_message_send_hook_url"]?.stringValue ?? "").isEmpty {
+                logger.warning(
+                    "The app has no before_message_send_hook_url, so messages are not judged before they are sent; set it (Dashboard or PATCH /app) to the public https address that reaches \(beforeSendURL)")
             }
         }
     }

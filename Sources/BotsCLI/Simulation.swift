@@ -58,7 +58,8 @@ struct Simulation: Service {
         }
         // Bots with `events: webhook` take their events from a webhook of the private server's
         // app, and bots with custom commands answer them there, as `bots run` gives them, on a free port.
-        let needsWebhook = bots.contains { $0.0.events == .webhook || !$0.1.customCommands.isEmpty }
+        let judgesBeforeSending = bots.contains { $0.1.judgesBeforeSending }
+        let needsWebhook = bots.contains { $0.0.events == .webhook || !$0.1.customCommands.isEmpty } || judgesBeforeSending
         let webhook = needsWebhook ? configuration.webhookServer(at: .init(port: 0), logger: logger) : nil
         let runner = RunCommand.runner(
             for: bots, configuration: configuration, baseURL: url, pathRoot: pathRoot, intake: webhook?.intake, commands: webhook?.commands,
@@ -68,7 +69,12 @@ struct Simulation: Service {
         await withDiscardingTaskGroup { group in
             group.addTask { try? await botGroup.run() }
             do {
-                if let webhook { try await configuration.pointApp(on: url, at: try await webhook.url(), commands: try await webhook.commandsURL()) }
+                if let webhook {
+                    webhook.beforeSend?.follow(runner)
+                    try await configuration.pointApp(
+                        on: url, at: try await webhook.url(), commands: try await webhook.commandsURL(),
+                        beforeSend: judgesBeforeSending ? try await webhook.beforeSendURL() : nil)
+                }
                 try await runner.waitUntilReady()
                 transcript.finish(try await sendAndObserve(on: url, runner: runner))
             } catch is CancellationError {
@@ -96,7 +102,14 @@ struct Simulation: Service {
             try await observer.watch(input.channel)
             transcript.willSend()
             let readers = bots.filter { runner.service(named: $0.0.name)?.channels.contains(input.channel) == true }.map(\.1)
-            let sent = try await client.channel(input.channel).sendMessage(text: input.text, attachments: input.attachments)
+            let sent: Message
+            do {
+                sent = try await client.channel(input.channel).sendMessage(text: input.text, attachments: input.attachments)
+            } catch let refusal as ChatClientError where refusal.code == .messageRefused {
+                // A bot judged it before it was sent (a before-send hook), and said why.
+                transcript.refused(refusal.message.components(separatedBy: ": ").dropFirst(2).joined(separator: ": "))
+                return try await settle(runner.services)
+            }
             guard sent.type == .ephemeral else {
                 transcript.sent(sent, readBy: readers)
                 return try await settle(runner.services)

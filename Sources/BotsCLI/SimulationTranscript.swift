@@ -18,6 +18,8 @@ final class SimulationTranscript: Sendable {
         var readings: [(bot: String, lines: [String])] = []
         var failures: [(bot: String, message: String)] = []
         var outcome: Simulation.Outcome?
+        /// Why the server refused the message before anyone saw it (a before-send hook).
+        var refusal: String?
     }
 
     private let state = Locked(State())
@@ -43,6 +45,9 @@ final class SimulationTranscript: Sendable {
             $0.readings = readings
         }
     }
+
+    /// Records that the server refused the message before storing it, saying `reason` to its sender.
+    func refused(_ reason: String) { state.withLock { $0.refusal = reason } }
 
     /// Records that a custom command answered `typed` with `answer`, shown to the sender alone.
     func answeredAlone(_ typed: String, with answer: Message) { state.withLock { $0.ephemeral = (typed, answer) } }
@@ -81,6 +86,13 @@ final class SimulationTranscript: Sendable {
                     lines.append("\(user) pressed \(button): still for \(user) alone: \(Message.describeWithButtons(result))")
                 case (let button, _)?: lines.append("\(user) pressed \(button):")
                 }
+            }
+            if let refusal = state.refusal {
+                lines.append("\(user)'s message was refused before anyone saw it; \(user) was told: \(refusal)")
+                var counts = Counts()
+                let happened = state.events.dropFirst(state.firstAfterSend ?? state.events.count).flatMap { describe($0, sentId: "", counts: &counts) }
+                lines.append(happened.isEmpty ? "Nothing happened in the channel." : "What happened in the channel:")
+                return lines + happened + state.failures.map { "  ✘ \($0.bot): \($0.message)" } + [counts.summary(failures: state.failures.count)]
             }
             guard let sent = state.sent else {
                 guard state.ephemeral != nil else { return [] }

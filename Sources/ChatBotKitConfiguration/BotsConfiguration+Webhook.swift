@@ -12,10 +12,12 @@ extension BotsConfiguration {
     ///   path: /webhook
     ///   commands_path: /commands   # custom commands: commands_path/{type}
     ///   commands_deadline: 5s      # a command handler's time to answer
+    ///   before_send_path: /before-send   # the Before Message Send hook
     /// ```
     ///
     /// The same server takes the requests of the bots' custom commands (the app's
-    /// `custom_action_handler_url`) at `commands_path/{type}`. With the embedded dev server,
+    /// `custom_action_handler_url`) at `commands_path/{type}`, and the app's Before Message Send
+    /// requests (its `before_message_send_hook_url`) at `before_send_path`. With the embedded dev server,
     /// `bots run` points the app's `webhook_url` and `custom_action_handler_url` here itself; on
     /// the hosted service, set them (Dashboard or `PATCH /app`) to the public https addresses
     /// that reach them.
@@ -31,6 +33,8 @@ extension BotsConfiguration {
         /// How long a custom command handler has to answer before its sender is told it took
         /// too long (`CustomCommandIntake.answerDeadline`): under the 6 s the service waits.
         public var commandsDeadline: Duration
+        /// The path Before Message Send requests are posted to.
+        public var beforeSendPath: String
 
         /// How long the service waits for a custom command's answer: a `commands_deadline` must
         /// be shorter, or the sender hears the service's timeout instead of the bot's.
@@ -40,8 +44,9 @@ extension BotsConfiguration {
         /// answered within 5 s.
         public init(
             host: String = "127.0.0.1", port: Int = 8789, path: String = "/webhook", commandsPath: String = "/commands",
-            commandsDeadline: Duration = .seconds(5)
+            commandsDeadline: Duration = .seconds(5), beforeSendPath: String = "/before-send"
         ) {
+            self.beforeSendPath = beforeSendPath
             self.host = host
             self.port = port
             self.path = path
@@ -62,7 +67,7 @@ extension BotsConfiguration {
         -> WebhookEndpoint?
     {
         guard let node else { return nil }
-        try node.allowOnly(["host", "port", "path", "commands_path", "commands_deadline"])
+        try node.allowOnly(["host", "port", "path", "commands_path", "commands_deadline", "before_send_path"])
         var endpoint = WebhookEndpoint()
         if let host = node["host"] {
             endpoint.host = try host.string()
@@ -83,6 +88,17 @@ extension BotsConfiguration {
             }
             guard endpoint.commandsPath != endpoint.path else {
                 throw path.error(.badValue, "webhook.commands_path is webhook.path (\(endpoint.path)); give custom commands a path of their own")
+            }
+        }
+        if let path = node["before_send_path"] {
+            endpoint.beforeSendPath = try path.string()
+            guard endpoint.beforeSendPath.hasPrefix("/"), !endpoint.beforeSendPath.contains("?"), !endpoint.beforeSendPath.contains(" ") else {
+                throw path.error(.badValue, "webhook.before_send_path must be a path such as /before-send, found \"\(endpoint.beforeSendPath)\"")
+            }
+            guard endpoint.beforeSendPath != endpoint.path, !endpoint.beforeSendPath.hasPrefix(endpoint.commandsPath + "/"),
+                endpoint.beforeSendPath != endpoint.commandsPath
+            else {
+                throw path.error(.badValue, "webhook.before_send_path \(endpoint.beforeSendPath) is taken by the webhook or the custom commands; give it a path of its own")
             }
         }
         if let deadline = node["commands_deadline"] {

@@ -27,6 +27,10 @@ public struct WebhookError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let notAnEvent = Code(rawValue: "webhook.not_an_event")
         /// Signed, but not a custom command request (`{"message": {...}, "user", "form_data"}`).
         public static let notACommandRequest = Code(rawValue: "webhook.not_a_command_request")
+        /// Signed, but not a before-send request (`{"message": {...}, "user", "channel", "request_info"}`).
+        public static let notABeforeSendRequest = Code(rawValue: "webhook.not_a_before_send_request")
+        /// No bot judges messages before they are sent (yet, or any more): the service lets them through.
+        public static let noBot = Code(rawValue: "webhook.no_bot")
         /// The code's name.
         public var description: String { rawValue }
     }
@@ -43,14 +47,16 @@ public struct WebhookError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The HTTP status the intake answers with: 401 for what fails the signature or key, 413
-    /// for a body too large, 415 for an encoding it does not read, 400 otherwise. None is one the
-    /// service tries again (it retries 408, 429 and 5xx only): a request refused once would be
-    /// refused every time.
+    /// for a body too large, 415 for an encoding it does not read, 503 while no bot judges
+    /// messages before they are sent (the send path does not try again; it lets the message
+    /// through), 400 otherwise. None of the 4xx is one the service tries again (it retries 408,
+    /// 429 and 5xx only): a request refused once would be refused every time.
     public var httpStatus: Int {
         switch code {
         case .signatureMissing, .signatureMismatch, .apiKeyMismatch: 401
         case .tooLarge: 413
         case .unsupportedEncoding: 415
+        case .noBot: 503
         default: 400
         }
     }

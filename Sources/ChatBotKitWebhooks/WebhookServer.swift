@@ -28,15 +28,22 @@ public final class WebhookServer: Service, Sendable {
     /// Where custom command requests are posted: `commandsPath/{type}` (the command's name, as
     /// the app's `custom_action_handler_url` substitutes it) or `commandsPath` itself.
     public let commandsPath: String
+    /// The intake Before Message Send requests go to, if the server takes them.
+    public let beforeSend: BeforeSendIntake?
+    /// Where Before Message Send requests are posted (the app's `before_message_send_hook_url`).
+    public let beforeSendPath: String
     private let logger: Logger
     private let listening = ListeningPort<WebhookServerError>()
 
-    /// A server for `intake` on `host:port` at `path`, and for `commands` (when given) at
-    /// `commandsPath`.
+    /// A server for `intake` on `host:port` at `path`, for `commands` (when given) at
+    /// `commandsPath`, and for `beforeSend` (when given) at `beforeSendPath`.
     public init(
         intake: WebhookIntake, host: String = "127.0.0.1", port: Int, path: String = "/webhook", commands: CustomCommandIntake? = nil,
-        commandsPath: String = "/commands", logger: Logger = Logger(label: "chatbotkit.webhook")
+        commandsPath: String = "/commands", beforeSend: BeforeSendIntake? = nil, beforeSendPath: String = "/before-send",
+        logger: Logger = Logger(label: "chatbotkit.webhook")
     ) {
+        self.beforeSend = beforeSend
+        self.beforeSendPath = beforeSendPath.hasPrefix("/") ? beforeSendPath : "/" + beforeSendPath
         self.intake = intake
         self.host = host
         requestedPort = port
@@ -69,6 +76,18 @@ public final class WebhookServer: Service, Sendable {
             router.post(RouterPath(commandsPath)) { request, _ in await answer(request) }
             router.post(RouterPath(commandsPath + "/:type")) { request, _ in await answer(request) }
         }
+        if let beforeSend {
+            router.post(RouterPath(beforeSendPath)) { request, _ -> Response in
+                // The service's clock runs from its request; ours from as early as we can tell.
+                let received = ContinuousClock.now
+                guard let (body, headers) = await WebhookServer.read(request, upTo: beforeSend.maximumBodySize) else {
+                    let refusal = WebhookError(code: .tooLarge, message: "the body is larger than the \(beforeSend.maximumBodySize) bytes this intake takes")
+                    return WebhookServer.json(refusal.httpStatus, refusal.jsonBody)
+                }
+                let answer = await beforeSend.receive(body: body, headers: headers, receivedAt: received)
+                return WebhookServer.json(answer.status, answer.body)
+            }
+        }
         let listening = self.listening
         let application = Application(
             router: router,
@@ -77,7 +96,10 @@ public final class WebhookServer: Service, Sendable {
             logger: logger)
         defer { listening.failed(WebhookServerError(code: .stopped, message: "the webhook server stopped before it was listening")) }
         do {
-            try await application.run()
+            try await withThrowingDiscardingTaskGroup { group in
+                if let beforeSend { group.addTask { await beforeSend.runFollowUps() } }
+                try await application.run()
+            }
         } catch let error where !listening.isBound && !(error is CancellationError) {
             let reason = ListenFailure.describe(error, host: host, settings: "webhook.port in bots.yaml")
             let failure = WebhookServerError(code: .cannotListen, message: "cannot take webhook requests on \(host):\(requestedPort): \(reason)")
@@ -99,6 +121,13 @@ public final class WebhookServer: Service, Sendable {
     public func commandsURL() async throws -> String? {
         guard commands != nil else { return nil }
         return "http://\(host):\(try await port())\(commandsPath)/{type}"
+    }
+
+    /// `http://host:port/beforeSendPath` once it listens: what the app's
+    /// `before_message_send_hook_url` is set to locally; nil when it takes no such requests.
+    public func beforeSendURL() async throws -> String? {
+        guard beforeSend != nil else { return nil }
+        return "http://\(host):\(try await port())\(beforeSendPath)"
     }
 
     /// The request's body, when it is at most `limit` bytes, and its headers by name (lower case,

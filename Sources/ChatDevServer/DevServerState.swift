@@ -86,6 +86,12 @@ final class DevServerState: Sendable {
             logger: logger)
     }
 
+    /// Where new messages are checked before they are stored; nil while the app has no
+    /// `before_message_send_hook_url`.
+    var beforeSendHook: BeforeSendHook? {
+        BeforeSendHook(appSettings.other, apiKey: configuration.apiKey, signer: payloadSigner, logger: logger)
+    }
+
     func updateSettings(_ patch: JSONObject) async throws -> AppSettings {
         var updated = appSettings
         try updated.apply(patch)

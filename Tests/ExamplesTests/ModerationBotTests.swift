@@ -333,6 +333,8 @@ struct ModerationBotTests {
         ("policy: { ban_after: 2, ban_deletes_messages: all }", "must be soft (a moderator can undelete them) or hard (for good), found \"all\"", 6, 51),
         ("removal_reaction: gone", "removal_reaction needs moderators, the users whose reaction removes a message", 6, 23),
         ("moderators: [mia]\nremoval_reaction: \"\"", "removal_reaction must be a reaction type of 1 to 30 characters", 7, 23),
+        ("policy: { check: later }", "check \"later\" is not one of after_posting, before_send", 6, 22),
+        ("policy: { action: flag, check: before_send }", "check: before_send refuses a file before anyone sees it, which is action: delete_and_notify", 6, 36),
     ])
     func badPolicies(_ yaml: String, _ message: String, _ line: Int, _ column: Int) throws {
         let entry = try botEntry("name: moderator\nkind: moderation\nchannels: [messaging:general]\n\(yaml)")

@@ -319,18 +319,21 @@ def test_the_repository_bots_yaml_lets_the_bots_answer_with_files_past_the_moder
             with urllib.request.urlopen(attachment.get("asset_url") or attachment["image_url"]) as response:
                 assert response.status == 200
 
-        # The moderator still judges members: an executable renamed .png goes.
+        # The moderator still judges members, before anyone sees their files (check: before_send):
+        # an executable renamed .png is refused, and Alice reads why in its place.
         program = tmp_path / "holiday.png"
         shutil.copy(shutil.which("true"), program)
         uploaded = channel.send_file(str(program), "holiday.png", {"id": "alice"}, content_type="image/png")["file"]
         disguised = channel.send_message(
             {"text": "my holiday", "attachments": [{"type": "file", "asset_url": uploaded, "title": "holiday.png",
                                                      "mime_type": "image/png"}]}, "alice")["message"]
+        assert disguised["type"] == "error", disguised
+        assert disguised["text"].startswith("holiday.png was not posted: it is really an executable program"), disguised["text"]
+        assert _is_gone(client, disguised["id"]), "never stored"
         notices = wait_for(lambda: bot_messages(channel, "moderator"))
-        assert wait_for(lambda: _is_gone(client, disguised["id"]))
 
-        # Its events are handled in order, so by now it has judged (and left) both bots' answers.
-        assert [notice["text"].split(" was removed")[0] for notice in notices] == ["@Alice: holiday.png"]
+        # The bots' answers passed before they were sent (trusted_users), and stay.
+        assert [notice["text"].split(" was not posted")[0] for notice in notices] == ["@Alice: holiday.png"]
         for answer in (export, manifest):
             kept = client.get_message(answer["id"])["message"]
             assert len(kept["attachments"]) == len(answer["attachments"]), kept

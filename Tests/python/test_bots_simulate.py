@@ -55,14 +55,15 @@ def test_a_workout_file_gets_the_workout_bots_answer_and_leaves_nothing_behind(p
     assert_nothing_left(project)
 
 
-def test_a_pdf_that_is_not_one_is_deleted_by_the_moderator(project):
+def test_a_pdf_that_is_not_one_is_refused_by_the_moderator_before_anyone_sees_it(project):
     (project / "report.pdf").write_bytes(b"MZ\x90\x00" + b"\x00" * 200)
     done = simulate(project, "--attachment", "report.pdf", "--bot", "moderator", "--bot", "archive")
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
-    assert "alice sent [file report.pdf] to messaging:general" in out
-    assert "  The sent message was deleted (hard delete)" in out
-    assert ("  moderator wrote:\n    @Alice: report.pdf was removed because it is really an executable program "
+    # The repository's moderator judges before sending (check: before_send).
+    assert ("alice's message was refused before anyone saw it; alice was told: report.pdf was not posted: it is really an "
+            "executable program (application/x-dosexec), not the application/pdf its name says.") in out
+    assert ("  moderator wrote:\n    @Alice: report.pdf was not posted because it is really an executable program "
             "(application/x-dosexec), not the application/pdf its name says.") in out
     assert "workout" not in out  # only the bots named run
     assert_nothing_left(project)

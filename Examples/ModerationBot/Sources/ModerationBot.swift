@@ -15,10 +15,15 @@ import Synchronization
 /// the moderator itself are not judged. With `ban_after`, a sender whose files break the policy
 /// that many times is banned from the channel (counted from the notices, so across restarts).
 /// `moderators` may remove any message, files and all, by reacting to it with the
-/// `removal_reaction` (`remove` by default); the author is told who removed it.
+/// `removal_reaction` (`remove` by default); the author is told who removed it. With
+/// `check: before_send` in a policy, its channels' files are judged before anyone sees them
+/// (see `ModerationBot+BeforeSend.swift`).
 public enum ModerationBot: BotKind {
     /// `kind: moderation`.
     public static let name = "moderation"
+
+    /// The attachment types whose files are judged.
+    static let judgedTypes: [AttachmentType] = [.file, .image, .video, .audio, .voiceRecording]
 
     /// A file to judge.
     public static let samples = [BotKindSample("--file some.pdf")]
@@ -66,7 +71,7 @@ public enum ModerationBot: BotKind {
         // manifest is JSON, which the channel's policy does not allow from members. Only when
         // needed: a bot without middleware routes each message directly.
         if !trustedUsers.isEmpty { bot.use(TrustedUsers(ids: trustedUsers)) }
-        let judged: [AttachmentType] = [.file, .image, .video, .audio, .voiceRecording]
+        let judged = judgedTypes
         // The files judged, per message, by their unsigned link (a re-read message signs its
         // links again): an edit judges only the files it added, so an edit of the text neither
         // downloads the files again nor repeats a notice or a flag. A file that could not be
@@ -75,6 +80,9 @@ public enum ModerationBot: BotKind {
         for type in judged {
             bot.on(type) { attachment, context in
                 let channelPolicy = channelPolicies[context.channel.cid] ?? policy
+                // What passed before it was sent is not judged again; what could not be judged
+                // in time then (or while the bot was away) is judged now, as without before_send.
+                if channelPolicy.check == .beforeSend, let key = passedKey(attachment), judgedFiles.withLock({ $0.contains(key) }) { return }
                 try await inspect(attachment, policy: channelPolicy, sniffer: sniffer, context: context)
                 if let key = judgedKey(attachment, of: context.message) { judgedFiles.withLock { _ = $0.insert(key) } }
             }
@@ -95,6 +103,16 @@ public enum ModerationBot: BotKind {
                 }
             }
             if let firstError { throw firstError }
+        }
+        if ([policy] + Array(channelPolicies.values)).contains(where: { $0.check == .beforeSend }) {
+            bot.beforeSend { message, context in
+                guard let cid = context.channel, let sender = context.user ?? message.user, !trustedUsers.contains(sender.id) else { return .pass }
+                let channelPolicy = channelPolicies[cid] ?? policy
+                guard channelPolicy.check == .beforeSend else { return .pass }
+                return try await judgeBeforeSending(
+                    message, from: sender, in: cid, policy: channelPolicy, sniffer: sniffer, context: context
+                ) { key in judgedFiles.withLock { _ = $0.insert(key) } }
+            }
         }
         if !moderators.isEmpty {
             bot.onReaction(removalReaction) { reaction, context in
@@ -140,26 +158,17 @@ public enum ModerationBot: BotKind {
     static func inspect(_ attachment: AnyChatMessageAttachment, policy: ModerationPolicy, sniffer: FileTypeSniffer, context: BotContext)
         async throws
     {
-        let json = attachment.rawJSON
-        guard let link = attachment.fileLink else { return }
-        let name = json["title"]?.stringValue ?? json["fallback"]?.stringValue ?? link.lastPathComponent
-        let declared = json["mime_type"]?.stringValue
-        let declaredSize = json["file_size"]?.intValue.map(Int64.init)
-        var sniffed: String?
-        var size = declaredSize
-        if policy.sniffContent || declaredSize == nil {
-            let file = try await context.download(attachment)
-            defer { try? FileManager.default.removeItem(at: file) }
-            let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
-            size = (attributes[.size] as? NSNumber)?.int64Value ?? declaredSize
-            if policy.sniffContent { sniffed = try sniffer.mimeType(ofFile: file) }
-        }
-        guard let reason = policy.violation(name: name, declaredMimeType: declared, size: size, sniffedMimeType: sniffed) else {
-            context.logger.debug("File passed the policy", metadata: ["file": "\(name)", "sniffed": "\(sniffed ?? "-")"])
+        guard let link = attachment.fileLink,
+            let verdict = try await judge(attachment, policy: policy, sniffer: sniffer, client: context.client)
+        else { return }
+        let name = verdict.name
+        guard let reason = verdict.reason else {
+            context.logger.debug("File passed the policy", metadata: ["file": "\(name)", "sniffed": "\(verdict.sniffedMimeType ?? "-")"])
             return
         }
         let sender = context.message.user?.name ?? context.message.user?.id ?? "someone"
         context.logger.info("File breaks the policy: \(reason)", metadata: ["file": "\(name)", "user": "\(sender)"])
+        let fields = notice(name, reason, messageKey: context.message.id, offender: context.message.user?.id)
         switch policy.action {
         case .deleteAndNotify:
             do {
@@ -169,53 +178,21 @@ public enum ModerationBot: BotKind {
             }
             try await deleteUpload(attachment, at: link, context: context)
             let ban = try await banIfRepeated(file: name, policy: policy, context: context)
-            try await context.reply(text: "@\(sender): \(name) was removed because \(reason).\(ban)", extraData: notice(name, reason, context))
+            try await context.reply(text: "@\(sender): \(name) was removed because \(reason).\(ban)", extraData: fields)
         case .flag:
             try await context.flag(reason: "\(name): \(reason)")
         case .notify:
             let ban = try await banIfRepeated(file: name, policy: policy, context: context)
-            try await context.reply(
-                text: "@\(sender): \(name) breaks this channel's file policy: \(reason).\(ban)", extraData: notice(name, reason, context))
+            try await context.reply(text: "@\(sender): \(name) breaks this channel's file policy: \(reason).\(ban)", extraData: fields)
         }
     }
 
-    /// The custom fields of a notice: what was wrong with which file of whose message. The
-    /// offender is a flat field so that a search can count a sender's notices.
-    static func notice(_ name: String, _ reason: String, _ context: BotContext) -> [String: RawJSON] {
-        var fields: [String: RawJSON] = [
-            "moderation_notice": ["file": .string(name), "reason": .string(reason), "message_id": .string(context.message.id)]
-        ]
-        if let offender = context.message.user?.id { fields["moderation_offender"] = .string(offender) }
-        return fields
-    }
-
-    /// Bans the sender from the channel when this file brings their files against the policy
-    /// to `banAfter`; returns the sentence the notice adds about it, or "".
-    ///
-    /// The count comes from the moderator's notices in the channel, found by a message search,
-    /// so it survives a restart of the bot. A file counts once however often its message is
-    /// delivered (notices name the message and the file). On the hosted service, search indexes
-    /// new messages within seconds, so files sent faster than that may be counted late.
+    /// Bans the message's sender when this file brings their files against the policy to
+    /// `banAfter` (see ``banIfRepeated(file:messageKey:offender:in:policy:bot:client:)``).
     static func banIfRepeated(file: String, policy: ModerationPolicy, context: BotContext) async throws -> String {
-        guard let banAfter = policy.banAfter, let offender = context.message.user?.id else { return "" }
-        var offences: Set<String> = ["\(context.message.id)\n\(file)"]
-        var next: String?
-        repeat {
-            let page = try await context.client.searchMessages(
-                .filter(["moderation_offender": .string(offender), "user.id": .string(context.bot.user.id)]), in: context.channel.cid,
-                limit: 100, after: next)
-            for notice in page.messages {
-                guard let earlier = notice.extraData["moderation_notice"] else { continue }
-                offences.insert("\(earlier["message_id"]?.stringValue ?? notice.id)\n\(earlier["file"]?.stringValue ?? "")")
-            }
-            next = page.next
-        } while next != nil
-        guard offences.count >= banAfter else { return "" }
-        try await context.banSender(
-            reason: "\(offences.count) files against the file policy", for: policy.banDuration, deletingMessages: policy.banDeletesMessages)
-        let name = context.message.user?.name ?? offender
-        let length = policy.banDuration.map { "for \(DurationText.format($0))" } ?? "until a moderator lifts the ban"
-        let deleted = policy.banDeletesMessages == nil ? "" : ", and their messages here were deleted"
-        return " That is \(offences.count) files against the policy, so \(name) is banned from this channel \(length)\(deleted)."
+        guard let offender = context.message.user else { return "" }
+        return try await banIfRepeated(
+            file: file, messageKey: context.message.id, offender: offender, in: context.channel.cid, policy: policy, bot: context.bot,
+            client: context.client)
     }
 }

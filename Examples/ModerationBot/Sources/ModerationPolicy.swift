@@ -15,6 +15,15 @@ public struct ModerationPolicy: Sendable, Hashable {
         case notify
     }
 
+    /// When files are judged.
+    public enum Check: String, Sendable, CaseIterable {
+        /// Once posted (the bot hears the message like everyone else, and removes it).
+        case afterPosting = "after_posting"
+        /// Before anyone sees them, through the app's Before Message Send webhook: a refused
+        /// message is never stored, and its sender is told why in its place.
+        case beforeSend = "before_send"
+    }
+
     /// Only these extensions (with their dot), when not empty.
     public var allowedExtensions: [String] = []
     /// These extensions are refused.
@@ -29,6 +38,8 @@ public struct ModerationPolicy: Sendable, Hashable {
     public var sniffContent = false
     /// What to do about a violation.
     public var action: Action = .deleteAndNotify
+    /// When files are judged: after posting (the default) or before sending.
+    public var check: Check = .afterPosting
     /// Ban a sender from the channel at this many files against the policy (and at each one
     /// after), when set. Needs an action that posts notices: they are what is counted.
     public var banAfter: Int?
@@ -42,8 +53,9 @@ public struct ModerationPolicy: Sendable, Hashable {
     public init(
         allowedExtensions: [String] = [], blockedExtensions: [String] = [], allowedMimeTypes: [String] = [], blockedMimeTypes: [String] = [],
         maximumFileSize: Int64? = nil, sniffContent: Bool = false, action: Action = .deleteAndNotify, banAfter: Int? = nil,
-        banDuration: Duration? = nil, banDeletesMessages: MessageDeletionMode? = nil
+        banDuration: Duration? = nil, banDeletesMessages: MessageDeletionMode? = nil, check: Check = .afterPosting
     ) {
+        self.check = check
         self.banDeletesMessages = banDeletesMessages
         self.allowedExtensions = allowedExtensions
         self.blockedExtensions = blockedExtensions
@@ -58,7 +70,7 @@ public struct ModerationPolicy: Sendable, Hashable {
 
     static let keys = [
         "allowed_file_extensions", "blocked_file_extensions", "allowed_mime_types", "blocked_mime_types", "max_file_size", "sniff_content",
-        "action", "ban_after", "ban_for", "ban_deletes_messages",
+        "action", "ban_after", "ban_for", "ban_deletes_messages", "check",
     ]
 
     /// Reads a `policy:` mapping; unknown keys and bad values are located errors.
@@ -89,6 +101,19 @@ public struct ModerationPolicy: Sendable, Hashable {
                     .badValue, "action \"\(text)\" is not one of \(Action.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             action = parsed
+        }
+        if let checkNode = node["check"] {
+            let text = try checkNode.string()
+            guard let parsed = Check(rawValue: text) else {
+                throw checkNode.error(.badValue, "check \"\(text)\" is not one of \(Check.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            // Refusing before sending is what before_send is for; a flag or a notice needs the message posted.
+            guard parsed == .afterPosting || action == .deleteAndNotify else {
+                throw checkNode.error(
+                    .badValue,
+                    "check: before_send refuses a file before anyone sees it, which is action: delete_and_notify; with action: \(action.rawValue) the file is posted, so leave check out")
+            }
+            check = parsed
         }
         try readBan(node)
     }

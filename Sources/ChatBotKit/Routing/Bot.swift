@@ -46,6 +46,7 @@ public final class Bot: Sendable {
         var errors: [@Sendable (BotError, BotContext?) async -> Void] = []
         var middleware: [any BotMiddleware] = []
         var customCommands: [String: CustomCommand] = [:]
+        var beforeSend: [BeforeSendHandler] = []
         var conversations: [String: ConversationRoute] = [:]
         var schedules: [String: ScheduleRoute] = [:]
         var registry = AttachmentPayloadRegistry()

@@ -59,6 +59,9 @@ struct AppSettings: Sendable {
             case "custom_action_handler_url":
                 try CustomActionHandler.check(value)
                 other[key] = value
+            case "before_message_send_hook_url", "before_message_send_hook_attempt_timeout_ms":
+                try BeforeSendHook.check(key, value)
+                other[key] = value
             default: other[key] = value
             }
         }

@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 import Logging
 
 /// The request context of every dev server request: the core context plus when the request
@@ -8,11 +9,14 @@ public struct DevRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// When handling began.
     let startedAt: ContinuousClock.Instant
+    /// The address the request came from (the before-send hook's `request_info.ip`).
+    let remoteIP: String?
 
     /// A context for a new request.
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         startedAt = .now
+        remoteIP = source.channel.remoteAddress?.ipAddress
     }
 
     /// JSON bodies are read by the handlers themselves, with their own limits.

@@ -70,6 +70,15 @@ struct MessageRoutes {
                 id: id, cid: cid, userId: author, parentId: parentId, type: "regular", data: data, createdAt: now, updatedAt: now)
             return try await sendCommand(command, args: args, message: message, principal: principal, request: request)
         }
+        if let hook = state.beforeSendHook {
+            let message = StoredMessage(
+                id: id, cid: cid, userId: author, parentId: parentId, type: parentId != nil ? "reply" : requestedType, data: data,
+                createdAt: state.clock.now(), updatedAt: state.clock.now())
+            switch try await checkBeforeSending(message, with: hook, idChosen: input["id"] != nil, principal: principal, request: request, context: context) {
+            case .store(let checked): data = checked
+            case .refused(let refusal): return refusal
+            }
+        }
         let enrichment = state.enrichmentMode(body)
         if enrichment == .beforeAnswering, let link = URLEnricher.linkToPreview(data) {
             // Checked before the link is fetched too: only someone who may post makes the server fetch.
@@ -152,7 +161,7 @@ struct MessageRoutes {
     }
 
     /// Fails unless `author` may post in `cid` now.
-    private func checkSender(
+    func checkSender(
         _ db: Database, _ cid: ChannelId, _ principal: Principal, _ author: String, at now: Date? = nil, operation: String
     ) throws {
         _ = try DevServerState.requireChannel(db, cid, operation: operation)

@@ -109,11 +109,27 @@ struct UploadRoutes {
         return JSONReply()
     }
 
-    /// `GET /files/{id}/{name}?Expires=&Signature=&Key-Pair-Id=`: the bytes, if the signature holds.
+    /// `GET /files/{id}/{name}?Expires=&Signature=&Key-Pair-Id=`: the bytes, if the signature
+    /// holds; with a `Range: bytes=…` header, only those (206), as a CDN answers it, so that a
+    /// reader of a file's first bytes (a type sniffer) does not fetch all of a large one.
     func serve(_ request: Request, _ context: DevRequestContext) async throws -> Response {
         let (id, file) = try await servedFile(request, context)
-        let body = try await FileIO().loadFile(path: state.files.path(for: id).path, context: context)
-        return Response(status: .ok, headers: headers(of: file), body: body)
+        let path = state.files.path(for: id).path
+        switch ByteRange.request(request.headers[.range], size: file.size) {
+        case .whole:
+            return Response(status: .ok, headers: headers(of: file), body: try await FileIO().loadFile(path: path, context: context))
+        case .part(let range):
+            var fields = headers(of: file)
+            fields[.contentLength] = String(range.count)
+            fields[.contentRange] = "bytes \(range.first)-\(range.last)/\(file.size)"
+            let body = try await FileIO().loadFile(path: path, range: Int(range.first)...Int(range.last), context: context)
+            return Response(status: .partialContent, headers: fields, body: body)
+        case .unsatisfiable:
+            var fields = headers(of: file)
+            fields[.contentLength] = "0"
+            fields[.contentRange] = "bytes */\(file.size)"
+            return Response(status: .rangeNotSatisfiable, headers: fields)
+        }
     }
 
     /// `HEAD /files/{id}/{name}?…`: the headers `GET` would send, without the bytes, as a CDN
@@ -142,7 +158,7 @@ struct UploadRoutes {
     }
 
     private func headers(of file: StoredFile) -> HTTPFields {
-        [.contentType: file.mimeType, .contentLength: String(file.size), .cacheControl: "private, max-age=60"]
+        [.contentType: file.mimeType, .contentLength: String(file.size), .cacheControl: "private, max-age=60", .acceptRanges: "bytes"]
     }
 }
 

@@ -20,6 +20,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var body = Data()
     private var headers: [(name: String, value: String)] = []
     private(set) var failure: TransportError?
+    /// Whether the transfer was ended on purpose once `.head(limit:)` had its bytes.
+    private var hasHead = false
     let isCancelled = Atomic<Bool>(false)
     private let isFinished = Atomic<Bool>(false)
     var continuation: CheckedContinuation<TransportResponse, any Error>?
@@ -135,6 +137,14 @@ final class CurlTransfer: @unchecked Sendable {
                 return 0
             }
             body.append(contentsOf: bytes)
+        case .head(let limit):
+            let wanted = limit - body.count
+            body.append(contentsOf: bytes.prefix(max(wanted, 0)))
+            // Returning less than given ends the transfer (CURLE_WRITE_ERROR), read as done.
+            if body.count >= limit {
+                hasHead = true
+                return 0
+            }
         case .file(let file):
             do {
                 try output?.write(contentsOf: bytes)
@@ -181,7 +191,7 @@ final class CurlTransfer: @unchecked Sendable {
             outcome = .failure(CancellationError())
         } else if let failure {
             outcome = .failure(failure)
-        } else if code != CURLE_OK {
+        } else if code != CURLE_OK, !(code == CURLE_WRITE_ERROR && hasHead) {
             outcome = .failure(CurlTransfer.error(for: code, detail: String(cString: errorBuffer), url: url))
         } else {
             var status = 0

@@ -26,6 +26,9 @@ public struct TransportRequest: Sendable {
         case memory(limit: Int)
         /// Streamed to a file (created or truncated).
         case file(URL)
+        /// The first `limit` bytes kept in memory, and the transfer ended there without an
+        /// error: for the head of a file whose host answered a `Range` request with all of it.
+        case head(limit: Int)
     }
 
     /// `GET`, `POST`, ...
