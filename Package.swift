@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "ChatTransport", targets: ["ChatTransport"]),
         .library(name: "ChatClient", targets: ["ChatClient"]),
         .library(name: "ChatBotKit", targets: ["ChatBotKit"]),
+        .library(name: "ChatBotKitAI", targets: ["ChatBotKitAI"]),
         .library(name: "ChatBotKitWebhooks", targets: ["ChatBotKitWebhooks"]),
         .library(name: "ChatBotKitConfiguration", targets: ["ChatBotKitConfiguration"]),
         .library(name: "ChatBotKitTesting", targets: ["ChatBotKitTesting"]),
@@ -146,6 +147,13 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // MARK: AI assistants: language models over the OpenAI-compatible Chat Completions API
+        // (streamed through ChatTransport's libcurl, no NIO), Codable tools, conversation memory
+        .target(
+            name: "ChatBotKitAI",
+            dependencies: ["ChatBotKit", "ChatClient", "ChatModels", "ChatTransport", "ChatLocking"],
+            swiftSettings: strictSettings
+        ),
         // MARK: Bots that take their events (and custom commands) by HTTP: the webhook server,
         // the webhook and custom-command intakes, on Hummingbird
         .target(
@@ -230,6 +238,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            // TestModelServer writes its tiny model with this script.
+            resources: [.copy("Resources/tiny_model.py")],
             swiftSettings: strictSettings
         ),
 
@@ -334,6 +344,14 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Tools"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ChatBotKitAITests",
+            dependencies: [
+                "ChatBotKitAI", "ChatBotKit", "ChatBotKitTesting", "ChatClient", "ChatDevServer", "ChatModels", "ChatTransport", "ChatLocking",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),

@@ -288,6 +288,8 @@ public final class BotService: Service, Sendable {
         _ event: Event, slots: AsyncSlots, workers: inout ThrowingDiscardingTaskGroup<any Error>, leasedIn leasedChannel: ChannelId? = nil
     ) async {
         if event.type == .userDeleted { return await consumeUserDeletion(event, slots: slots, workers: &workers) }
+        // A user's stop reaches the streamed reply it means now, not behind it in the mailbox.
+        if event.type == .aiIndicatorStop, event.user?.id != bot.user.id { bot.generations.stop(for: event) }
         logMembership(event)
         let accepted = accept(event)
         if configuration.catchUp != nil { track(event, accepted: accepted?.0) }
