@@ -176,7 +176,7 @@ let package = Package(
         .target(
             name: "ChatBotKitConfiguration",
             dependencies: [
-                "ChatBotKit", "ChatClient", "ChatModels", "ChatLocking",
+                "ChatBotKit", "ChatBotKitAI", "ChatClient", "ChatModels", "ChatLocking",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -246,7 +246,7 @@ let package = Package(
         // MARK: Examples
         .target(
             name: "WorkoutBot",
-            dependencies: ["ChatBotKitConfiguration", "ChatBotKit", .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Tools"]))],
+            dependencies: ["ChatBotKitConfiguration", "ChatBotKit", "ChatBotKitAI", .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Tools"]))],
             path: "Examples/WorkoutBot/Sources",
             swiftSettings: strictSettings
         ),
