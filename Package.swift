@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "ChatClient", targets: ["ChatClient"]),
         .library(name: "ChatBotKit", targets: ["ChatBotKit"]),
         .library(name: "ChatBotKitAI", targets: ["ChatBotKitAI"]),
+        .library(name: "ChatBotKitMCP", targets: ["ChatBotKitMCP"]),
         .library(name: "ChatBotKitWebhooks", targets: ["ChatBotKitWebhooks"]),
         .library(name: "ChatBotKitConfiguration", targets: ["ChatBotKitConfiguration"]),
         .library(name: "ChatBotKitTesting", targets: ["ChatBotKitTesting"]),
@@ -39,9 +40,10 @@ let package = Package(
     traits: [
         .trait(name: "Webhooks", description: "ChatBotKitWebhooks: the webhook server and the webhook and custom-command intakes (Hummingbird)"),
         .trait(name: "Configuration", description: "ChatBotKitConfiguration: bots.yaml, bot kinds and reloading (Yams)"),
+        .trait(name: "MCP", description: "ChatBotKitMCP: Model Context Protocol servers' tools for AI assistants (the MCP Swift SDK)"),
         .trait(
             name: "Tools", description: "The dev server, ChatBotKitTesting, ChatBotKitPostgres, the bots tool and the examples",
-            enabledTraits: ["Webhooks", "Configuration"]),
+            enabledTraits: ["Webhooks", "Configuration", "MCP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -71,6 +73,10 @@ let package = Package(
         // compresses them, the bots' webhook intake inflates them. Wraps zlib over NIO's
         // ByteBuffer, which both already hold; no C of ours.
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+        // MCP tools for AI assistants (ChatBotKitMCP, under the MCP trait): the protocol's own
+        // Swift SDK, its client and stdio transport. Its package names SwiftNIO (for its
+        // examples), which is why it is a trait of its own.
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk.git", from: "0.12.1"),
     ],
     targets: [
         // MARK: Wire model
@@ -152,6 +158,14 @@ let package = Package(
         .target(
             name: "ChatBotKitAI",
             dependencies: ["ChatBotKit", "ChatClient", "ChatModels", "ChatTransport", "ChatLocking"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "ChatBotKitMCP",
+            dependencies: [
+                "ChatBotKitAI", "ChatModels", "ChatLocking", .product(name: "Logging", package: "swift-log"),
+                .product(name: "MCP", package: "swift-sdk", condition: .when(traits: ["MCP"])),
+            ],
             swiftSettings: strictSettings
         ),
         // MARK: Bots that take their events (and custom commands) by HTTP: the webhook server,
@@ -353,6 +367,11 @@ let package = Package(
                 "ChatBotKitAI", "ChatBotKit", "ChatBotKitTesting", "ChatClient", "ChatDevServer", "ChatModels", "ChatTransport", "ChatLocking",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ChatBotKitMCPTests",
+            dependencies: ["ChatBotKitMCP", "ChatBotKitAI", "ChatBotKitTesting", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .testTarget(
