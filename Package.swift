@@ -397,7 +397,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["ChatBotKitConfiguration", 
+            dependencies: ["ChatBotKitConfiguration", "ChatBotKitAI", 
                 "WorkoutBot", "ModerationBot", "ArchiveBot", "ChatBotKitTesting", "ChatDevServer", "FileSniffing", "ChatLocking",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Tools"])),

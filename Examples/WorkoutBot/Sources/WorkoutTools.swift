@@ -13,6 +13,14 @@ enum WorkoutTools {
     }
 }
 
+extension WorkoutBot {
+    /// Where the tools' declared schemas differ from their arguments' types (empty when they
+    /// agree; the example's tests check it).
+    public static func toolSchemaDifferences() throws -> [String] {
+        try ToolBox.schemaDifferences(of: WeekTotals.self) + ToolBox.schemaDifferences(of: RecentWorkouts.self)
+    }
+}
+
 /// The asking user's totals for a week, against their weekly goal; it puts the week's
 /// `workout-summary` card on the reply.
 struct WeekTotals: Tool {
