@@ -31,7 +31,7 @@ public struct AnyTool: Sendable {
             let decoded: T.Arguments
             switch ToolArguments.decode(T.Arguments.self, from: arguments) {
             case .success(let value): decoded = value
-            case .failure(let problem): return .error(problem)
+            case .failure(let problem): return .error(problem.description)
             }
             return try await tool.call(decoded, context: context)
         }
@@ -46,20 +46,26 @@ public struct AnyTool: Sendable {
     }
 }
 
+/// What is wrong with a model's arguments, as the model is told: the field path and the reason.
+public struct ToolArgumentError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// `arguments.distance: expected a number, found a string`.
+    public let description: String
+}
+
 /// Decoding of a model's arguments, with the errors attachments get.
 public enum ToolArguments {
     /// The arguments, or what is wrong with them: `arguments.distance: expected a number, found
     /// a string`, `arguments.period: required field is missing`, or where the JSON breaks off.
-    public static func decode<T: Decodable>(_ type: T.Type, from text: String) -> Result<T, String> {
+    public static func decode<T: Decodable>(_ type: T.Type, from text: String) -> Result<T, ToolArgumentError> {
         let source = text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? "{}" : text
         do {
             return .success(try RawJSONDecoder().decode(T.self, from: Data(source.utf8)))
         } catch let error as DecodingError {
             let (path, reason) = AttachmentDecodingFailure.describe(error)
             let field = path.isEmpty ? "arguments" : "arguments.\(path)"
-            return .failure("\(field): \(reason)")
+            return .failure(ToolArgumentError(description: "\(field): \(reason)"))
         } catch {
-            return .failure("arguments: \(error)")
+            return .failure(ToolArgumentError(description: "arguments: \(error)"))
         }
     }
 }

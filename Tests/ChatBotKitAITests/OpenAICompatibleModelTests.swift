@@ -65,7 +65,7 @@ import Testing
                 Issue.record("cut-off arguments \(cut.arguments) decoded")
                 return
             }
-            #expect(problem.hasPrefix("arguments"))
+            #expect(problem.description.hasPrefix("arguments"))
         }
     }
 

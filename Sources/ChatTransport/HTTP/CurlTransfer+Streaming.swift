@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Synchronization
 
 /// A transfer whose body is read as it arrives (``CurlHTTPTransport/stream(_:)``).
 extension CurlTransfer {

@@ -54,6 +54,11 @@ public final class HTTPBodyStream: AsyncSequence, Sendable {
         cancelTransfer()
     }
 
+    /// The next chunk, or nil at the end of the body (what iterating does).
+    public func next() async throws -> Data? {
+        try await nextChunk()
+    }
+
     /// Stops the transfer; a read waiting or made later fails with `CancellationError`.
     public func cancel() {
         cancelTransfer()
