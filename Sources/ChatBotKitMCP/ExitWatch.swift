@@ -1,12 +1,15 @@
 import ChatLocking
 import Foundation
+import MCP
 
 /// Races work with an MCP server against the server exiting and a deadline: the SDK's client
-/// would otherwise wait for an answer from a server that is gone.
+/// would otherwise wait for an answer from a server that is gone (its requests' waits do not
+/// end on cancellation), so on either the client is disconnected, which fails what waits.
 struct ExitWatch: Sendable {
     let process: Process
     let name: String
     let output: Locked<Data>
+    let client: Client
 
     func race<T: Sendable>(timeout: Duration, doing what: String, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
         try await withThrowingTaskGroup(of: T?.self) { group in
@@ -20,7 +23,9 @@ struct ExitWatch: Sendable {
             }
             defer { group.cancelAll() }
             guard let first = try await group.next(), let value = first else {
-                throw failure(doing: what, timeout: timeout)
+                let error = failure(doing: what, timeout: timeout)
+                await client.disconnect()
+                throw error
             }
             return value
         }

@@ -90,7 +90,7 @@ public final class MCPServer: Sendable {
             input: FileDescriptor(rawValue: fromServer.fileHandleForReading.fileDescriptor),
             output: FileDescriptor(rawValue: toServer.fileHandleForWriting.fileDescriptor), logger: logger)
         let client = Client(name: "chatbotkit", version: "1.0")
-        let watch = ExitWatch(process: process, name: command.name, output: output)
+        let watch = ExitWatch(process: process, name: command.name, output: output, client: client)
         do {
             let listed = try await watch.race(timeout: timeout, doing: "starting") {
                 try await client.connect(transport: transport)
@@ -106,6 +106,9 @@ public final class MCPServer: Sendable {
 
     /// Whether the server still runs.
     public var isRunning: Bool { process.isRunning }
+
+    /// The server's process id.
+    public var processIdentifier: Int32 { process.processIdentifier }
 
     /// What the server printed to its standard error lately.
     public var log: String { output.withLock { String(decoding: $0, as: UTF8.self) } }

@@ -1,5 +1,8 @@
 import ChatBotKitAI
 import ChatBotKitMCP
+#if canImport(Glibc)
+import Glibc
+#endif
 import ChatBotKitTesting
 import Foundation
 import Testing
@@ -14,7 +17,6 @@ import Testing
 
     @Test func theTimeServersToolsAreCalledWithTheModelsArguments() async throws {
         let server = try await MCPServer.start(MCPServer.Command(name: "time", arguments: [Self.script("mcp-server-time"), "--local-timezone", "UTC"]))
-        defer { Task { await server.stop() } }
         let tools = ToolBox(server.tools)
         let names = tools.tools.map(\.name)
         #expect(names.contains("get_current_time"))
@@ -54,12 +56,17 @@ import Testing
         }
     }
 
-    @Test func aServerThatDiesDuringACallIsTheToolsErrorForTheModel() async throws {
+    @Test func aServerThatDiesIsTheToolsErrorForTheModelNamingIt() async throws {
         let server = try await MCPServer.start(MCPServer.Command(name: "time", arguments: [Self.script("mcp-server-time")]))
-        await server.stop()
-        let output = await ToolBox(server.tools).call(
-            ModelToolCall(id: "1", name: "get_current_time", arguments: #"{"timezone":"UTC"}"#), context: ToolContext(bot: nil))
+        kill(server.processIdentifier, SIGKILL)
+        try await eventually("the server is gone") { !server.isRunning }
+        let tools = ToolBox(server.tools)
+        let output = await tools.call(ModelToolCall(id: "1", name: "get_current_time", arguments: #"{"timezone":"UTC"}"#), context: ToolContext(bot: nil))
         #expect(output.isError)
-        #expect(output.content.contains("time"))
+        #expect(output.content.contains("MCP server time exited"), "\(output.content)")
+        // Later calls fail at once too, instead of waiting for an answer that cannot come.
+        let again = await tools.call(ModelToolCall(id: "2", name: "get_current_time", arguments: #"{"timezone":"UTC"}"#), context: ToolContext(bot: nil))
+        #expect(again.isError)
+        await server.stop()
     }
 }

@@ -3,6 +3,7 @@
 WebSocket client watching. The words are nonsense: these check the protocol."""
 
 import asyncio
+import os
 import json
 import time
 from pathlib import Path
@@ -57,7 +58,7 @@ def bot_replies(channel):
 
 
 def test_without_a_model_the_bot_says_how_to_configure_one_at_start_and_when_asked(server, tmp_path):
-    bots = BotsRun(write_config(tmp_path, server, "llm:\n  url: ${LLM_URL:-}\n  model: llama3.2"), args=["--log-level", "notice"])
+    bots = BotsRun(write_config(tmp_path, server, "llm:\n  url: ${LLM_URL:-}\n  model: llama3.2"), env={k: v for k, v in os.environ.items() if k != "LLM_URL"})
     try:
         channel = gym(server)
         printed = "".join(bots.output)

@@ -39,7 +39,7 @@ public enum WorkoutBot: BotKind {
             try Self.assistant(model: settings.makeModel(), store: store, systemPrompt: settings.systemPrompt, maxTokens: settings.maxTokens)
         }
         if assistant == nil {
-            environment.logger.notice("Bot \(entry.name) answers no questions: \(noModelHelp)")
+            environment.logger.warning("Bot \(entry.name) answers no questions: \(noModelHelp)")
         }
         return make(
             name: entry.name, user: User(id: entry.user, name: "Workout bot"), store: store, report: report, welcome: welcome, nudge: nudge,

@@ -26,6 +26,8 @@ struct StreamedReply: Sendable {
         static let stopped = "ai_stopped"
         /// Set on a reply whose generation failed: `{message, detail}`.
         static let error = "ai_error"
+        /// Set on a reply cut at ``StreamedReplyOptions/maximumLength``.
+        static let truncated = "ai_truncated"
     }
 
     let context: BotContext
@@ -46,7 +48,7 @@ struct StreamedReply: Sendable {
         let publisher = ReplyPublisher(client: client, messageId: id, cid: cid, userId: userId, interval: interval, logger: context.logger)
         await publisher.indicate(.thinking)
 
-        let writer = StreamedReplyWriter()
+        let writer = StreamedReplyWriter(maximumLength: options.maximumLength)
         let stop = StopSignal()
         let closing = StopSignal()
         let token = context.bot.generations.register(cid: cid, messageId: id, signal: stop)
@@ -113,11 +115,13 @@ struct StreamedReply: Sendable {
             if text.isEmpty, attachments.isEmpty { text = "(Stopped before any answer.)" }
         case .failed(let error):
             let why = Self.explain(error)
-            text = written.isEmpty ? "Sorry, I could not answer: \(why)" : "\(written)\n\n(The answer broke off: \(why))"
+            let note = written.isEmpty ? "Sorry, I could not answer: \(why)" : "\n\n(The answer broke off: \(why))"
+            text = written.isEmpty ? note : String(written.prefix(max(0, options.maximumLength - note.count))) + note
             set[Field.error] = ["message": .string(why), "detail": .string("\(error)")]
             unset = [Field.stopped]
             context.logger.warning("Streamed reply \(messageId) failed: \(error)")
         }
+        if writer.isTruncated { set[Field.truncated] = true } else { unset.append(Field.truncated) }
         set["text"] = .string(text)
         set[Field.generating] = false
         set["attachments"] = .array(try attachments.map { .object(try $0.jsonObject()) })

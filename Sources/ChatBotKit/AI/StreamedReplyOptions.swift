@@ -11,13 +11,18 @@ public struct StreamedReplyOptions: Sendable {
     public var extraData: [String: RawJSON]
     /// How long the final text is tried for, waiting out rate limits, before the reply gives up.
     public var finalWriteDeadline: Duration
+    /// The most characters the reply's text may have: the service refuses longer messages
+    /// (5,000 by default, as Stream's). Text past it is dropped, the reply ends in `…` and gets
+    /// `ai_truncated: true`.
+    public var maximumLength: Int
 
     /// Options; the defaults: 3 updates a second, in the channel (or the message's thread),
-    /// 10 minutes to write the final text.
+    /// 10 minutes to write the final text, 5,000 characters.
     public init(
         updatesPerSecond: Double = 3, inThread: Bool = false, extraData: [String: RawJSON] = [:],
-        finalWriteDeadline: Duration = .seconds(600)
+        finalWriteDeadline: Duration = .seconds(600), maximumLength: Int = 5000
     ) {
+        self.maximumLength = maximumLength
         self.updatesPerSecond = updatesPerSecond
         self.inThread = inThread
         self.extraData = extraData

@@ -16,6 +16,8 @@ public final class StreamedReplyWriter: Sendable {
 
     private struct State {
         var text = ""
+        var length = 0
+        var isTruncated = false
         var version = 0
         var state = AIState.thinking
         var attachments: [AnyAttachmentPayload] = []
@@ -27,17 +29,35 @@ public final class StreamedReplyWriter: Sendable {
     }
 
     private let state = Locked(State())
+    /// The most characters the reply's text may have (the service refuses longer messages).
+    let maximumLength: Int
 
-    init() {}
+    init(maximumLength: Int = 5000) {
+        self.maximumLength = max(2, maximumLength)
+    }
+
+    /// Whether text was dropped because the reply reached ``StreamedReplyOptions/maximumLength``.
+    public var isTruncated: Bool { state.withLock { $0.isTruncated } }
 
     /// The text so far.
     public var text: String { state.withLock { $0.text } }
 
     /// Adds text to the reply; the indicator shows ``AIState/generating``.
+    /// Past ``StreamedReplyOptions/maximumLength`` characters the text is cut, ending in `…`.
     public func append(_ text: String) {
         guard !text.isEmpty else { return }
+        let maximumLength = maximumLength
         change { state in
-            state.text += text
+            guard !state.isTruncated else { return }
+            let added = text.count
+            if state.length + added > maximumLength {
+                state.text += String(text.prefix(maximumLength - 1 - state.length)) + "…"
+                state.length = maximumLength
+                state.isTruncated = true
+            } else {
+                state.text += text
+                state.length += added
+            }
             state.version += 1
             state.state = .generating
         }
@@ -45,8 +65,11 @@ public final class StreamedReplyWriter: Sendable {
 
     /// Replaces the reply's text (a model that sends its whole answer again, say).
     public func replaceText(_ text: String) {
+        let maximumLength = maximumLength
         change { state in
-            state.text = text
+            state.isTruncated = text.count > maximumLength
+            state.text = state.isTruncated ? String(text.prefix(maximumLength - 1)) + "…" : text
+            state.length = state.text.count
             state.version += 1
             state.state = .generating
         }
