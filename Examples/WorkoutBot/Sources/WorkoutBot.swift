@@ -1,5 +1,6 @@
 import ChatBotKitConfiguration
 import ChatBotKit
+import ChatBotKitAI
 import ChatClient
 import ChatModels
 import Foundation
