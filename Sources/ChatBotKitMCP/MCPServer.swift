@@ -135,7 +135,9 @@ public final class MCPServer: Sendable {
             } catch {
                 return .error("arguments: not a JSON object (\(error))")
             }
-            let (content, isError) = try await watch.race(timeout: callTimeout, doing: "calling \(tool.name)") {
+            let (content, isError): (content: [MCP.Tool.Content], isError: Bool?) = try await watch.race(
+                timeout: callTimeout, doing: "calling \(tool.name)"
+            ) {
                 try await client.callTool(name: tool.name, arguments: values)
             }
             let text = content.map { item -> String in
