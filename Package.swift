@@ -260,7 +260,7 @@ let package = Package(
         // MARK: Examples
         .target(
             name: "WorkoutBot",
-            dependencies: ["ChatBotKitConfiguration", "ChatBotKit", "ChatBotKitAI", .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Tools"]))],
+            dependencies: ["ChatBotKitConfiguration", "ChatBotKit", "ChatBotKitAI", .target(name: "ChatBotKitMCP", condition: .when(traits: ["MCP"])), .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Tools"]))],
             path: "Examples/WorkoutBot/Sources",
             swiftSettings: strictSettings
         ),

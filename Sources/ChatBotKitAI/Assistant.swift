@@ -64,6 +64,9 @@ public struct Assistant: Sendable {
     public var model: any LanguageModel
     /// The tools it may call.
     public var tools: ToolBox
+    /// Where more tools come from (MCP servers), asked before each answer; a tool of the same
+    /// name in ``tools`` is replaced.
+    public var toolSources: [any ToolSource] = []
     /// What it remembers of the chat.
     public var memory: ConversationMemory
     /// How it asks.
@@ -101,9 +104,13 @@ public struct Assistant: Sendable {
     public func respond(to conversation: [ModelMessage], context: ToolContext, writer: StreamedReplyWriter? = nil) async throws -> Transcript {
         var transcript = Transcript(messages: [.system(settings.systemPrompt)] + conversation)
         var maximumTokens = settings.maximumTokens
+        var toolBox = self.tools
+        for source in toolSources {
+            for tool in try await source.tools() { toolBox.add(tool) }
+        }
         for round in 0..<settings.maximumRounds {
             let isLast = round == settings.maximumRounds - 1
-            let tools = isLast ? [] : self.tools.definitions
+            let tools = isLast ? [] : toolBox.definitions
             let choice = settings.toolChoices[min(round, settings.toolChoices.count - 1)]
             let request = ModelRequest(
                 messages: transcript.messages, tools: tools, toolChoice: choice, maxTokens: maximumTokens, temperature: settings.temperature,
@@ -128,7 +135,7 @@ public struct Assistant: Sendable {
             writer?.show(.externalSources)
             var failed = false
             for call in calls {
-                let output = await self.tools.call(call, context: context)
+                let output = await toolBox.call(call, context: context)
                 transcript.toolResults.append((call, output))
                 failed = failed || output.isError
                 for attachment in output.attachments { writer?.attach(attachment) }

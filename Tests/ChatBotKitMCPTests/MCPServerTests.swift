@@ -70,3 +70,24 @@ import Testing
         await server.stop()
     }
 }
+
+/// An assistant whose model calls an MCP server's tool: the real model (forced to call it)
+/// writes arguments, the real server answers, and the answer goes back to the model.
+@Suite(.serialized) struct MCPAssistantTests {
+    @Test func theModelCallsAnMCPServersToolThroughItsSource() async throws {
+        let model = try await TestModelServer.start()
+        defer { model.stop() }
+        let source = MCPToolSource(MCPServer.Command(name: "time", arguments: [MCPServerTests.script("mcp-server-time"), "--local-timezone", "UTC"]))
+        var assistant = Assistant(
+            model: OpenAICompatibleModel(url: model.url, model: model.model),
+            settings: Assistant.Settings(maximumRounds: 2, maximumTokens: 300, toolChoices: [.function("get_current_time")], seed: 4))
+        assistant.toolSources = [source]
+        let transcript = try await assistant.respond(to: [.user("What time is it in Paris?")], context: ToolContext(bot: nil))
+        let call = try #require(transcript.toolResults.first)
+        #expect(call.call.name == "get_current_time")
+        // Random words for a time zone: the server's own error goes back; a real zone: the time.
+        #expect(call.output.isError || call.output.content.contains("datetime"), "\(call.output.content)")
+        #expect(transcript.messages.contains { $0.role == .tool && $0.toolCallId == call.call.id })
+        await source.stop()
+    }
+}

@@ -4,6 +4,10 @@ import ChatBotKitConfiguration
 import Foundation
 import Logging
 
+#if MCP
+import ChatBotKitMCP
+#endif
+
 /// Questions for the workout bot ("@workout-bot how far did I run this week, and am I on track
 /// for my goal?"), answered by a language model with tools over the bot's store, streamed, with
 /// the week's summary card; or, with no model configured, how to configure one.
@@ -50,5 +54,20 @@ extension WorkoutBot {
         Assistant(
             model: model, tools: try WorkoutTools.toolBox(store: store), memory: ConversationMemory(maximumMessages: 30, maximumCharacters: 8_000),
             settings: Assistant.Settings(systemPrompt: systemPrompt ?? Self.systemPrompt, maximumTokens: maxTokens ?? 1024))
+    }
+}
+
+extension WorkoutBot {
+    /// The tool sources of the entry's `mcp:` servers (each started on the first question).
+    static func mcpToolSources(_ entry: BotsConfiguration.BotEntry, logger: Logger) throws -> [any ToolSource] {
+        let servers = try BotsConfiguration.parseMCPServers(entry.node["mcp"])
+        #if MCP
+        return servers.map { MCPToolSource(MCPServer.Command(name: $0.name, arguments: $0.command, environment: $0.environment), logger: logger) }
+        #else
+        if let node = entry.node["mcp"], !servers.isEmpty {
+            throw node.error(.badValue, "mcp: servers need ChatBotKit's MCP trait, which this build does not have")
+        }
+        return []
+        #endif
     }
 }

@@ -28,17 +28,19 @@ public enum WorkoutBot: BotKind {
     /// Builds the bot from its `bots.yaml` entry (options: `database`, a path; `report`, a
     /// schedule such as `mon 09:00`; `welcome`, true to greet new members; `nudge`, a duration
     /// such as `2d` after which a member who posted no workout since is nudged; `plan_closes`, how
-    /// long a `/plan` poll stays open, `1d` by default; `llm`, its own model settings over the top's).
+    /// long a `/plan` poll stays open, `1d` by default; `llm`, its own model settings over the top's;
+    /// `mcp`, MCP servers whose tools its model may call).
     public static func makeBot(_ entry: BotsConfiguration.BotEntry, environment: BotKindEnvironment) throws -> Bot {
-        try entry.node.allowOnly(BotsConfiguration.commonBotKeys + ["database", "report", "welcome", "nudge", "plan_closes", "llm"])
+        try entry.node.allowOnly(BotsConfiguration.commonBotKeys + ["database", "report", "welcome", "nudge", "plan_closes", "llm", "mcp"])
         let report = try entry.node["report"]?.schedule()
         let welcome = try entry.node["welcome"]?.bool() ?? false
         let nudge = try entry.node["nudge"]?.duration()
         let planCloses = try entry.node["plan_closes"]?.duration() ?? .seconds(86_400)
         let store = try WorkoutStore(url: try environment.path(entry.node["database"], default: "\(entry.name)/workouts.sqlite"))
-        let assistant = try environment.model(for: entry).map { settings in
+        var assistant = try environment.model(for: entry).map { settings in
             try Self.assistant(model: settings.makeModel(), store: store, systemPrompt: settings.systemPrompt, maxTokens: settings.maxTokens)
         }
+        assistant?.toolSources = try mcpToolSources(entry, logger: environment.logger)
         if assistant == nil {
             environment.logger.warning("Bot \(entry.name) answers no questions: \(noModelHelp)")
         }
