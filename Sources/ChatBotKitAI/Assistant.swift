@@ -117,6 +117,8 @@ public struct Assistant: Sendable {
                 seed: settings.seed)
             var text = ""
             var calls: [ModelToolCall] = []
+            var roundUsage = ModelUsage()
+            var finish: FinishReason?
             transcript.rounds += 1
             for try await event in try await model.stream(request) {
                 switch event {
@@ -125,11 +127,13 @@ public struct Assistant: Sendable {
                     writer?.append(piece)
                 case .toolCallStarted: writer?.show(.externalSources)
                 case .toolCalls(let made): calls = made
-                case .usage(let usage): transcript.usage = transcript.usage + usage
-                case .finished(let reason): transcript.finishReason = reason
+                case .usage(let usage): roundUsage = roundUsage + usage
+                case .finished(let reason): finish = reason
                 }
             }
             transcript.text += text
+            transcript.usage = transcript.usage + roundUsage
+            transcript.finishReason = finish
             guard !calls.isEmpty else { break }
             transcript.messages.append(.assistant(text, toolCalls: calls))
             writer?.show(.externalSources)
@@ -141,8 +145,9 @@ public struct Assistant: Sendable {
                 for attachment in output.attachments { writer?.attach(attachment) }
                 transcript.messages.append(.tool(output.content, callId: call.id))
             }
-            // Arguments cut off by the token limit: the next try gets twice the room.
-            if failed, transcript.finishReason == .length, let tokens = maximumTokens {
+            // Arguments cut off by the token limit (a `length` finish, or the round used all its
+            // tokens: llama.cpp's servers say `tool_calls` either way): the next try gets twice the room.
+            if failed, let tokens = maximumTokens, finish == .length || roundUsage.completionTokens >= tokens {
                 maximumTokens = min(tokens * 2, settings.maximumTokensLimit)
             }
         }

@@ -11,7 +11,8 @@ import Foundation
 ///   piece of a call brings its `id` and `function.name`, every piece a part of
 ///   `function.arguments`; they are joined and handed on complete when the choice finishes;
 /// - `choices[0].finish_reason` ends the choice;
-/// - `usage` (with `stream_options.include_usage`, in a last chunk with no choices) is usage;
+/// - `usage` (with `stream_options.include_usage`, in a last chunk with no choices) is usage; a
+///   stream without one gets an estimate: one token per chunk with a delta;
 /// - `{"error": …}` in the stream is the service failing mid-answer.
 ///
 /// A stream that ends before `[DONE]` and before any finish reason was cut off. Pulled by the
@@ -25,6 +26,8 @@ final class ChatCompletionStreamReader: Sendable {
         var finished = false
         var done = false
         var ended = false
+        var deltaChunks = 0
+        var sawUsage = false
     }
 
     private let body: HTTPBodyStream
@@ -76,6 +79,7 @@ final class ChatCompletionStreamReader: Sendable {
     private func endOfBody() throws {
         let complete = state.withLock { state -> Bool in
             state.ended = true
+            if !state.done { Self.estimateUsage(&state) }
             return state.done || state.finished
         }
         guard complete else {
@@ -87,6 +91,7 @@ final class ChatCompletionStreamReader: Sendable {
         let data = event.data.trimmingCharacters(in: .whitespaces)
         if data == "[DONE]" {
             flushCalls(&state, reason: nil)
+            estimateUsage(&state)
             state.done = true
             return
         }
@@ -106,6 +111,9 @@ final class ChatCompletionStreamReader: Sendable {
             throw ModelError(code: .serverError, message: "the service failed during the answer: \(message)")
         }
         for choice in chunk["choices"]?.arrayValue ?? [] where (choice["index"]?.intValue ?? 0) == 0 {
+            if let delta = choice["delta"], delta["content"]?.stringValue != nil || delta["tool_calls"]?.arrayValue != nil {
+                state.deltaChunks += 1
+            }
             if let delta = choice["delta"] {
                 if let text = delta["content"]?.stringValue, !text.isEmpty { state.pending.append(.text(text)) }
                 for piece in delta["tool_calls"]?.arrayValue ?? [] { try readToolCall(piece, into: &state) }
@@ -115,6 +123,7 @@ final class ChatCompletionStreamReader: Sendable {
             }
         }
         if let usage = chunk["usage"], case .object = usage {
+            state.sawUsage = true
             state.pending.append(
                 .usage(ModelUsage(promptTokens: usage["prompt_tokens"]?.intValue ?? 0, completionTokens: usage["completion_tokens"]?.intValue ?? 0)))
         }
@@ -135,6 +144,13 @@ final class ChatCompletionStreamReader: Sendable {
         let id = piece["id"]?.stringValue ?? "call_\(index)"
         state.calls[index] = ModelToolCall(id: id, name: name, arguments: function?["arguments"]?.stringValue ?? "")
         state.pending.append(.toolCallStarted(index: index, name: name))
+    }
+
+    /// Usage counted from the chunks, when the service sent none.
+    private static func estimateUsage(_ state: inout State) {
+        guard !state.sawUsage, state.deltaChunks > 0 else { return }
+        state.sawUsage = true
+        state.pending.append(.usage(ModelUsage(completionTokens: state.deltaChunks, isEstimate: true)))
     }
 
     /// The choice ended: its tool calls, complete, then the reason (once).

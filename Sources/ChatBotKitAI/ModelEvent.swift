@@ -36,17 +36,24 @@ public struct ModelUsage: Sendable, Hashable {
     public var promptTokens: Int
     /// Tokens of the answer.
     public var completionTokens: Int
+    /// Whether the client counted them because the service reported none (llama-cpp-python's
+    /// server sends no usage in a stream): then each streamed chunk is one token (as it is
+    /// with llama.cpp) and the prompt's tokens are unknown (0).
+    public var isEstimate: Bool
     /// Both.
     public var totalTokens: Int { promptTokens + completionTokens }
 
     /// Usage.
-    public init(promptTokens: Int = 0, completionTokens: Int = 0) {
+    public init(promptTokens: Int = 0, completionTokens: Int = 0, isEstimate: Bool = false) {
         self.promptTokens = promptTokens
         self.completionTokens = completionTokens
+        self.isEstimate = isEstimate
     }
 
     /// Both added up.
     public static func + (lhs: ModelUsage, rhs: ModelUsage) -> ModelUsage {
-        ModelUsage(promptTokens: lhs.promptTokens + rhs.promptTokens, completionTokens: lhs.completionTokens + rhs.completionTokens)
+        ModelUsage(
+            promptTokens: lhs.promptTokens + rhs.promptTokens, completionTokens: lhs.completionTokens + rhs.completionTokens,
+            isEstimate: lhs.isEstimate || rhs.isEstimate)
     }
 }

@@ -48,7 +48,7 @@ import Testing
 
     @Test func aFinishWithoutDoneIsComplete() async throws {
         let events = try await Self.events([#"{"choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":"stop"}]}"#])
-        #expect(events == [.text("Hi"), .finished(.stop)])
+        #expect(events == [.text("Hi"), .finished(.stop), .usage(ModelUsage(completionTokens: 1, isEstimate: true))])
     }
 
     @Test func aLineThatIsNotJSONIsAMalformedStreamNamingIt() async throws {

