@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "ChatTransport", targets: ["ChatTransport"]),
         .library(name: "ChatClient", targets: ["ChatClient"]),
         .library(name: "ChatBotKit", targets: ["ChatBotKit"]),
+        .library(name: "ChatBotKitAI", targets: ["ChatBotKitAI"]),
+        .library(name: "ChatBotKitMCP", targets: ["ChatBotKitMCP"]),
         .library(name: "ChatBotKitWebhooks", targets: ["ChatBotKitWebhooks"]),
         .library(name: "ChatBotKitConfiguration", targets: ["ChatBotKitConfiguration"]),
         .library(name: "ChatBotKitTesting", targets: ["ChatBotKitTesting"]),
@@ -38,9 +40,10 @@ let package = Package(
     traits: [
         .trait(name: "Webhooks", description: "ChatBotKitWebhooks: the webhook server and the webhook and custom-command intakes (Hummingbird)"),
         .trait(name: "Configuration", description: "ChatBotKitConfiguration: bots.yaml, bot kinds and reloading (Yams)"),
+        .trait(name: "MCP", description: "ChatBotKitMCP: Model Context Protocol servers' tools for AI assistants (the MCP Swift SDK)"),
         .trait(
             name: "Tools", description: "The dev server, ChatBotKitTesting, ChatBotKitPostgres, the bots tool and the examples",
-            enabledTraits: ["Webhooks", "Configuration"]),
+            enabledTraits: ["Webhooks", "Configuration", "MCP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -73,6 +76,10 @@ let package = Package(
         // `make docs`: the DocC catalogs of the public modules (`swift package generate-documentation`).
         // No target depends on it, so a package that adds ChatBotKit builds nothing of it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // MCP tools for AI assistants (ChatBotKitMCP, under the MCP trait): the protocol's own
+        // Swift SDK, its client and stdio transport. Its package names SwiftNIO (for its
+        // examples), which is why it is a trait of its own.
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk.git", from: "0.12.1"),
     ],
     targets: [
         // MARK: Wire model
@@ -149,6 +156,21 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // MARK: AI assistants: language models over the OpenAI-compatible Chat Completions API
+        // (streamed through ChatTransport's libcurl, no NIO), Codable tools, conversation memory
+        .target(
+            name: "ChatBotKitAI",
+            dependencies: ["ChatBotKit", "ChatClient", "ChatModels", "ChatTransport", "ChatLocking"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "ChatBotKitMCP",
+            dependencies: [
+                "ChatBotKitAI", "ChatModels", "ChatLocking", .product(name: "Logging", package: "swift-log"),
+                .product(name: "MCP", package: "swift-sdk", condition: .when(traits: ["MCP"])),
+            ],
+            swiftSettings: strictSettings
+        ),
         // MARK: Bots that take their events (and custom commands) by HTTP: the webhook server,
         // the webhook and custom-command intakes, on Hummingbird
         .target(
@@ -171,7 +193,7 @@ let package = Package(
         .target(
             name: "ChatBotKitConfiguration",
             dependencies: [
-                "ChatBotKit", "ChatClient", "ChatModels", "ChatLocking",
+                "ChatBotKit", "ChatBotKitAI", "ChatClient", "ChatModels", "ChatLocking",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -241,13 +263,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            // TestModelServer writes its tiny model with this script.
+            resources: [.copy("Resources/tiny_model.py")],
             swiftSettings: strictSettings
         ),
 
         // MARK: Examples
         .target(
             name: "WorkoutBot",
-            dependencies: ["ChatBotKitConfiguration", "ChatBotKit", .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Tools"]))],
+            dependencies: ["ChatBotKitConfiguration", "ChatBotKit", "ChatBotKitAI", .target(name: "ChatBotKitMCP", condition: .when(traits: ["MCP"])), .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Tools"]))],
             path: "Examples/WorkoutBot/Sources",
             swiftSettings: strictSettings
         ),
@@ -351,6 +375,19 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "ChatBotKitAITests",
+            dependencies: [
+                "ChatBotKitAI", "ChatBotKit", "ChatBotKitTesting", "ChatClient", "ChatDevServer", "ChatModels", "ChatTransport", "ChatLocking",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ChatBotKitMCPTests",
+            dependencies: ["ChatBotKitMCP", "ChatBotKitAI", "ChatBotKitTesting", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "ChatTelemetryTests",
             dependencies: [
                 "ChatTelemetry", "ChatBotKit", "ChatBotKitTesting", "ChatDevServer", "ChatModels", "ChatLocking",
@@ -372,7 +409,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["ChatBotKitConfiguration", "ChatBotKitWebhooks", 
+            dependencies: ["ChatBotKitConfiguration", "ChatBotKitWebhooks", "ChatBotKitAI",
                 "WorkoutBot", "ModerationBot", "ArchiveBot", "ChatBotKitTesting", "ChatDevServer", "FileSniffing", "ChatLocking",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Tools"])),

@@ -147,7 +147,7 @@ struct RunCommand: AsyncParsableCommand {
             throw node.error(.badValue, "unknown bot kind \"\(entry.kind)\"; \(known)")
         }
         do {
-            let bot = try kind.makeBot(entry, environment: BotKindEnvironment(dataDirectory: dataDirectory, logger: logger, pathRoot: pathRoot))
+            let bot = try kind.makeBot(entry, environment: BotKindEnvironment(dataDirectory: dataDirectory, logger: logger, pathRoot: pathRoot, llm: configuration.llm))
             // Outermost, so that a skipped message costs the kind's middleware nothing either.
             if let rule = entry.senderLimit { bot.useOutermost(SenderLimit(rule)) }
             return bot

@@ -59,12 +59,15 @@ public struct BotKindEnvironment: Sendable {
     /// When set, every path the configuration gives is taken inside this folder (`bots
     /// simulate` sets it, so a simulation never touches the files a real run uses).
     public var pathRoot: URL?
+    /// The model at the top of `bots.yaml` (`llm:`), if any; ``model(for:)`` adds a bot's own.
+    public var llm: BotsConfiguration.ModelSettings?
 
     /// An environment (a bot kind's tests need only the folder).
-    public init(dataDirectory: URL, logger: Logger = Logger(label: "bots"), pathRoot: URL? = nil) {
+    public init(dataDirectory: URL, logger: Logger = Logger(label: "bots"), pathRoot: URL? = nil, llm: BotsConfiguration.ModelSettings? = nil) {
         self.dataDirectory = dataDirectory
         self.logger = logger
         self.pathRoot = pathRoot
+        self.llm = llm
     }
 
     /// A path from the configuration, relative to the folder the run started in, or `fallback`

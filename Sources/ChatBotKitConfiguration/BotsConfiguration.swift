@@ -129,6 +129,9 @@ public struct BotsConfiguration: Sendable {
     public var tracing: TracingExport? = nil
     /// Where `bots run` takes the app's webhook requests; nil (no `webhook:` section) takes none.
     public var webhook: WebhookEndpoint? = nil
+    /// The language model of the bots that answer with one (`llm:`); nil configures none. A
+    /// bot's own `llm:` overrides it (``BotKindEnvironment/model(for:)``).
+    public var llm: ModelSettings? = nil
 
     /// The keys a bot entry may have besides the ones its kind reads.
     public static let commonBotKeys = [
@@ -151,13 +154,14 @@ public struct BotsConfiguration: Sendable {
         -> BotsConfiguration
     {
         let root = try ConfigParser(file: file, environment: environment).parse(text)
-        try root.allowOnly(["server", "embedded", "metrics", "scale_out", "tracing", "webhook", "bots"])
+        try root.allowOnly(["server", "embedded", "metrics", "scale_out", "tracing", "webhook", "llm", "bots"])
         let server = try parseServer(root["server"], root: root)
         let embedded = try parseEmbedded(root["embedded"])
         let metrics = try parseMetrics(root["metrics"], embedded: embedded, server: server)
         let scaleOut = try parseScaleOut(root["scale_out"])
         let tracing = try parseTracing(root["tracing"])
         let webhook = try parseWebhook(root["webhook"], embedded: embedded, server: server, metrics: metrics)
+        let llm = try parseModel(root["llm"])
         if scaleOut != nil, server.url == nil, let section = root["scale_out"] {
             throw section.error(
                 .badValue,
@@ -191,6 +195,6 @@ public struct BotsConfiguration: Sendable {
             bots.append(entry)
         }
         return BotsConfiguration(
-            server: server, embedded: embedded, bots: bots, metrics: metrics, scaleOut: scaleOut, tracing: tracing, webhook: webhook)
+            server: server, embedded: embedded, bots: bots, metrics: metrics, scaleOut: scaleOut, tracing: tracing, webhook: webhook, llm: llm)
     }
 }

@@ -207,3 +207,13 @@ def serving_is_refused(folder, text: str, expected: str):
 
 
 __all__ = ["API_KEY", "API_SECRET", "DevServerProcess", "user_headers", "png_bytes", "wait_for", "serving_is_refused", "requests"]
+
+
+@pytest.fixture(scope="session")
+def model_server(tmp_path_factory):
+    """One real model server (llama-cpp-python, a tiny random model) for the tests that need one."""
+    from model_server import ModelServer
+    server = ModelServer(tmp_path_factory.mktemp("model")).start()
+    yield server
+    server.stop()
+

@@ -404,7 +404,8 @@ def test_the_commands_the_welcome_prints_reach_a_server_on_port_0(bots, tmp_path
     printed = [line.strip() for line in bots.output if line.strip().startswith(bots_binary() + " send")]
     assert [line.split(" --user alice ")[-1] for line in printed] == [
         """--attachment '{"type":"workout","workout-type":"run","workout-distance-meters":5000,"workout-duration-seconds":1500,"""
-        """"workout-energy-cal":400}'""", "--text /workouts", "--text /goal", "--file some.pdf", "--text /archive",
+        """"workout-energy-cal":400}'""", "--text /workouts", "--text /goal",
+        "--text '@workout-bot how far did I run this week, and am I on track for my goal?'", "--file some.pdf", "--text /archive",
         "--text /export"], "".join(bots.output)
     workouts = next(line for line in printed if line.endswith("--text /workouts"))
     assert f"--server {bots.base_url} " in workouts, workouts

@@ -1,5 +1,6 @@
 import ChatBotKitConfiguration
 import ChatBotKit
+import ChatBotKitAI
 import ChatClient
 import ChatModels
 import Foundation
@@ -8,7 +9,8 @@ import Logging
 /// The workout-tracking bot: it keeps every `workout` attachment per user, answers each with a
 /// `workout-summary` of the user's week, tells the sender which field of a malformed workout is
 /// wrong, follows edits, deletions and undeletions of workouts, answers `/workouts` with a CSV export and
-/// an SVG chart, and answers the custom command `/log run 5km 25m` with the workout to post.
+/// an SVG chart, answers the custom command `/log run 5km 25m` with the workout to post, and
+/// answers questions that mention it through a language model (`llm:` in bots.yaml), streamed.
 public enum WorkoutBot: BotKind {
     /// `kind: workout`.
     public static let name = "workout"
@@ -20,22 +22,31 @@ public enum WorkoutBot: BotKind {
         BotKindSample("--text /workouts"),
         BotKindSample("--text '/log run 5km 25m' --press log", customCommand: "log"),
         BotKindSample("--text /goal"),
+        BotKindSample("--text '@workout-bot how far did I run this week, and am I on track for my goal?'"),
     ]
 
     /// Builds the bot from its `bots.yaml` entry (options: `database`, a path; `report`, a
     /// schedule such as `mon 09:00`; `welcome`, true to greet new members; `nudge`, a duration
     /// such as `2d` after which a member who posted no workout since is nudged; `plan_closes`, how
-    /// long a `/plan` poll stays open, `1d` by default).
+    /// long a `/plan` poll stays open, `1d` by default; `llm`, its own model settings over the top's;
+    /// `mcp`, MCP servers whose tools its model may call).
     public static func makeBot(_ entry: BotsConfiguration.BotEntry, environment: BotKindEnvironment) throws -> Bot {
-        try entry.node.allowOnly(BotsConfiguration.commonBotKeys + ["database", "report", "welcome", "nudge", "plan_closes"])
+        try entry.node.allowOnly(BotsConfiguration.commonBotKeys + ["database", "report", "welcome", "nudge", "plan_closes", "llm", "mcp"])
         let report = try entry.node["report"]?.schedule()
         let welcome = try entry.node["welcome"]?.bool() ?? false
         let nudge = try entry.node["nudge"]?.duration()
         let planCloses = try entry.node["plan_closes"]?.duration() ?? .seconds(86_400)
         let store = try WorkoutStore(url: try environment.path(entry.node["database"], default: "\(entry.name)/workouts.sqlite"))
+        var assistant = try environment.model(for: entry).map { settings in
+            try Self.assistant(model: settings.makeModel(), store: store, systemPrompt: settings.systemPrompt, maxTokens: settings.maxTokens)
+        }
+        assistant?.toolSources = try mcpToolSources(entry, logger: environment.logger)
+        if assistant == nil {
+            environment.logger.warning("Bot \(entry.name) answers no questions: \(noModelHelp)")
+        }
         return make(
             name: entry.name, user: User(id: entry.user, name: "Workout bot"), store: store, report: report, welcome: welcome, nudge: nudge,
-            planCloses: planCloses)
+            planCloses: planCloses, assistant: assistant)
     }
 
     /// The bot, with its handlers, storing into `store`, posting the last seven days' totals in
@@ -45,9 +56,10 @@ public enum WorkoutBot: BotKind {
     /// `planCloses`.
     public static func make(
         name: String, user: User, store: WorkoutStore, report: Schedule? = nil, welcome: Bool = false, nudge: Duration? = nil,
-        planCloses: Duration = .seconds(86_400)
+        planCloses: Duration = .seconds(86_400), assistant: Assistant? = nil
     ) -> Bot {
         let bot = Bot(name: name, user: user)
+        addQuestions(to: bot, assistant: assistant)
         bot.on(WorkoutAttachmentPayload.self) { workout, context in
             try await record(workout, context: context, store: store, nudge: nudge)
         }

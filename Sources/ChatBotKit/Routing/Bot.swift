@@ -58,6 +58,8 @@ public final class Bot: Sendable {
     public let user: User
     let routes = Locked(Routes())
     let conversationStoreBox = Locked<any ConversationStore>(MemoryConversationStore())
+    /// Its streamed replies being generated, which users' `ai_indicator.stop` events stop.
+    public let generations = GenerationRegistry()
 
     /// A bot acting as `user` (by default a user named after the bot).
     public init(name: String, user: User? = nil) {

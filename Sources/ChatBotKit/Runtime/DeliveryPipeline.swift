@@ -74,6 +74,8 @@ final class DeliveryPipeline: Sendable {
     /// a worker started for a channel that had none.
     func take(_ event: Event, workers: inout DiscardingTaskGroup) async {
         if event.type == .userDeleted { return await takeUserDeletion(event, workers: &workers) }
+        // A user's stop reaches the streamed reply it means now, not behind it in the mailbox.
+        if event.type == .aiIndicatorStop, event.user?.id != bot.user.id { bot.generations.stop(for: event) }
         logMembership(event)
         let accepted = acceptance.delivery(for: event).flatMap { once($0.0, in: $0.1) }
         for observer in observers { observer.took(event, as: accepted?.0) }

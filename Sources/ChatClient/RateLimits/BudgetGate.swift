@@ -45,4 +45,15 @@ final class BudgetGate: Sendable {
             return .go(after: wait, heldBy: wait > .zero ? slowest.name : nil)
         }
     }
+
+    /// How long a call of `endpoint` would wait for its turn at `now`, reserving nothing.
+    func wait(for endpoint: EndpointName, now: ContinuousClock.Instant = .now) -> Duration {
+        let rates = budget.rates(for: endpoint)
+        return arrivals.withLock { arrivals in
+            rates.reduce(Duration.zero) { wait, entry in
+                let earliest = (arrivals[entry.name] ?? now) - entry.rate.spacing * (entry.rate.count - 1)
+                return max(wait, earliest - now)
+            }
+        }
+    }
 }

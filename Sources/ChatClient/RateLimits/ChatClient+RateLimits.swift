@@ -19,4 +19,12 @@ extension ChatClient {
 
     /// Every quota this client has seen, by endpoint (see ``observedRateLimit(for:)``).
     public var observedRateLimits: [EndpointName: RateLimitQuota] { rateLimitLedger.all }
+
+    /// Whether a call of `endpoint` made now would wait: for its turn in the client's
+    /// ``RateBudget``, or for the reset of a quota the service said is spent. Nothing is
+    /// reserved; what can be skipped (a streamed reply's partial update) is skipped instead.
+    package func wouldWaitForQuota(of endpoint: EndpointName) -> Bool {
+        if rateLimitLedger.isSpent(endpoint) { return true }
+        return (budgetGate?.wait(for: endpoint) ?? .zero) > .zero
+    }
 }

@@ -33,4 +33,9 @@ final class RateLimitLedger: Sendable {
             return nil
         }
     }
+
+    /// Whether `endpoint`'s quota is spent until a reset still to come, taking nothing.
+    func isSpent(_ endpoint: EndpointName, now: Date = Date()) -> Bool {
+        quotas.withLock { $0[endpoint]?.isSpent(at: now) ?? false }
+    }
 }

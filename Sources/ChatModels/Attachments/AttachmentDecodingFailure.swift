@@ -45,8 +45,8 @@ public struct AttachmentDecodingFailure: Error, Sendable, Hashable, CustomString
     /// `[attachment.decoding_failed] <id>: <message>`.
     public var description: String { "[\(Self.code)] \(attachmentId) as \(payloadType): \(message)" }
 
-    /// The field path and reason of a `DecodingError`.
-    static func describe(_ error: DecodingError) -> (String, String) {
+    /// The field path and reason of a `DecodingError` (tools' arguments are reported the same way).
+    package static func describe(_ error: DecodingError) -> (String, String) {
         switch error {
         case .typeMismatch(_, let context):
             return (JSONPath(codingPath: context.codingPath).description, context.debugDescription)

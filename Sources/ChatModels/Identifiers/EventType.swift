@@ -50,6 +50,13 @@ public struct EventType: RawRepresentable, Hashable, Sendable, ExpressibleByStri
     public static let typingStart = Self(rawValue: "typing.start")
     /// Someone stopped typing.
     public static let typingStop = Self(rawValue: "typing.stop")
+    /// An AI assistant's state for a reply changed (`ai_state`: thinking, generating, ...);
+    /// custom fields `ai_state`, `message_id`.
+    public static let aiIndicatorUpdate = Self(rawValue: "ai_indicator.update")
+    /// An AI assistant's state indicator ends (its reply is complete).
+    public static let aiIndicatorClear = Self(rawValue: "ai_indicator.clear")
+    /// A user asked for an AI assistant's reply to stop (the stop button of Stream's UI kits).
+    public static let aiIndicatorStop = Self(rawValue: "ai_indicator.stop")
     /// A channel was created.
     public static let channelCreated = Self(rawValue: "channel.created")
     /// A channel changed.

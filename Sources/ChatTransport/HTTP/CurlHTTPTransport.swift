@@ -35,6 +35,29 @@ public final class CurlHTTPTransport: HTTPTransport {
         }
     }
 
+    /// Performs a request and answers once its headers are in; the body is read as it arrives,
+    /// with at most `bufferCapacity` bytes (256 KiB) waiting unread before the transfer pauses.
+    /// Cancelling the calling task, the body's reader, or ``HTTPBodyStream/cancel()`` closes the
+    /// connection at once.
+    public func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse {
+        try await stream(request, bufferCapacity: 256 << 10)
+    }
+
+    /// ``stream(_:)`` with a buffer of `bufferCapacity` bytes.
+    public func stream(_ request: TransportRequest, bufferCapacity: Int) async throws -> StreamedTransportResponse {
+        let transfer = try CurlTransfer(request, caFile: caFile)
+        transfer.streamBody(capacity: bufferCapacity, engine: engine)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                transfer.headContinuation = continuation
+                engine.submit(transfer)
+            }
+        } onCancel: {
+            transfer.isCancelled.store(true, ordering: .relaxed)
+            engine.wake()
+        }
+    }
+
     /// Stops the engine thread; transfers still running fail with ``TransportError/Code/shutDown``.
     public func shutdown() {
         engine.shutdown()
@@ -72,8 +95,7 @@ final class CurlEngine: @unchecked Sendable {
             return true
         }
         guard accepted else {
-            transfer.continuation?.resume(throwing: TransportError(code: .shutDown, message: "the HTTP transport was shut down"))
-            transfer.continuation = nil
+            transfer.refuse(TransportError(code: .shutDown, message: "the HTTP transport was shut down"))
             return
         }
         if !started.exchange(true, ordering: .acquiringAndReleasing) {
@@ -131,6 +153,11 @@ final class CurlEngine: @unchecked Sendable {
                 curl_multi_remove_handle(multi, easy)
                 active.removeValue(forKey: easy)
                 transfer.finish(CURLE_ABORTED_BY_CALLBACK)
+            }
+            // Streamed bodies paused because their reader fell behind, now caught up
+            // (CURLPAUSE_CONT is 0: nothing paused).
+            for (easy, transfer) in active where transfer.wantsResume.exchange(false, ordering: .relaxed) {
+                _ = curl_easy_pause(easy, 0)
             }
             curl_multi_perform(multi, &running)
             var remaining: Int32 = 0

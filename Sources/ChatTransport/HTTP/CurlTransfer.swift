@@ -12,13 +12,13 @@ final class CurlTransfer: @unchecked Sendable {
     let easy: UnsafeMutableRawPointer
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var mime: OpaquePointer?
-    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     private let destination: TransportRequest.Destination
     private let progressHandler: (@Sendable (TransferProgress) -> Void)?
     private var lastProgress = TransferProgress(uploaded: -1, uploadTotal: -1, downloaded: -1, downloadTotal: -1)
     private var output: FileHandle?
     private var body = Data()
-    private var headers: [(name: String, value: String)] = []
+    private(set) var headers: [(name: String, value: String)] = []
     private(set) var failure: TransportError?
     /// Whether the transfer was ended on purpose once `.head(limit:)` had its bytes.
     private var hasHead = false
@@ -26,6 +26,13 @@ final class CurlTransfer: @unchecked Sendable {
     private let isFinished = Atomic<Bool>(false)
     var continuation: CheckedContinuation<TransportResponse, any Error>?
     let url: URL
+    /// Streamed transfers (``CurlHTTPTransport/stream(_:)``): where the body goes, the caller
+    /// waiting for the status and headers, and the body handed to it with them.
+    var bodyBuffer: ResponseBodyBuffer?
+    var headContinuation: CheckedContinuation<StreamedTransportResponse, any Error>?
+    var bodyStream: HTTPBodyStream?
+    /// Set by the reader of a paused streamed body; the engine thread resumes the transfer.
+    let wantsResume = Atomic<Bool>(false)
 
     init(_ request: TransportRequest, caFile: String?) throws {
         guard let easy = curl_easy_init() else {
@@ -130,6 +137,10 @@ final class CurlTransfer: @unchecked Sendable {
     func receiveBody(_ buffer: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
         guard let buffer, count > 0 else { return count }
         let bytes = UnsafeRawBufferPointer(start: buffer, count: count)
+        if let bodyBuffer {
+            deliverHead()
+            return bodyBuffer.offer(Data(bytes)) ? count : CurlTransfer.pauseWriting
+        }
         switch destination {
         case .memory(let limit):
             guard body.count + count <= limit else {
@@ -166,6 +177,8 @@ final class CurlTransfer: @unchecked Sendable {
         } else if let colon = line.firstIndex(of: ":") {
             headers.append(
                 (line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+        } else if line.isEmpty, bodyBuffer != nil {
+            deliverHead()
         }
         return count
     }
@@ -186,6 +199,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// Resumes the caller once with the outcome of `code`, then frees everything.
     func finish(_ code: CURLcode) {
         guard !isFinished.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        if bodyBuffer != nil { return finishStream(code) }
         let outcome: Result<TransportResponse, any Error>
         if isCancelled.load(ordering: .relaxed) {
             outcome = .failure(CancellationError())
@@ -220,7 +234,7 @@ final class CurlTransfer: @unchecked Sendable {
         return final == lastProgress ? nil : final
     }
 
-    private func release() {
+    func release() {
         try? output?.close()
         output = nil
         if let mime { curl_mime_free(mime) }

@@ -6,6 +6,21 @@ public protocol HTTPTransport: Sendable {
     /// Performs `request`; HTTP error statuses are responses, not errors. Cancelling the calling
     /// task cancels the transfer.
     func send(_ request: TransportRequest) async throws -> TransportResponse
+
+    /// Performs `request` and answers as soon as the status and headers arrive, with the body
+    /// to read as it comes (server-sent events, a model's streamed answer). The request's
+    /// `destination` is not used. Cancelling the calling task before the headers come, or the
+    /// reading of the body after, cancels the transfer.
+    func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse
+}
+
+extension HTTPTransport {
+    /// For a transport that cannot stream: the whole response, then its body as one chunk.
+    public func stream(_ request: TransportRequest) async throws -> StreamedTransportResponse {
+        let response = try await send(request)
+        return StreamedTransportResponse(
+            status: response.status, headers: response.headers, body: HTTPBodyStream(chunks: response.body.isEmpty ? [] : [response.body]))
+    }
 }
 
 /// An HTTP request for a ``HTTPTransport``.
