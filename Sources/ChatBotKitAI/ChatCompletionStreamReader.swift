@@ -101,7 +101,7 @@ final class ChatCompletionStreamReader: Sendable {
         } catch {
             throw ModelError(
                 code: .malformedStream,
-                message: "line \(state.parser.lineNumber) of the answer's stream is not a JSON chunk (\(error.message)): \(data.prefix(120))")
+                message: "line \(event.line) of the answer's stream is not a JSON chunk (\(error.message)): \(data.prefix(120))")
         }
         guard case .object(let chunk) = json else {
             throw ModelError(code: .malformedStream, message: "an event of the answer's stream is not a JSON object: \(data.prefix(120))")

@@ -45,7 +45,7 @@ public struct ModelMessage: Sendable, Hashable {
     /// The message as the Chat Completions API takes it.
     var json: RawJSON {
         var object: JSONObject = ["role": .string(role.rawValue)]
-        object["content"] = role == .assistant && content.isEmpty && !toolCalls.isEmpty ? .null : .string(content)
+        object["content"] = .string(content)
         if !toolCalls.isEmpty { object["tool_calls"] = .array(toolCalls.map(\.json)) }
         if let toolCallId { object["tool_call_id"] = .string(toolCallId) }
         return .object(object)

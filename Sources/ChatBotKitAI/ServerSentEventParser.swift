@@ -16,6 +16,8 @@ struct ServerSentEventParser: Sendable {
         var name: String?
         /// The `data:` lines, joined with newlines.
         var data: String
+        /// The line of the stream its first `data:` line was on (from 1), for errors that name it.
+        var line: Int = 0
     }
 
     /// The longest line accepted; a longer one is a malformed stream, not a reason to grow
@@ -25,6 +27,7 @@ struct ServerSentEventParser: Sendable {
     private var lastWasCR = false
     private var data: [UInt8] = []
     private var hasData = false
+    private var dataLine = 0
     private var name: String?
     /// Lines read so far (for errors).
     private(set) var lineNumber = 0
@@ -66,7 +69,7 @@ struct ServerSentEventParser: Sendable {
                 name = nil
             }
             guard hasData else { return nil }
-            return Event(name: name, data: String(decoding: data, as: UTF8.self))
+            return Event(name: name, data: String(decoding: data, as: UTF8.self), line: dataLine)
         }
         if line.first == UInt8(ascii: ":") { return nil }
         let colon = line.firstIndex(of: UInt8(ascii: ":")) ?? line.endIndex
@@ -75,7 +78,7 @@ struct ServerSentEventParser: Sendable {
         if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
         switch field {
         case "data":
-            if hasData { data.append(0x0A) }
+            if hasData { data.append(0x0A) } else { dataLine = lineNumber }
             data.append(contentsOf: value)
             hasData = true
         case "event":

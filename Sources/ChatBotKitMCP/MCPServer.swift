@@ -118,6 +118,10 @@ public final class MCPServer: Sendable {
         await client.disconnect()
         if process.isRunning {
             process.terminate()
+            // A server that ignores SIGTERM (or is stuck in a call) must not hold the bot's shutdown.
+            let deadline = ContinuousClock.now + .seconds(2)
+            while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
     }

@@ -95,10 +95,15 @@ public final class TestModelServer: Sendable {
         throw StartError(description: "llama_cpp.server did not listen within \(timeout)")
     }
 
-    /// Stops the server and removes its folder.
+    /// Stops the server (killed after 3 s) and removes its folder.
     public func stop() {
         if process.isRunning {
             process.terminate()
+            // uvicorn lets open responses finish before it exits, and a test that stops the
+            // server mid-stream, or a client that keeps its connection alive, would hold it forever.
+            let deadline = ContinuousClock.now + .seconds(3)
+            while process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
+            if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: folder)

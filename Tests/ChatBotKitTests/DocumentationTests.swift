@@ -38,6 +38,10 @@ struct DocumentationTests {
         "Sources/ChatBotKit/ChatBotKit.docc/RoutingAttachments.md": [
             [.lines("Tests/ChatBotKitTests/ReadmeTests.swift")]
         ],
+        "Sources/ChatBotKit/ChatBotKit.docc/AIAssistants.md": [
+            [.lines("Tests/ExamplesTests/AIAssistantsArticleTests.swift")],
+            [.lines("Tests/ExamplesTests/AIAssistantsArticleTests.swift")],
+        ],
         "Sources/ChatBotKit/ChatBotKit.docc/Conversations.md": [
             [.lines("Tests/ChatBotKitTests/ConversationTests.swift")]
         ],

@@ -34,7 +34,7 @@ struct ModerationBeforeSendTests {
 
     @Test("an ELF renamed .png is refused before it is stored: the sender reads why, the upload leaves the CDN, the notice counts towards a ban")
     func refusesBeforeStoring() async throws {
-        let files = try FixtureFiles()
+        let files = try ScratchFolder()
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", name: "Ann", channel: "messaging:general")
             try await Self.withModerator(server) { _ in
@@ -80,7 +80,7 @@ struct ModerationBeforeSendTests {
 
     @Test("a file link that 404s is refused; a trusted or unjudged channel passes; a 30 MB file is judged by its head and refused for its size")
     func headsAndMissingFiles() async throws {
-        let files = try FixtureFiles()
+        let files = try ScratchFolder()
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", name: "Ann", channel: "messaging:general")
             try await Self.withModerator(server) { _ in
@@ -93,7 +93,7 @@ struct ModerationBeforeSendTests {
                 }
                 #expect(missing?.message.contains("x.png was not posted: its file is not on the file host (HTTP") == true, "\(String(describing: missing))")
 
-                let big = try files.bytes(30 * 1024 * 1024, named: "movie.mp4")
+                let big = try files.file("movie.mp4", bytes: 30 * 1024 * 1024)
                 let started = ContinuousClock.now
                 let refused = await #expect(throws: ChatClientError.self) { try await ann.sendFile(big) }
                 #expect(refused?.message.contains("over the 25.0 MB limit") == true, "\(String(describing: refused))")

@@ -13,7 +13,7 @@ import WorkoutBot
     static let question = "@workout-bot how far did I run this week, and am I on track for my goal?"
 
     @Test func theToolsDeclaredSchemasAgreeWithTheirArguments() throws {
-        let store = try WorkoutStore(url: try FixtureFiles().folder.appendingPathComponent("workouts.sqlite"))
+        let store = try WorkoutStore(url: try ScratchFolder().url.appendingPathComponent("workouts.sqlite"))
         let tools = try WorkoutBot.assistant(model: OpenAICompatibleModel(url: URL(string: "http://127.0.0.1:9/v1")!, model: "x"), store: store).tools
         #expect(tools.tools.map(\.name) == ["week_totals", "recent_workouts"])
         for tool in tools.tools {
@@ -23,8 +23,8 @@ import WorkoutBot
     }
 
     @Test func aQuestionIsAnsweredWithTheWeeksCardThroughTheModel() async throws {
-        let data = try FixtureFiles()
-        let store = try WorkoutStore(url: data.folder.appendingPathComponent("workouts.sqlite"))
+        let data = try ScratchFolder()
+        let store = try WorkoutStore(url: data.url.appendingPathComponent("workouts.sqlite"))
         let model = try await TestModelServer.start()
         defer { model.stop() }
         var assistant = try WorkoutBot.assistant(model: OpenAICompatibleModel(url: model.url, model: model.model), store: store, maxTokens: 200)
@@ -51,7 +51,7 @@ import WorkoutBot
     }
 
     @Test func withoutAModelAQuestionIsToldHowToConfigureOne() async throws {
-        let data = try FixtureFiles()
+        let data = try ScratchFolder()
         let entry = try botEntry("name: workout\nkind: workout\nuser: workout-bot\nchannels: [messaging:general]")
         let bot = try WorkoutBot.makeBot(entry, environment: data.environment)
         try await TestChatServer.withServer { server in
@@ -71,6 +71,7 @@ import WorkoutBot
             bots:
               - name: workout
                 kind: workout
+                channels: [messaging:general]
                 llm: { model: qwen2.5 }
             """
         let configuration = try BotsConfiguration.parse(yaml)

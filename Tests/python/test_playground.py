@@ -1,10 +1,17 @@
 """The web playground in real Chromium: `bots run` with the repository's bots.yaml (the three
 example bots, dev mode) on port 0, one run for the module; each test is a person at the page,
-and Bob, in a second browser, watches messaging:general the whole time and sees it all live."""
+and Bob, in a second browser, watches messaging:general the whole time and sees it all live.
+The workout bot answers questions through a real model server (llama-cpp-python, the tiny
+random model: its words are nonsense, the tests check what the page does with them)."""
 
 import os
+import re
 import shutil
 import struct
+import subprocess
+import sys
+import threading
+import time
 import zlib
 
 import pytest
@@ -12,10 +19,15 @@ from stream_chat import StreamChat
 
 from browser import Browser, keep_screenshot
 from conftest import ROOT, wait_for
+from model_server import ModelServer, write_tiny_model
 from test_bots_run import BotsRun
 
 GENERAL = "messaging:general"
 GALLERY = "messaging:gallery"  # no bot watches it: what is posted there stays as posted
+# Channels where the workout bot answers questions too: a short conversation of their own keeps
+# the model's prompt small (the tiny model reads 4,096 tokens at most).
+ASK, ASK_AGAIN = "messaging:ask", "messaging:ask-again"
+QUESTION = "@workout-bot how far did I run this week?"
 
 
 RENDERERS = """
@@ -27,21 +39,66 @@ registerPayloadRenderer("route", (route, { el }) =>
 """
 
 
+class ChatmlModelServer(ModelServer):
+    """model_server.py's server in llama-cpp-python's plain `chatml` format. The shared fixture's
+    `chatml-function-calling` refuses to stream an answer under `tool_choice: auto` (what the
+    workout bot sends with its tools) once the model picks a tool: "Automatic streaming tool
+    choice is not supported", and the bot says the connection broke off. Plain chatml leaves the
+    tools out and streams text."""
+
+    def start(self, timeout=120):
+        self.folder.mkdir(parents=True, exist_ok=True)
+        model = write_tiny_model(self.folder / "tiny.gguf")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", "tiny", "--host", "127.0.0.1",
+             "--port", "0", "--chat_format", "chatml", "--n_ctx", "4096", "--n_threads", "1", "--verbose", "false"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        ready = threading.Event()
+
+        def read():
+            for line in self.process.stdout:
+                self.output.append(line)
+                match = re.search(r"running on (http://127\.0\.0\.1:\d+)", line)
+                if match and self.url is None:
+                    self.url = match.group(1) + "/v1"
+                    ready.set()
+        threading.Thread(target=read, daemon=True).start()
+        if not ready.wait(timeout):
+            self.stop()
+            raise RuntimeError("llama_cpp.server did not listen:\n" + "".join(self.output[-40:]))
+        return self
+
+
 @pytest.fixture(scope="module")
-def playground(tmp_path_factory):
-    """`bots run` of the repository's bots.yaml, its three ports on 0, in a folder of its own."""
+def chat_model(tmp_path_factory):
+    server = ChatmlModelServer(tmp_path_factory.mktemp("chat-model")).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def playground(tmp_path_factory, chat_model):
+    """`bots run` of the repository's bots.yaml, its three ports on 0, in a folder of its own; the
+    workout bot also in the question channels, its `llm:` the test's model server."""
     folder = tmp_path_factory.mktemp("playground")
     text = (ROOT / "bots.yaml").read_text()
     assert "dev_tokens: true" in text, "the shipped bots.yaml runs the dev server in dev mode, so `make run` serves the playground"
     for port in ("8787", "9464", "8789"):
         assert f"port: {port}" in text, f"the test expects the shipped bots.yaml's port {port}"
         text = text.replace(f"port: {port}", "port: 0")
+    workout = "    user: workout-bot\n    channels: [messaging:general]\n"
+    assert workout in text and re.search(r"^llm:", text, re.M), "the test expects the shipped bots.yaml's workout bot and llm section"
+    text = text.replace(workout, f"    user: workout-bot\n    channels: [messaging:general, {ASK}, {ASK_AGAIN}]\n")
+    # The tiny model never ends an answer before max_tokens, and llama-cpp-python holds back its
+    # stray bytes until the end: 400 tokens are an answer of a few seconds to stop in the middle.
+    text = re.sub(r"^llm:.*$", "llm:\n  max_tokens: 400", text, count=1, flags=re.M)
     # A bot author's own renderer, through the documented hook.
     (folder / "renderers.js").write_text(RENDERERS)
     text = text.replace("embedded:\n", f"embedded:\n  playground_renderers: {folder / 'renderers.js'}\n", 1)
     config = folder / "bots.yaml"
     config.write_text(text)
-    env = {key: value for key, value in os.environ.items() if key not in ("CHAT_API_KEY", "CHAT_API_SECRET")}
+    env = {key: value for key, value in os.environ.items() if key not in ("CHAT_API_KEY", "CHAT_API_SECRET", "OPENAI_API_KEY")}
+    env.update(LLM_URL=chat_model.url, LLM_MODEL="tiny")
     run = BotsRun(config, env=env)
     run.folder = folder
     yield run
@@ -162,25 +219,44 @@ def test_an_upload_shows_its_progress_and_lands_in_the_archive_bots_answer(playg
     assert bob.message("my week", user="uma").get_attribute("data-id") == sent
 
 
-def test_an_executable_renamed_png_disappears_with_the_moderators_notice(playground, browsers, bob, tmp_path):
+def test_an_executable_renamed_png_is_refused_before_anyone_sees_it_and_the_moderator_says_so(playground, browsers, bob, sdk, tmp_path):
     program = tmp_path / "holiday.png"
     shutil.copy(shutil.which("true"), program)
     page = browsers("eve").open(playground.base_url, "eve", GENERAL, name="Eve")
+    assert page.script("const list = document.querySelector('.channel-main .messages');"
+                       "return list.scrollHeight - list.scrollTop - list.clientHeight < 2"), "the channel opens at its newest messages"
     page.attach(program)
     page.wait_for(".chip.done[data-file='holiday.png']")
-    # The moderator may take it away before a look at the page would find it: each page notes what it showed.
+    # Each page notes every message it draws, however briefly.
     record = """window.__shown = []; new MutationObserver(changes => changes.forEach(change => change.addedNodes.forEach(
         node => node.dataset && window.__shown.push(node.innerText)))).observe(document.querySelector('.channel-main .messages'), {childList: true});"""
     for window in (page, bob):
         window.script(record)
     page.type("my holiday")
     page.find(".channel-main button.send").click()
+    # The moderator refused it through the Before Message Send hook: Eve reads why by her composer,
+    # her text is still there to send without the file, and the file is gone from it.
+    refusal = page.wait(lambda _: page.find(".channel-main .composer-refusal").is_displayed() and page.find(".channel-main .composer-refusal"),
+                        timeout=30, what="the refusal by the composer")
+    assert refusal.text.startswith("Not sent: holiday.png was not posted: it is really an executable program"), refusal.text
+    assert refusal.get_attribute("role") == "alert"
+    assert page.find(".channel-main textarea[name='text']").get_attribute("value") == "my holiday"
+    assert not page.find_all(".channel-main .chip")
+    # Then the moderator says in the channel whose file was refused and why; both see that, and nobody the message.
     for window in (page, bob):
-        notice = window.message("holiday.png was removed", user="moderator", timeout=30)
-        assert "really an executable" in notice.text and window.find(".moderation-notice", notice).text == "Moderation holiday.png"
-        window.wait(lambda _: not any("my holiday" in text for text in window.texts()), what="the message gone")
-        assert any("my holiday" in text for text in window.script("return window.__shown")), "it was shown before it went"
+        notice = window.message("holiday.png was not posted because it is really an executable program", user="moderator", timeout=30)
+        assert window.find(".text", notice).text.startswith("@Eve: holiday.png was not posted because it is really an executable program")
+        assert window.find(".moderation-notice", notice).text == "Moderation holiday.png"
     keep_screenshot(page, "playground-moderation")
+    time.sleep(1)  # anything announced after the notice would have been drawn by now
+    for window in (page, bob):
+        assert not any("my holiday" in text for text in window.script("return window.__shown")), "the refused message was drawn"
+    assert not any(m["text"] == "my holiday" for m in sdk.channel("messaging", "general").query(messages={"limit": 100})["messages"])
+    # What she sends next goes through, and the line by the composer goes.
+    page.send(", text only")
+    for window in (page, bob):
+        window.message("my holiday, text only", user="eve")
+    assert not page.find(".channel-main .composer-refusal").is_displayed()
 
 
 def test_log_then_pressing_log_posts_the_workout_and_the_bot_sums_it_up(playground, browsers, bob):
@@ -380,3 +456,103 @@ def test_html_and_javascript_links_in_a_message_run_no_script_and_show_as_text(p
     assert all(src.startswith(("http://", "https://", "/")) for src in state["sources"]), state
     for node in page.find_all("a[target='_blank']"):
         assert node.get_attribute("rel") == "noopener noreferrer"
+
+
+# Each time a page draws an AI reply, what it showed: its text, the indicator's state and label, a Stop button.
+AI_RECORDER = """window.__ai = []; const list = document.querySelector('.channel-main .messages');
+    new MutationObserver(() => list.querySelectorAll('article.message.ai').forEach(node => {
+        const shot = {id: node.dataset.id, text: node.querySelector('.text')?.textContent ?? '',
+                      state: node.querySelector('.ai-indicator')?.dataset.state ?? null,
+                      label: node.querySelector('.ai-state')?.textContent ?? null, stop: Boolean(node.querySelector('.stop-generating'))};
+        const last = window.__ai.filter(other => other.id === shot.id).pop();
+        if (JSON.stringify(last) !== JSON.stringify(shot)) window.__ai.push(shot);
+    })).observe(list, {childList: true, subtree: true});"""
+
+
+def shown_text(page, css):
+    """The text of a message as the page holds it (selenium's .text folds control characters, which the tiny model writes)."""
+    return page.script("return document.querySelector(arguments[0])?.textContent ?? ''", f"{css} .text")
+
+
+def ask(page):
+    """Asks the workout bot the question; the CSS selector of its AI reply."""
+    asked = page.send(QUESTION)
+    reply = page.wait(lambda _: next((n for n in page.messages() if n.get_attribute("data-user") == "workout-bot"
+                                      and "ai" in n.get_attribute("class").split()
+                                      and n.get_attribute("data-id") != asked), False), what="the bot's AI reply")
+    return f".channel-main article.message.ai[data-id='{reply.get_attribute('data-id')}']", reply.get_attribute("data-id")
+
+
+def test_a_question_streams_its_answer_under_the_thinking_indicator_until_it_ends(playground, browsers, sdk):
+    page = browsers("quinn").open(playground.base_url, "quinn", ASK, name="Quinn")
+    page.message("Welcome, Quinn!", user="workout-bot")
+    page.script(AI_RECORDER)
+    reply, reply_id = ask(page)
+    page.wait(lambda _: page.find_all(f"{reply} .text") and not page.find_all(f"{reply} .ai-indicator"), timeout=180, what="the whole answer")
+    answer = sdk.get_message(reply_id)["message"]
+    assert answer["ai_generated"] is True and answer["generating"] is False and "ai_stopped" not in answer and answer["text"]
+    shots = [shot for shot in page.script("return window.__ai") if shot["id"] == reply_id]
+    # Asked: an empty reply, thinking, which could be stopped.
+    assert {"id": reply_id, "text": "", "state": "AI_STATE_THINKING", "label": "Thinking…", "stop": True} in shots, shots
+    # Then the text grew, each time the text before and more, while the indicator said generating.
+    texts = [shot["text"] for shot in shots]
+    assert texts[0] == "" and all(later.startswith(earlier) for earlier, later in zip(texts, texts[1:])), texts
+    assert any(shot["text"] and shot["text"] != answer["text"] and shot["label"] == "Generating…" and shot["stop"] for shot in shots), shots
+    # And it ended: the whole text, no indicator, no Stop, and no "(edited)" for a reply that grew.
+    assert shots[-1] == {"id": reply_id, "text": answer["text"], "state": None, "label": None, "stop": False}, shots[-1]
+    assert shown_text(page, reply) == answer["text"] and not page.find_all(f"{reply} .edited")
+
+
+def test_stop_ends_the_answer_with_the_text_so_far_and_it_grows_no_more(playground, browsers, sdk):
+    page = browsers("sam").open(playground.base_url, "sam", ASK_AGAIN, name="Sam")
+    page.message("Welcome, Sam!", user="workout-bot")
+    reply, reply_id = ask(page)
+    page.wait(lambda _: page.find_all(f"{reply} .text") and page.find(f"{reply} .ai-indicator").get_attribute("data-state") == "AI_STATE_GENERATING",
+              timeout=120, what="the answer being written")
+    keep_screenshot(page, "playground-ai")
+    so_far = shown_text(page, reply)
+    page.find(f"{reply} button.stop-generating").click()
+    page.wait(lambda _: page.find(f"{reply} .ai-indicator").get_attribute("data-state") == "stopped", timeout=60, what="the stopped answer")
+    assert page.find(f"{reply} .ai-indicator").text == "Stopped" and not page.find_all(f"{reply} .stop-generating")
+    stopped = sdk.get_message(reply_id)["message"]
+    assert stopped["ai_stopped"] is True and stopped["generating"] is False
+    assert stopped["text"].startswith(so_far) and shown_text(page, reply) == stopped["text"]
+    # Stopped for good: neither the service's copy nor the page's changes any more.
+    time.sleep(3)
+    again = sdk.get_message(reply_id)["message"]
+    assert (again["text"], again["updated_at"]) == (stopped["text"], stopped["updated_at"])
+    assert shown_text(page, reply) == stopped["text"]
+
+
+def test_an_ai_reply_that_fails_shows_its_error_as_text_without_a_stop_button(playground, browsers, sdk):
+    sdk.upsert_user({"id": "assistant", "name": "Assistant"})
+    channel = sdk.channel("messaging", "gallery", data={"name": "Gallery"})
+    channel.create("assistant")
+    channel.add_members(["assistant"])
+    page = browsers("gina").open(playground.base_url, "gina", GALLERY, name="Gina")
+    reply_id = channel.send_message({"text": "", "ai_generated": True, "generating": True}, "assistant")["message"]["id"]
+    reply = f".channel-main article.message.ai[data-id='{reply_id}']"
+
+    def indicate(state):
+        channel.send_event({"type": "ai_indicator.update", "ai_state": state, "message_id": reply_id}, "assistant")
+
+    def shows(state, label):
+        return lambda _: (page.find(f"{reply} .ai-indicator").get_attribute("data-state") == state
+                          and page.find(f"{reply} .ai-state").text == label)
+    indicate("AI_STATE_THINKING")
+    page.wait(shows("AI_STATE_THINKING", "Thinking…"), what="thinking")
+    indicate("AI_STATE_EXTERNAL_SOURCES")
+    page.wait(shows("AI_STATE_EXTERNAL_SOURCES", "Checking sources…"), what="checking sources")
+    assert page.find(f"{reply} .stop-generating").text == "Stop"
+    attack = '<img src=x onerror="window.__pwned=1">'
+    sdk.update_message_partial(reply_id, {"set": {"text": f"Half {attack}", "generating": True}}, "assistant")
+    indicate("AI_STATE_GENERATING")
+    page.wait(lambda _: shows("AI_STATE_GENERATING", "Generating…")(_) and shown_text(page, reply) == f"Half {attack}", what="the text so far")
+    sdk.update_message_partial(reply_id, {"set": {"text": f"Half {attack}\n\n(The answer broke off.)", "generating": False,
+                                                  "ai_error": {"message": attack, "detail": "the stream was cut"}}}, "assistant")
+    indicate("AI_STATE_ERROR")
+    page.wait(shows("AI_STATE_ERROR", f"Error: {attack}"), what="the error")
+    assert not page.find_all(f"{reply} .stop-generating") and not page.find_all(f"{reply} img") and not page.find_all(f"{reply} .edited")
+    assert page.script("return window.__pwned === undefined")
+    channel.send_event({"type": "ai_indicator.clear", "message_id": reply_id}, "assistant")
+    page.wait(lambda _: not page.find_all(f"{reply} .ai-indicator"), what="the indicator cleared")
