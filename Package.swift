@@ -154,7 +154,7 @@ let package = Package(
         .target(
             name: "ChatBotKitWebhooks",
             dependencies: [
-                "ChatBotKit", "ChatClient", "ChatModels", "ChatLocking", "ChatServing",
+                "ChatBotKit", "ChatClient", "ChatJSON", "ChatModels", "ChatLocking", "ChatServing",
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Webhooks"])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

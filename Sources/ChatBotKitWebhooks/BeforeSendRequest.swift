@@ -1,3 +1,4 @@
+@_spi(JSONEngine) import ChatJSON
 import ChatModels
 import Foundation
 
@@ -36,7 +37,9 @@ struct BeforeSendRequest: Sendable {
         }
         user = nil
         if let userNode = reader.member(object, "user") {
-            do throws(JSONError) { try reader.readOptionalModel(into: &user, userNode) } catch { throw error.prefixed("user") }
+            if !reader.isNull(userNode) {
+                do throws(JSONError) { user = try User(reader: reader, node: userNode) } catch { throw error.prefixed("user") }
+            }
         }
         channelJSON = [:]
         if let channelNode = reader.member(object, "channel"), !reader.isNull(channelNode) {

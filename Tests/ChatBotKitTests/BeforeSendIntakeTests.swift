@@ -39,7 +39,7 @@ struct BeforeSendIntakeTests {
         return ["x-signature": signature, "x-api-key": key, "content-type": "application/json"]
     }
 
-    static func censor(_ recorder: Recorder) -> Bot {
+    static func censor(_ recorder: Recorder<String>) -> Bot {
         let bot = Bot(name: "censor", user: User(id: "censor"))
         bot.beforeSend { message, context in
             recorder.record("\(context.user?.id ?? "?") \(context.channel?.rawValue ?? "?") \(context.requestInfo["ext"]?.stringValue ?? "-"): \(message.text)")
@@ -57,7 +57,7 @@ struct BeforeSendIntakeTests {
 
     @Test("a pass is {}, a replacement the changed fields, a refusal an error message with the sender's text; a bot's own messages pass unjudged")
     func decisions() async throws {
-        let recorder = Recorder()
+        let recorder = Recorder<String>()
         let intake = BeforeSendIntake(apiKey: Self.key, apiSecret: Self.secret)
         intake.register(Self.censor(recorder), client: Self.client)
         #expect(intake.botNames == ["censor"])
@@ -89,7 +89,7 @@ struct BeforeSendIntakeTests {
         let noBot = await intake.receive(body: body, headers: Self.headers(body))
         #expect(noBot.status == 503)
         #expect(try code(noBot) == "webhook.no_bot")
-        intake.register(Self.censor(Recorder()), client: Self.client)
+        intake.register(Self.censor(Recorder<String>()), client: Self.client)
 
         var unsigned = Self.headers(body)
         unsigned["x-signature"] = nil
@@ -112,7 +112,7 @@ struct BeforeSendIntakeTests {
         }
 
         let small = BeforeSendIntake(apiKey: Self.key, apiSecret: Self.secret, maximumBodySize: 64)
-        small.register(Self.censor(Recorder()), client: Self.client)
+        small.register(Self.censor(Recorder<String>()), client: Self.client)
         let large = await small.receive(body: body, headers: Self.headers(body))
         #expect(large.status == 413)
         #expect(try code(large) == "webhook.too_large")
@@ -120,7 +120,7 @@ struct BeforeSendIntakeTests {
 
     @Test("the handler sees its deadline; one still running then is cancelled, the message let through in time, and its after-answer work dropped")
     func lateHandler() async throws {
-        let recorder = Recorder()
+        let recorder = Recorder<String>()
         let bot = Bot(name: "slow", user: User(id: "slow"))
         bot.beforeSend { message, context in
             recorder.record("left \(Int(context.timeRemaining / .milliseconds(100)))")
@@ -157,7 +157,7 @@ struct BeforeSendIntakeTests {
     @Test("over HTTP: the webhook server takes it at its own path and refuses a body over the limit before reading it all")
     func overHTTP() async throws {
         let intake = BeforeSendIntake(apiKey: Self.key, apiSecret: Self.secret, maximumBodySize: 4096)
-        intake.register(Self.censor(Recorder()), client: Self.client)
+        intake.register(Self.censor(Recorder<String>()), client: Self.client)
         let server = WebhookServer(intake: WebhookIntake(apiKey: Self.key, apiSecret: Self.secret), port: 0, beforeSend: intake)
         try await withRunningServices([server]) {
             let url = try #require(try await server.beforeSendURL().flatMap(URL.init(string:)))

@@ -17,9 +17,11 @@ struct ModerationBeforeSendTests {
     /// Runs `body` with the moderator judging the server's messages before they are sent: a
     /// webhook server with its before-send intake, and the app's hook pointed at it.
     static func withModerator(
-        _ server: TestChatServer, policy: ModerationPolicy = policy, _ body: (BeforeSendIntake) async throws -> Void
+        _ server: TestChatServer, policy: ModerationPolicy = policy, channels: Set<ChannelId>? = nil,
+        _ body: (BeforeSendIntake) async throws -> Void
     ) async throws {
-        let bot = try ModerationBot.make(name: "moderator", user: User(id: "moderator", name: "Moderator"), policy: policy)
+        let bot = try ModerationBot.make(
+            name: "moderator", user: User(id: "moderator", name: "Moderator"), policy: policy, beforeSendChannels: channels)
         let intake = BeforeSendIntake(apiKey: server.apiKey, apiSecret: server.apiSecret)
         let moderator = server.client(as: "moderator")
         try await moderator.upsertUsers([bot.user])
@@ -32,9 +34,23 @@ struct ModerationBeforeSendTests {
         }
     }
 
+    @Test("the hook asks about every channel of the app: a channel that is not the moderator's is not judged")
+    func judgesOnlyItsChannels() async throws {
+        let files = try ScratchFolder()
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", name: "Ann", channel: "messaging:general")
+            let elsewhere = try await TestUser.join(server, id: "ann", name: "Ann", channel: "messaging:gallery")
+            try await Self.withModerator(server, channels: ["messaging:general"]) { _ in
+                let notes = try await elsewhere.sendFile(try files.text("hello", named: "notes.txt"))
+                #expect(notes.type == .regular, "text/plain is not allowed by the policy, but messaging:gallery is not the moderator's")
+                await #expect(throws: ChatClientError.self) { try await ann.sendFile(try files.text("hello", named: "notes.txt")) }
+            }
+        }
+    }
+
     @Test("an ELF renamed .png is refused before it is stored: the sender reads why, the upload leaves the CDN, the notice counts towards a ban")
     func refusesBeforeStoring() async throws {
-        let files = try FixtureFiles()
+        let files = try ScratchFolder()
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", name: "Ann", channel: "messaging:general")
             try await Self.withModerator(server) { _ in
@@ -80,7 +96,7 @@ struct ModerationBeforeSendTests {
 
     @Test("a file link that 404s is refused; a trusted or unjudged channel passes; a 30 MB file is judged by its head and refused for its size")
     func headsAndMissingFiles() async throws {
-        let files = try FixtureFiles()
+        let files = try ScratchFolder()
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", name: "Ann", channel: "messaging:general")
             try await Self.withModerator(server) { _ in
@@ -93,7 +109,7 @@ struct ModerationBeforeSendTests {
                 }
                 #expect(missing?.message.contains("x.png was not posted: its file is not on the file host (HTTP") == true, "\(String(describing: missing))")
 
-                let big = try files.bytes(30 * 1024 * 1024, named: "movie.mp4")
+                let big = try files.file("movie.mp4", bytes: 30 * 1024 * 1024)
                 let started = ContinuousClock.now
                 let refused = await #expect(throws: ChatClientError.self) { try await ann.sendFile(big) }
                 #expect(refused?.message.contains("over the 25.0 MB limit") == true, "\(String(describing: refused))")

@@ -2,91 +2,11 @@
 example bots, dev mode) on port 0, one run for the module; each test is a person at the page,
 and Bob, in a second browser, watches messaging:general the whole time and sees it all live."""
 
-import os
 import shutil
-import struct
-import zlib
+import time
 
-import pytest
-from stream_chat import StreamChat
-
-from browser import Browser, keep_screenshot
-from conftest import ROOT, wait_for
-from test_bots_run import BotsRun
-
-GENERAL = "messaging:general"
-GALLERY = "messaging:gallery"  # no bot watches it: what is posted there stays as posted
-
-
-RENDERERS = """
-import { registerPayloadRenderer } from "/playground/payload-cards.js";
-
-registerPayloadRenderer("route", (route, { el }) =>
-  el("div", { className: "route" }, el("strong", {}, `🗺 ${route.name}`), ` ${route.distance_km} km`),
-  { template: { type: "route", name: "Park loop", distance_km: 5.2 } });
-"""
-
-
-@pytest.fixture(scope="module")
-def playground(tmp_path_factory):
-    """`bots run` of the repository's bots.yaml, its three ports on 0, in a folder of its own."""
-    folder = tmp_path_factory.mktemp("playground")
-    text = (ROOT / "bots.yaml").read_text()
-    assert "dev_tokens: true" in text, "the shipped bots.yaml runs the dev server in dev mode, so `make run` serves the playground"
-    for port in ("8787", "9464", "8789"):
-        assert f"port: {port}" in text, f"the test expects the shipped bots.yaml's port {port}"
-        text = text.replace(f"port: {port}", "port: 0")
-    # A bot author's own renderer, through the documented hook.
-    (folder / "renderers.js").write_text(RENDERERS)
-    text = text.replace("embedded:\n", f"embedded:\n  playground_renderers: {folder / 'renderers.js'}\n", 1)
-    config = folder / "bots.yaml"
-    config.write_text(text)
-    env = {key: value for key, value in os.environ.items() if key not in ("CHAT_API_KEY", "CHAT_API_SECRET")}
-    run = BotsRun(config, env=env)
-    run.folder = folder
-    yield run
-    assert run.terminate() == 0, "".join(run.output)
-
-
-@pytest.fixture(scope="module")
-def module_browsers():
-    opened = {}
-
-    def browser(name):
-        if name not in opened:
-            opened[name] = Browser(name)
-        return opened[name]
-    yield browser
-    for browser in opened.values():
-        browser.quit()
-
-
-@pytest.fixture(scope="module")
-def bob_window(playground, module_browsers):
-    return module_browsers("bob").open(playground.base_url, "bob", GENERAL, name="Bob")
-
-
-@pytest.fixture
-def browsers(request, module_browsers):
-    """A browser by name; each one a test uses is photographed if the test fails."""
-    request.node.browsers_in_use = []
-
-    def browser(name):
-        chosen = module_browsers(name)
-        if chosen not in request.node.browsers_in_use:
-            request.node.browsers_in_use.append(chosen)
-        return chosen
-    return browser
-
-
-@pytest.fixture
-def bob(bob_window, browsers):
-    return browsers("bob")
-
-
-@pytest.fixture
-def sdk(playground):
-    return StreamChat("dev-key", "a-dev-secret-of-at-least-32-bytes", base_url=playground.base_url + "/", timeout=10.0)
+from browser import keep_screenshot
+from playground_support import GENERAL, playground, module_browsers, bob_window, browsers, bob, sdk  # noqa: F401 (fixtures)
 
 
 def test_run_prints_the_playground_first_and_a_deep_link_opens_the_channel_in_under_a_second(playground, browsers):
@@ -162,25 +82,44 @@ def test_an_upload_shows_its_progress_and_lands_in_the_archive_bots_answer(playg
     assert bob.message("my week", user="uma").get_attribute("data-id") == sent
 
 
-def test_an_executable_renamed_png_disappears_with_the_moderators_notice(playground, browsers, bob, tmp_path):
+def test_an_executable_renamed_png_is_refused_before_anyone_sees_it_and_the_moderator_says_so(playground, browsers, bob, sdk, tmp_path):
     program = tmp_path / "holiday.png"
     shutil.copy(shutil.which("true"), program)
     page = browsers("eve").open(playground.base_url, "eve", GENERAL, name="Eve")
+    assert page.script("const list = document.querySelector('.channel-main .messages');"
+                       "return list.scrollHeight - list.scrollTop - list.clientHeight < 2"), "the channel opens at its newest messages"
     page.attach(program)
     page.wait_for(".chip.done[data-file='holiday.png']")
-    # The moderator may take it away before a look at the page would find it: each page notes what it showed.
+    # Each page notes every message it draws, however briefly.
     record = """window.__shown = []; new MutationObserver(changes => changes.forEach(change => change.addedNodes.forEach(
         node => node.dataset && window.__shown.push(node.innerText)))).observe(document.querySelector('.channel-main .messages'), {childList: true});"""
     for window in (page, bob):
         window.script(record)
     page.type("my holiday")
     page.find(".channel-main button.send").click()
+    # The moderator refused it through the Before Message Send hook: Eve reads why by her composer,
+    # her text is still there to send without the file, and the file is gone from it.
+    refusal = page.wait(lambda _: page.find(".channel-main .composer-refusal").is_displayed() and page.find(".channel-main .composer-refusal"),
+                        timeout=30, what="the refusal by the composer")
+    assert refusal.text.startswith("Not sent: holiday.png was not posted: it is really an executable program"), refusal.text
+    assert refusal.get_attribute("role") == "alert"
+    assert page.find(".channel-main textarea[name='text']").get_attribute("value") == "my holiday"
+    assert not page.find_all(".channel-main .chip")
+    # Then the moderator says in the channel whose file was refused and why; both see that, and nobody the message.
     for window in (page, bob):
-        notice = window.message("holiday.png was removed", user="moderator", timeout=30)
-        assert "really an executable" in notice.text and window.find(".moderation-notice", notice).text == "Moderation holiday.png"
-        window.wait(lambda _: not any("my holiday" in text for text in window.texts()), what="the message gone")
-        assert any("my holiday" in text for text in window.script("return window.__shown")), "it was shown before it went"
+        notice = window.message("holiday.png was not posted because it is really an executable program", user="moderator", timeout=30)
+        assert window.find(".text", notice).text.startswith("@Eve: holiday.png was not posted because it is really an executable program")
+        assert window.find(".moderation-notice", notice).text == "Moderation holiday.png"
     keep_screenshot(page, "playground-moderation")
+    time.sleep(1)  # anything announced after the notice would have been drawn by now
+    for window in (page, bob):
+        assert not any("my holiday" in text for text in window.script("return window.__shown")), "the refused message was drawn"
+    assert not any(m["text"] == "my holiday" for m in sdk.channel("messaging", "general").query(messages={"limit": 100})["messages"])
+    # What she sends next goes through, and the line by the composer goes.
+    page.send(", text only")
+    for window in (page, bob):
+        window.message("my holiday, text only", user="eve")
+    assert not page.find(".channel-main .composer-refusal").is_displayed()
 
 
 def test_log_then_pressing_log_posts_the_workout_and_the_bot_sums_it_up(playground, browsers, bob):
@@ -279,104 +218,3 @@ def test_react_edit_reply_delete_and_bob_sees_each_live_with_typing_and_read_sta
     sdk.post(f"messages/{message_id}/undelete", data={"undeleted_by": "moderator"})
     bob.message("hello bob, edited", user="alice")
     assert sent == message_id
-
-
-def png(width=96, height=64):
-    """A real PNG: a blue-to-green gradient."""
-    rows = b"".join(b"\x00" + bytes(v for x in range(width) for v in (40, 80 + x * 150 // width, 200 - y * 2)) for y in range(height))
-    chunk = lambda kind, data: struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
-
-
-def wav(seconds=0.5, rate=8000):
-    """A real WAV: a 440 Hz tone."""
-    import math
-    samples = b"".join(struct.pack("<h", int(12000 * math.sin(2 * math.pi * 440 * n / rate))) for n in range(int(seconds * rate)))
-    return (b"RIFF" + struct.pack("<I", 36 + len(samples)) + b"WAVEfmt " + struct.pack("<IHHIIHH", 16, 1, 1, rate, rate * 2, 2, 16)
-            + b"data" + struct.pack("<I", len(samples)) + samples)
-
-
-def test_every_built_in_attachment_and_a_live_location_are_drawn_as_a_user_expects(playground, browsers, sdk, tmp_path):
-    sdk.upsert_user({"id": "gallery", "name": "Gallery bot"})
-    channel = sdk.channel("messaging", "gallery", data={"name": "Gallery"})
-    channel.create("gallery")
-    page = browsers("gina").open(playground.base_url, "gina", GALLERY, name="Gina")
-    (tmp_path / "chart.png").write_bytes(png())
-    (tmp_path / "tone.wav").write_bytes(wav())
-    (tmp_path / "notes.txt").write_text("splits: 5:01, 4:58\n" * 100)
-    image = channel.send_image(str(tmp_path / "chart.png"), "chart.png", {"id": "gallery"}, content_type="image/png")["file"]
-    tone = channel.send_file(str(tmp_path / "tone.wav"), "tone.wav", {"id": "gallery"}, content_type="audio/wav")["file"]
-    notes = channel.send_file(str(tmp_path / "notes.txt"), "notes.txt", {"id": "gallery"}, content_type="text/plain")["file"]
-    attachments = [
-        {"type": "image", "image_url": image, "fallback": "chart.png", "file_size": len(png()), "mime_type": "image/png"},
-        {"type": "video", "asset_url": tone, "thumb_url": image, "title": "finish.webm", "mime_type": "video/webm", "file_size": 48000},
-        {"type": "audio", "asset_url": tone, "title": "tone.wav", "mime_type": "audio/wav", "file_size": len(wav())},
-        {"type": "voiceRecording", "asset_url": tone, "title": "voice.wav", "duration": 0.5, "waveform_data": [0.1, 0.6, 0.9, 0.4, 0.2] * 8},
-        {"type": "file", "asset_url": notes, "title": "notes.txt", "mime_type": "text/plain", "file_size": 1900},
-        {"type": "giphy", "title": "high five", "title_link": "https://giphy.com/gifs/high-five", "thumb_url": image},
-        {"type": "image", "og_scrape_url": "https://runlog.example.com/posts/7", "title": "Run & coffee", "text": "An easy 5k.",
-         "author_name": "RunLog", "title_link": "https://runlog.example.com/posts/7", "image_url": image},
-        {"type": "route", "name": "Park loop", "distance_km": 5.2},
-        {"type": "split", "name": "Park loop", "distance_km": 5.2, "tags": ["flat", "shade"]},
-    ]
-    channel.send_message({"text": "every kind of attachment", "attachments": attachments}, "gallery")
-    shown = page.message("every kind of attachment", user="gallery")
-    kinds = [node.get_attribute("data-type") for node in page.find_all(".attachment", shown)]
-    assert kinds == ["image", "video", "audio", "voiceRecording", "file", "giphy", "linkPreview", "route", "split"]
-    thumbnail = page.find(".attachment-image img", shown)
-    assert "w=480" in thumbnail.get_attribute("src") and "h=320" in thumbnail.get_attribute("src") and "resize=clip" in thumbnail.get_attribute("src")
-    page.wait(lambda _: page.script("return arguments[0].complete && arguments[0].naturalWidth", thumbnail) == 96, what="the thumbnail loaded")
-    assert page.find(".attachment-video video", shown).get_attribute("poster") == image
-    assert page.find(".attachment-audio audio", shown).get_attribute("src") == tone
-    assert len(page.find_all(".attachment-voiceRecording .waveform span", shown)) == 40 and page.find(".duration", shown).text == "0:01"
-    assert page.find(".attachment-file .file-name", shown).text == "notes.txt" and "1.9 KB · text/plain" in page.find(".attachment-file", shown).text
-    assert page.find(".attachment-giphy img", shown).get_attribute("src") == image
-    assert page.find(".link-preview .preview-title", shown).text == "Run & coffee"
-    # The bot's own renderer draws its type; a type nobody registered is a card of its fields.
-    assert page.find(".attachment-route .payload-card .route", shown).text == "🗺 Park loop 5.2 km"
-    card = page.find(".attachment-split .payload-card.fields", shown).text
-    assert "name\nPark loop" in card and "distance_km\n5.2" in card and 'tags\n["flat","shade"]' in card
-
-    end_at = __import__("datetime").datetime.now(__import__("datetime").timezone.utc) + __import__("datetime").timedelta(minutes=30)
-    walk = channel.send_message({"text": "out for a walk", "shared_location": {"latitude": 52.52, "longitude": 13.405, "end_at": end_at.isoformat()}},
-                                "gallery")["message"]
-    location = page.find(".location", page.message("out for a walk", user="gallery"))
-    assert location.get_attribute("data-live") == "true" and page.find(".where", location).text == "52.52000, 13.40500"
-    sdk.update_user_location("gallery", walk["id"], {"latitude": 52.529, "longitude": 13.405})
-    page.wait(lambda _: page.find(".where", page.message("out for a walk")).text == "52.52900, 13.40500", what="the location moved")
-    keep_screenshot(page, "playground-attachments", height=1700)
-
-
-def test_html_and_javascript_links_in_a_message_run_no_script_and_show_as_text(playground, browsers, sdk):
-    attack = '<img src=x onerror="window.__pwned=1">'
-    sdk.upsert_user({"id": "mallory", "name": attack})
-    channel = sdk.channel("messaging", "gallery")
-    channel.add_members(["mallory"])
-    page = browsers("gina").open(playground.base_url, "gina", GALLERY, name="Gina")
-    channel.send_message({"text": f"{attack} javascript:window.__pwned=2 <script>window.__pwned=3</script>", "attachments": [
-        {"type": "file", "asset_url": "javascript:window.__pwned=4", "title": attack},
-        {"type": "image", "image_url": "javascript:window.__pwned=5", "fallback": attack},
-        {"type": "video", "og_scrape_url": "javascript:window.__pwned=6", "title_link": "javascript:window.__pwned=7", "title": attack,
-         "text": attack, "image_url": "x\" onerror=\"window.__pwned=8"},
-        {"type": "workout", "workout-type": attack, "workout-distance-meters": attack},
-        {"type": "anything", attack: attack, "link": "javascript:window.__pwned=9", "actions": [{"name": attack, "text": attack, "value": attack}]},
-    ]}, "mallory")
-    shown = page.message("<script>", user="mallory")
-    assert page.find(".author", shown).text == attack
-    assert page.find(".text", shown).text.startswith(attack)
-    state = page.script("""
-        const all = [...document.querySelectorAll('*')];
-        return {
-            pwned: window.__pwned === undefined ? null : window.__pwned,
-            handlers: all.filter(node => [...node.attributes].some(a => a.name.toLowerCase().startsWith('on'))).length,
-            scripts: [...document.scripts].map(s => s.getAttribute('src')),
-            links: [...document.querySelectorAll('[href]')].map(node => node.getAttribute('href')),
-            sources: [...document.querySelectorAll('[src]')].map(node => node.getAttribute('src')),
-        };
-    """)
-    assert state["pwned"] is None and state["handlers"] == 0, state
-    assert state["scripts"] == ["/playground/app.js"], state
-    assert all(href.startswith(("http://", "https://", "/")) for href in state["links"]), state
-    assert all(src.startswith(("http://", "https://", "/")) for src in state["sources"]), state
-    for node in page.find_all("a[target='_blank']"):
-        assert node.get_attribute("rel") == "noopener noreferrer"

@@ -1,8 +1,10 @@
-// One channel, live: its messages (new, edited, deleted, undeleted, reacted to, voted on),
-// who is typing, who has read the latest message, the composer, and a thread beside it.
+// One channel, live: its messages (new, edited, deleted, undeleted, reacted to, voted on, AI
+// replies as they are written), who is typing, who has read the latest message, the composer,
+// and a thread beside it.
 // It is also the `view` its messages act through: each action is one REST call, and the
 // change comes back as an event, as to every other member.
 
+import { AIIndicators } from "./ai-indicator-view.js";
 import { ComposerView } from "./composer-view.js";
 import { el, displayName } from "./dom.js";
 import { MessageList } from "./message-list.js";
@@ -21,6 +23,11 @@ export class ChannelView {
     this.users = new Map(); // user id → user, from the members (read events name only the id)
     this.thread = null;
     this.countedReplies = new Set();
+    this.ai = new AIIndicators({
+      stop: (message) => api.sendEvent(cid, { type: "ai_indicator.stop", message_id: message.id }),
+      redraw: (id) => this.redraw(id),
+      onError,
+    });
     this.title = el("h2", {}, cid);
     this.memberLine = el("div", { className: "details members" });
     this.typingLine = el("div", { className: "typing", "aria-live": "polite" });
@@ -44,8 +51,10 @@ export class ChannelView {
       if (read.user?.id) this.reads.set(read.user.id, read);
     }
     for (const message of state.messages ?? []) {
-      // Edited before the page opened: written once, then changed (a poll or a location changes by itself).
-      const edited = message.updated_at !== message.created_at && !message.poll && !message.shared_location && message.type !== "deleted";
+      // Edited before the page opened: written once, then changed (a poll, a location or an AI
+      // reply changes by itself).
+      const edited = message.updated_at !== message.created_at && !message.poll && !message.shared_location && message.type !== "deleted"
+        && !message.ai_generated;
       this.list.put(message, { ownKnown: true, edited });
     }
     this.drawReads();
@@ -83,6 +92,9 @@ export class ChannelView {
       case "typing.start": case "typing.stop":
         if (event.user?.id && event.user.id !== this.me) this.setTyping(event.user, event.parent_id, event.type === "typing.start");
         break;
+      case "ai_indicator.update": case "ai_indicator.clear":
+        for (const id of this.ai.handle(event)) this.redraw(id);
+        break;
       case "member.added":
         if (event.member?.user?.id) this.users.set(event.member.user.id, event.member.user);
         break;
@@ -97,7 +109,9 @@ export class ChannelView {
     }
   }
 
+  /** Whether an update changed what was written: an AI reply growing is no edit. */
   textChanged(message) {
+    if (message.ai_generated) return false;
     const shown = this.list.get(message.id) ?? this.thread?.list.get(message.id);
     return Boolean(shown) && (shown.text !== message.text || JSON.stringify(shown.attachments) !== JSON.stringify(message.attachments));
   }
@@ -106,6 +120,18 @@ export class ChannelView {
     if (!message) return;
     if (this.list.has(message.id)) this.list.put(message, options);
     if (this.thread?.holds(message)) this.thread.list.put(message, options);
+  }
+
+  /** Draws the message with id `id` again, where it is shown (its AI indicator changed). */
+  redraw(id) {
+    for (const list of [this.list, this.thread?.list]) {
+      if (list?.has(id)) list.put(list.get(id), { ownKnown: true });
+    }
+  }
+
+  /** The line under an AI reply: what it is doing, and its Stop button (message-view.js asks). */
+  indicator(message) {
+    return this.ai.render(message);
   }
 
   /** A thread reply not shown in the channel: counted on its first message, shown in its thread. */
@@ -166,7 +192,7 @@ export class ChannelView {
     this.readTimer = setTimeout(() => this.api.markRead(this.cid).catch(() => {}), 300);
   }
 
-  /** What the composer sent: shown at once (an ephemeral or error answer only ever here). */
+  /** What the composer sent: shown at once (an ephemeral answer only ever here). */
   sent(message) {
     if (!message) return;
     if (message.parent_id && !message.show_in_channel) return;

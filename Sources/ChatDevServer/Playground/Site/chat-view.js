@@ -57,6 +57,8 @@ export class ChatView {
     try {
       await view.load();
       this.main.replaceChildren(view.node);
+      // Only a list on the page has a height to scroll: the newest messages show first.
+      view.list.scrollToEnd();
     } catch (error) {
       this.showError(`Could not open ${cid}: ${error.message}`);
     }

@@ -1,6 +1,9 @@
 // Writing a message: text (slash commands go as typed; the server runs them), files uploaded
 // as soon as they are chosen with a progress bar each, and custom payloads written as JSON.
 // Typing sends typing.start and, after a pause, typing.stop. Editing a message reuses it.
+// A message the server refuses (answered as type `error`: a before-send hook, such as the
+// moderator's, or a frozen channel) was posted to nobody: its reason shows above the composer,
+// the text stays to send again, and the files go (none of them were taken).
 
 import { el, formatBytes } from "./dom.js";
 import { payloadTemplates } from "./payload-cards.js";
@@ -27,13 +30,14 @@ export class ComposerView {
     this.files = el("input", { type: "file", multiple: true, className: "file-input", onchange: () => this.chooseFiles() });
     this.attachmentsNode = el("div", { className: "pending" });
     this.payloadEditor = this.makePayloadEditor();
+    this.refusal = el("p", { className: "composer-refusal error", role: "alert", hidden: true });
     this.sendButton = el("button", { type: "submit", className: "primary send" }, "Send");
     this.cancelButton = el("button", { type: "button", className: "cancel-edit", hidden: true, onclick: () => this.stopEditing() }, "Cancel");
     this.node = el("form", { className: "composer", onsubmit: (event) => {
       event.preventDefault();
       this.send();
     } },
-    this.attachmentsNode, this.payloadEditor,
+    this.refusal, this.attachmentsNode, this.payloadEditor,
     el("div", { className: "composer-row" },
       el("label", { className: "attach button", title: "Attach files" }, "📎", this.files),
       el("button", { type: "button", className: "payload-toggle", title: "Attach a custom payload",
@@ -160,12 +164,19 @@ export class ComposerView {
     this.cancelButton.hidden = true;
   }
 
+  /** Shows why the server refused the last message (`text`), or nothing (null). */
+  showRefusal(text) {
+    this.refusal.replaceChildren(...(text === null ? [] : [el("strong", {}, "Not sent:"), ` ${text}`]));
+    this.refusal.hidden = text === null;
+  }
+
   async send() {
     if (this.sendButton.disabled) return;
     const text = this.text.value.trim();
     const attachments = this.pending.map((entry) => entry.attachment).filter(Boolean);
     if (!text && attachments.length === 0 && !this.editing) return;
     this.stopTyping();
+    this.showRefusal(null);
     try {
       let answer;
       if (this.editing) {
@@ -175,9 +186,13 @@ export class ComposerView {
         const message = { text, attachments };
         if (this.parentId) message.parent_id = this.parentId;
         answer = await this.api.sendMessage(this.cid, message);
-        this.text.value = "";
         for (const entry of this.pending) entry.chip.remove();
         this.pending = [];
+        if (answer.message?.type === "error") {
+          this.showRefusal(answer.message.text || "the server refused the message");
+          return;
+        }
+        this.text.value = "";
       }
       this.onSent(answer.message);
     } catch (error) {

@@ -3,8 +3,9 @@
 // done with it. A message is drawn anew whenever it changes; `view` is what the channel or
 // thread offers: the user's id and the actions.
 //
-// A message being written by an AI (once the server streams them) is drawn the same way: each
-// `message.updated` redraws it, and an indicator line under the text can show its state.
+// A reply an AI is writing is drawn the same way: each `message.updated` redraws it with its
+// text so far, and the view's indicator line under the text says what it is doing
+// (ai-indicator-view.js).
 
 import { renderAttachment } from "./attachment-view.js";
 import { el, link, formatTime, displayName } from "./dom.js";
@@ -17,7 +18,7 @@ const reactionEmoji = Object.fromEntries(quickReactions);
 export function renderMessage(message, view) {
   const mine = message.user?.id === view.me;
   const classes = ["message", mine && "mine", message.type === "ephemeral" && "ephemeral", message.type === "error" && "error",
-    isDeleted(message) && "deleted", message.moderation_notice && "notice"].filter(Boolean);
+    isDeleted(message) && "deleted", message.moderation_notice && "notice", message.ai_generated === true && "ai"].filter(Boolean);
   const node = el("article", { className: classes.join(" "), dataset: { id: message.id, user: message.user?.id ?? "" } },
     el("header", {},
       el("span", { className: "author" }, displayName(message.user)),
@@ -36,7 +37,8 @@ export function renderMessage(message, view) {
   }
   if (message.poll) node.append(renderPoll(message, view));
   if (message.shared_location) node.append(renderLocation(message.shared_location));
-  if (view.indicator) node.append(view.indicator(message));
+  const indicator = view.indicator?.(message);
+  if (indicator) node.append(indicator);
   node.append(renderReactions(message, view));
   if (message.type !== "ephemeral" && message.type !== "error") node.append(renderActions(message, view, mine));
   if (!view.inThread && message.reply_count > 0) {

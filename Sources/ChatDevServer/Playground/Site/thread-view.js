@@ -43,5 +43,6 @@ export class ThreadView {
   vote(message, option) { this.channel.vote(message, option); }
   removeVote(message, vote) { this.channel.removeVote(message, vote); }
   closePoll(message) { this.channel.closePoll(message); }
+  indicator(message) { return this.channel.indicator(message); }
   openThread() {}
 }
