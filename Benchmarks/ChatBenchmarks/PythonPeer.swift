@@ -31,6 +31,10 @@ final class PythonPeer: @unchecked Sendable {
     func stop() {
         guard process.isRunning else { return }
         process.terminate()
+        // A peer that does not exit on SIGTERM must not hold the benchmark's end.
+        let deadline = ContinuousClock.now + .seconds(3)
+        while process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 }

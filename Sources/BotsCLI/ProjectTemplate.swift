@@ -105,6 +105,7 @@ enum ProjectTemplate {
 
     static let command = ##"""
         import BotsCLI
+        import ChatBotKitConfiguration
         import {{Module}}
 
         /// `{{name}} cheer alice`: a {{name}} bot of bots.yaml cheers a user on in its channel, as its

@@ -46,7 +46,7 @@ public struct TestUser: Sendable {
     }
 
     /// Waits until `count` messages by `botUserId` newer than `message` are in the channel, and
-    /// returns them oldest first; throws ``WaitTimedOut`` after `timeout`.
+    /// returns them oldest first; throws `WaitTimedOut` after `timeout`.
     public func replies(to message: Message, from botUserId: String, count: Int = 1, timeout: Duration = .seconds(10)) async throws
         -> [Message]
     {

@@ -9,7 +9,7 @@ import Logging
 import Metrics
 
 /// Where the app's Before Message Send requests come in (its `before_message_send_hook_url`)
-/// and the bots that judge messages before they are sent (``Bot/beforeSend(_:)``) answer them.
+/// and the bots that judge messages before they are sent (`Bot.beforeSend(_:)`) answer them.
 ///
 /// What Stream's "Before Message Send Webhook" page says, and this follows: the service posts
 /// `{"message", "user", "channel", "request_info"}` signed like every webhook (`X-Signature`,
@@ -41,7 +41,7 @@ public final class BeforeSendIntake: Sendable {
     /// The largest body taken, as sent and inflated.
     public let maximumBodySize: Int
     /// What is kept back from the service's wait for the way back (the answer's bytes, the
-    /// network): the handlers' ``BeforeSendContext/deadline`` is this much before the attempt times out.
+    /// network): the handlers' `BeforeSendContext.deadline` is this much before the attempt times out.
     public let answerMargin: Duration
     private let signingKey: SymmetricKey
     private let timeout: Locked<Duration>

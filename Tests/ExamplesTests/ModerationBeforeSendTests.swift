@@ -17,9 +17,11 @@ struct ModerationBeforeSendTests {
     /// Runs `body` with the moderator judging the server's messages before they are sent: a
     /// webhook server with its before-send intake, and the app's hook pointed at it.
     static func withModerator(
-        _ server: TestChatServer, policy: ModerationPolicy = policy, _ body: (BeforeSendIntake) async throws -> Void
+        _ server: TestChatServer, policy: ModerationPolicy = policy, channels: Set<ChannelId>? = nil,
+        _ body: (BeforeSendIntake) async throws -> Void
     ) async throws {
-        let bot = try ModerationBot.make(name: "moderator", user: User(id: "moderator", name: "Moderator"), policy: policy)
+        let bot = try ModerationBot.make(
+            name: "moderator", user: User(id: "moderator", name: "Moderator"), policy: policy, beforeSendChannels: channels)
         let intake = BeforeSendIntake(apiKey: server.apiKey, apiSecret: server.apiSecret)
         let moderator = server.client(as: "moderator")
         try await moderator.upsertUsers([bot.user])
@@ -29,6 +31,20 @@ struct ModerationBeforeSendTests {
         try await withRunningServices([webhook]) {
             try await server.client(as: "admin").updateAppSettings(["before_message_send_hook_url": .string(try await webhook.beforeSendURL() ?? "")])
             try await body(intake)
+        }
+    }
+
+    @Test("the hook asks about every channel of the app: a channel that is not the moderator's is not judged")
+    func judgesOnlyItsChannels() async throws {
+        let files = try ScratchFolder()
+        try await TestChatServer.withServer { server in
+            let ann = try await TestUser.join(server, id: "ann", name: "Ann", channel: "messaging:general")
+            let elsewhere = try await TestUser.join(server, id: "ann", name: "Ann", channel: "messaging:gallery")
+            try await Self.withModerator(server, channels: ["messaging:general"]) { _ in
+                let notes = try await elsewhere.sendFile(try files.text("hello", named: "notes.txt"))
+                #expect(notes.type == .regular, "text/plain is not allowed by the policy, but messaging:gallery is not the moderator's")
+                await #expect(throws: ChatClientError.self) { try await ann.sendFile(try files.text("hello", named: "notes.txt")) }
+            }
         }
     }
 

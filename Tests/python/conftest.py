@@ -116,7 +116,7 @@ def pytest_collection_finish(session):
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
-    """A failed test that used browsers (`item.browsers_in_use`, see test_playground.py) leaves a
+    """A failed test that used browsers (`item.browsers_in_use`, see playground_support.py) leaves a
     screenshot of each in .build/playground-failures/, named after the test and the browser."""
     report = yield
     if report.failed and report.when in ("setup", "call"):

@@ -26,9 +26,10 @@ def write_tiny_model(path: Path, seed: int = 7) -> Path:
 class ModelServer:
     """`python -m llama_cpp.server` on port 0; `url` is its `/v1` base once it listens."""
 
-    def __init__(self, folder: Path, api_key: str | None = None):
+    def __init__(self, folder: Path, api_key: str | None = None, chat_format: str = "chatml-function-calling"):
         self.folder = folder
         self.api_key = api_key
+        self.chat_format = chat_format
         self.process = None
         self.url = None
         self.output = []
@@ -37,7 +38,7 @@ class ModelServer:
         self.folder.mkdir(parents=True, exist_ok=True)
         model = write_tiny_model(self.folder / "tiny.gguf")
         args = [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", "tiny",
-                "--host", "127.0.0.1", "--port", "0", "--chat_format", "chatml-function-calling",
+                "--host", "127.0.0.1", "--port", "0", "--chat_format", self.chat_format,
                 "--n_ctx", "4096", "--n_threads", "1", "--verbose", "false"]
         if self.api_key:
             args += ["--api_key", self.api_key]

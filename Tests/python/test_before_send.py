@@ -4,7 +4,6 @@ settings (`update_app_settings`, `get_app_settings`), the request a hook of our 
 what a hook that fails gets (it fails open, as Stream's page says: late, unreachable, 5xx,
 garbage), and range requests on the file route."""
 
-import http.server
 import json
 import threading
 import time
@@ -15,49 +14,12 @@ import requests
 from websockets.sync.client import connect
 
 from conftest import API_KEY, refused, user_headers, wait_for
+from hook_server import HookServer
 
 
-class Hook:
-    """A before-send hook on a loopback port: records each request (path, headers, raw body)
-    and answers `answer(body)`: a status and a JSON-able body, or bytes sent as they are."""
-
-    def __init__(self, answer):
-        self.requests = []
-        self.lock = threading.Lock()
-        hook = self
-
-        class RequestHandler(http.server.BaseHTTPRequestHandler):
-            def do_POST(self):
-                raw = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-                with hook.lock:
-                    hook.requests.append((self.path, dict(self.headers.items()), raw))
-                status, body = answer(json.loads(raw))
-                data = body if isinstance(body, bytes) else json.dumps(body).encode()
-                try:
-                    self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass  # the server gave up waiting
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), RequestHandler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/before-send"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def bodies(self):
-        with self.lock:
-            return [json.loads(raw) for _, _, raw in self.requests]
-
-    def stop(self):
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(timeout=5)
+def before_send_hook(answer):
+    """The before-send hook of a test (see hook_server.HookServer)."""
+    return HookServer(answer, "/before-send")
 
 
 @pytest.fixture
@@ -65,7 +27,7 @@ def hook():
     made = []
 
     def make(answer):
-        made.append(Hook(answer))
+        made.append(before_send_hook(answer))
         return made[-1]
 
     yield make

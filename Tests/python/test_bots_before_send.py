@@ -186,7 +186,7 @@ def test_a_stuck_or_stopped_bot_lets_messages_through_as_the_hosted_service_does
         assert answer["type"] == "regular", answer
         assert 1.4 <= took < 3.0, took
         # Back, the bot judges it once posted (as after_posting does) and removes it.
-        notice = wait_for(lambda: [n for n in bot_messages(channel, "moderator") if "selfie.jpg was removed" in n["text"]], timeout=20)
+        notice = wait_for(lambda: [n for n in bot_messages(channel, "moderator") if "selfie.jpg was removed" in n["text"]], timeout=60)
         assert notice
 
         # Stopped: nothing answers, the message is stored at once.

@@ -4,10 +4,8 @@ message answered by a handler of our own (signed like webhooks, `verify_webhook`
 handler's answers: ephemeral with buttons, posted, error, removed, and what a failing handler
 gets the user."""
 
-import http.server
 import json
 import subprocess
-import threading
 
 import pytest
 import requests
@@ -15,48 +13,13 @@ from stream_chat import StreamChat
 from stream_chat.base.exceptions import StreamAPIException
 
 from conftest import API_KEY, API_SECRET, bots_binary, user_headers, wait_for
+from hook_server import HookServer
 from test_bots_run import BotsRun, bot_messages
 
 
-class Handler:
-    """A custom command handler on a loopback port: records each request and answers with
-    `answer(body)` (a status and a JSON-able body). Stopped at the end of its test."""
-
-    def __init__(self, answer):
-        self.requests = []
-        self.answer = answer
-        self.lock = threading.Lock()
-        handler = self
-
-        class RequestHandler(http.server.BaseHTTPRequestHandler):
-            def do_POST(self):
-                raw = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-                with handler.lock:
-                    handler.requests.append((self.path, dict(self.headers.items()), raw))
-                status, body = handler.answer(json.loads(raw))
-                data = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), RequestHandler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/commands/{{type}}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def bodies(self):
-        with self.lock:
-            return [json.loads(raw) for _, _, raw in self.requests]
-
-    def stop(self):
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(timeout=5)
+def command_handler(answer):
+    """The custom command handler of a test (see hook_server.HookServer)."""
+    return HookServer(answer, "/commands/{type}")
 
 
 BUTTONS = [
@@ -86,7 +49,7 @@ def handler():
     made = []
 
     def make(answer=ticket_handler):
-        made.append(Handler(answer))
+        made.append(command_handler(answer))
         return made[-1]
 
     yield make

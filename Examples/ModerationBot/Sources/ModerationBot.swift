@@ -55,15 +55,18 @@ public enum ModerationBot: BotKind {
         }
         return try make(
             name: entry.name, user: User(id: entry.user, name: "Moderator"), policy: policy, channelPolicies: overrides,
-            trustedUsers: trustedUsers, moderators: moderators, removalReaction: removalReaction)
+            trustedUsers: trustedUsers, moderators: moderators, removalReaction: removalReaction,
+            beforeSendChannels: Set(entry.channels).union(overrides.keys))
     }
 
     /// The bot with its handlers; files posted by `trustedUsers` are not judged (nor the bot's
     /// own, as no bot handles its own messages); a `removalReaction` of one of `moderators`
-    /// removes the message it is on.
+    /// removes the message it is on. The app's Before Message Send hook asks about every
+    /// channel of the app: with `beforeSendChannels`, only messages to those are judged there
+    /// (nil judges every channel's).
     public static func make(
         name: String, user: User, policy: ModerationPolicy, channelPolicies: [ChannelId: ModerationPolicy] = [:], trustedUsers: Set<String> = [],
-        moderators: Set<String> = [], removalReaction: String = "remove"
+        moderators: Set<String> = [], removalReaction: String = "remove", beforeSendChannels: Set<ChannelId>? = nil
     ) throws -> Bot {
         let sniffer = try FileTypeSniffer()
         let bot = Bot(name: name, user: user)
@@ -106,7 +109,8 @@ public enum ModerationBot: BotKind {
         }
         if ([policy] + Array(channelPolicies.values)).contains(where: { $0.check == .beforeSend }) {
             bot.beforeSend { message, context in
-                guard let cid = context.channel, let sender = context.user ?? message.user, !trustedUsers.contains(sender.id) else { return .pass }
+                guard let cid = context.channel, beforeSendChannels?.contains(cid) ?? true else { return .pass }
+                guard let sender = context.user ?? message.user, !trustedUsers.contains(sender.id) else { return .pass }
                 let channelPolicy = channelPolicies[cid] ?? policy
                 guard channelPolicy.check == .beforeSend else { return .pass }
                 return try await judgeBeforeSending(

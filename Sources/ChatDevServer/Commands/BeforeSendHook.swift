@@ -87,12 +87,7 @@ struct BeforeSendHook: Sendable {
     /// Posts `body` (signed, one attempt) and reads the answer; gives up at ``attemptTimeout``.
     func call(_ body: JSONObject) async -> Verdict {
         let json = JSONWriter.data(.object(body))
-        var built = URLRequest(url: url, timeoutInterval: attemptTimeout.seconds)
-        built.httpMethod = "POST"
-        built.httpBody = json
-        built.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        built.setValue(apiKey, forHTTPHeaderField: "X-Api-Key")
-        built.setValue(signer.signature(of: json), forHTTPHeaderField: "X-Signature")
+        var built = URLRequest.signedPost(to: url, json: json, apiKey: apiKey, signature: signer.signature(of: json), timeout: attemptTimeout)
         built.setValue(UUID().uuidString.lowercased(), forHTTPHeaderField: "X-Webhook-Id")
         built.setValue("1", forHTTPHeaderField: "X-Webhook-Attempt")
         built.setValue("chatbotkit-dev-webhook", forHTTPHeaderField: "User-Agent")

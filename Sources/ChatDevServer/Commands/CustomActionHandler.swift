@@ -61,12 +61,7 @@ struct CustomActionHandler: Sendable {
         if let user { body["user"] = .object(user) }
         if let formData { body["form_data"] = .object(formData) }
         let json = JSONWriter.data(.object(body))
-        var request = URLRequest(url: url, timeoutInterval: timeout.seconds)
-        request.httpMethod = "POST"
-        request.httpBody = json
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue(apiKey, forHTTPHeaderField: "X-Api-Key")
-        request.setValue(signer.signature(of: json), forHTTPHeaderField: "X-Signature")
+        let request = URLRequest.signedPost(to: url, json: json, apiKey: apiKey, signature: signer.signature(of: json), timeout: timeout)
         let data: Data
         let response: URLResponse
         do {

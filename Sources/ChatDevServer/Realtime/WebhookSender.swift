@@ -115,15 +115,10 @@ final class WebhookSender: Sendable {
         let started = ContinuousClock.now
         var attempt = 1
         while !Task.isCancelled {
-            var request = URLRequest(url: delivery.settings.url, timeoutInterval: timeout.seconds)
-            request.httpMethod = "POST"
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            var request = URLRequest.signedPost(to: delivery.settings.url, json: body, apiKey: apiKey, signature: signature, timeout: timeout)
             if delivery.settings.gzips { request.setValue("gzip", forHTTPHeaderField: "Content-Encoding") }
             request.setValue(delivery.id, forHTTPHeaderField: "X-Webhook-Id")
             request.setValue(String(attempt), forHTTPHeaderField: "X-Webhook-Attempt")
-            request.setValue(apiKey, forHTTPHeaderField: "X-Api-Key")
-            request.setValue(signature, forHTTPHeaderField: "X-Signature")
             request.setValue("chatbotkit-dev-webhook", forHTTPHeaderField: "User-Agent")
             switch await post(request) {
             case .delivered:

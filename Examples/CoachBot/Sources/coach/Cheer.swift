@@ -1,5 +1,5 @@
-import ChatBotKitConfiguration
 import BotsCLI
+import ChatBotKitConfiguration
 import CoachBot
 
 /// `coach cheer alice`: a coach bot of bots.yaml cheers a user on in its channel, as its
