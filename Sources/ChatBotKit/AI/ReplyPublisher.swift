@@ -38,7 +38,6 @@ struct ReplyPublisher: Sendable {
                 await indicate(latest.state)
                 announced = latest.state
             }
-            nextSlot = .now + interval
             do {
                 try await client.partialUpdateMessage(
                     messageId, set: ["text": .string(latest.text), "generating": true], as: userId, skipEnrichURL: true)
@@ -47,6 +46,9 @@ struct ReplyPublisher: Sendable {
             } catch {
                 logger.debug("A partial update of streamed reply \(messageId) was skipped: \(error)")
             }
+            // Counted from when the service answered, so that watchers, who get each update a
+            // little after it is made, never see more than the rate either.
+            nextSlot = .now + interval
         }
         return updates
     }

@@ -6,7 +6,11 @@ The model: llama architecture, 64 wide, 2 layers, 4 heads; a SentencePiece vocab
 byte tokens (so a character's UTF-8 bytes can come one token at a time) and the chatml
 markers; a chatml chat template. Its words are nonsense: tests assert the protocol, not
 the prose. The end-of-text tokens get zero output weights, so that random answers run to
-their max_tokens instead of stopping at a random point.
+their max_tokens instead of stopping at a random point. So do the byte tokens 0x80-0xFF: a random
+one is a stray piece of a UTF-8 character, and llama-cpp-python holds every later chunk back
+until the answer ends (it waits for the character to be whole), so nothing would stream. Other
+characters beyond ASCII come as whole pieces (é, ü, 中, 🏃), whose bytes the transport may still
+split between reads.
 """
 import sys
 
@@ -66,6 +70,8 @@ def write(path, seed=7):
 
     output = weights(size, WIDTH, scale=1.0)
     output[[1, 2, 3, 4]] = 0.0
+    first_byte = 5  # after the five control tokens, the 256 byte tokens in order
+    output[first_byte + 0x80:first_byte + 0x100] = 0.0
     writer.add_tensor("token_embd.weight", weights(size, WIDTH, scale=1.0))
     writer.add_tensor("output_norm.weight", np.ones(WIDTH, dtype=np.float32))
     writer.add_tensor("output.weight", output)
