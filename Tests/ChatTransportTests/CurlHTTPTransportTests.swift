@@ -60,6 +60,13 @@ struct CurlHTTPTransportTests {
             #expect(try Data(contentsOf: target) == Data(contentsOf: source))
             let final = try #require(downloads.all.last)
             #expect(final.downloaded == final.downloadTotal && final.downloaded == 3 * 1024 * 1024 + 17)
+
+            // Streamed through a transport made for the one call (as a model client made per
+            // request does), released before the body is read: the body keeps it alive.
+            let streamed = try await CurlHTTPTransport().stream(TransportRequest(method: "GET", url: URL(string: String(link))!), bufferCapacity: 64 << 10)
+            var body = Data()
+            for try await chunk in streamed.body { body.append(chunk) }
+            #expect(body == (try Data(contentsOf: source)))
         }
     }
 

@@ -46,7 +46,7 @@ public final class CurlHTTPTransport: HTTPTransport {
     /// ``stream(_:)`` with a buffer of `bufferCapacity` bytes.
     public func stream(_ request: TransportRequest, bufferCapacity: Int) async throws -> StreamedTransportResponse {
         let transfer = try CurlTransfer(request, caFile: caFile)
-        transfer.streamBody(capacity: bufferCapacity, engine: engine)
+        transfer.streamBody(capacity: bufferCapacity, engine: engine, owner: self)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.headContinuation = continuation

@@ -9,8 +9,10 @@ extension CurlTransfer {
     static let pauseWriting = 0x1000_0001
 
     /// Makes this a streamed transfer: its body goes to a bounded buffer of `capacity` bytes,
-    /// read through ``HTTPBodyStream``; `engine` resumes it when the reader catches up.
-    func streamBody(capacity: Int, engine: CurlEngine) {
+    /// read through ``HTTPBodyStream``; `engine` resumes it when the reader catches up. The body
+    /// keeps `owner` (the transport) alive: a transport whose last user let go while the body is
+    /// still being read would otherwise shut its engine down and abort the transfer.
+    func streamBody(capacity: Int, engine: CurlEngine, owner: some AnyObject & Sendable) {
         let resume: @Sendable () -> Void = { [weak self] in
             self?.wantsResume.store(true, ordering: .relaxed)
             engine.wake()
@@ -21,7 +23,11 @@ extension CurlTransfer {
         }
         let buffer = ResponseBodyBuffer(capacity: capacity, resume: resume, cancel: cancel)
         bodyBuffer = buffer
-        bodyStream = HTTPBodyStream(next: { try await buffer.next() }, cancel: cancel)
+        bodyStream = HTTPBodyStream(
+            next: {
+                _ = owner
+                return try await buffer.next()
+            }, cancel: cancel)
     }
 
     /// Hands the status and headers to the caller once the final response's headers are in
