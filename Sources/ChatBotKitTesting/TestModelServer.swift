@@ -57,6 +57,8 @@ public final class TestModelServer: Sendable {
         var arguments = [
             "-m", "llama_cpp.server", "--model", modelFile.path, "--model_alias", "tiny", "--host", "127.0.0.1", "--port", "0",
             "--chat_format", "chatml-function-calling", "--n_ctx", String(contextLength), "--n_threads", "1", "--verbose", "false",
+            // By default a new request cuts off the one being streamed; tests share the server.
+            "--interrupt_requests", "false",
         ]
         if let apiKey { arguments += ["--api_key", apiKey] }
         let process = Process()

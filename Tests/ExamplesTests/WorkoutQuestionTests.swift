@@ -28,9 +28,11 @@ import WorkoutBot
         let model = try await TestModelServer.start()
         defer { model.stop() }
         var assistant = try WorkoutBot.assistant(model: OpenAICompatibleModel(url: model.url, model: model.model), store: store, maxTokens: 200)
-        // The tiny model's choices are random: the first round is made to call the week's totals.
-        assistant.settings.toolChoices = [.function("week_totals"), .none]
-        assistant.settings.maximumRounds = 2
+        // The tiny model's choices are random: the first rounds are made to call the week's
+        // totals. Its arguments are random too (`{"weeks_ago": 88746154}`, say): each refusal goes
+        // back to it as the tool's error, as with any model, and it tries again.
+        assistant.settings.toolChoices = Array(repeating: .function("week_totals"), count: 6) + [.none]
+        assistant.settings.maximumRounds = 7
         let bot = WorkoutBot.make(name: "workout", user: User(id: "workout-bot"), store: store, assistant: assistant)
         try await TestChatServer.withServer { server in
             let ann = try await TestUser.join(server, id: "ann", channel: "messaging:general")

@@ -39,7 +39,9 @@ class ModelServer:
         model = write_tiny_model(self.folder / "tiny.gguf")
         args = [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", "tiny",
                 "--host", "127.0.0.1", "--port", "0", "--chat_format", self.chat_format,
-                "--n_ctx", "4096", "--n_threads", "1", "--verbose", "false"]
+                "--n_ctx", "4096", "--n_threads", "1", "--verbose", "false",
+                # By default a new request cuts off the one being streamed; tests share the server.
+                "--interrupt_requests", "false"]
         if self.api_key:
             args += ["--api_key", self.api_key]
         self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
