@@ -175,14 +175,17 @@ def png_bytes() -> bytes:
     return bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + b"FAKEIMAGEDATA" * 100
 
 
-def wait_for(predicate, timeout=10.0, interval=0.05):
+def wait_for(predicate, timeout=10.0, interval=0.05, what=None):
+    """The predicate's first truthy value within `timeout`; else fails, with `what` (a process's
+    output lines, say) in the message."""
     deadline = time.time() + timeout
     while time.time() < deadline:
         value = predicate()
         if value:
             return value
         time.sleep(interval)
-    raise AssertionError("condition not met within %.1f s" % timeout)
+    detail = "" if what is None else ":\n" + ("".join(what[-60:]) if isinstance(what, list) else str(what))
+    raise AssertionError("condition not met within %.1f s%s" % (timeout, detail))
 
 
 def refused(call, status, code, text):
@@ -211,9 +214,14 @@ __all__ = ["API_KEY", "API_SECRET", "DevServerProcess", "user_headers", "png_byt
 
 @pytest.fixture(scope="session")
 def model_server(tmp_path_factory):
-    """One real model server (llama-cpp-python, a tiny random model) for the tests that need one."""
+    """One real model server (llama-cpp-python, a tiny random model) for the tests that need one,
+    in its plain `chatml` format. Its `chatml-function-calling` format refuses to stream under
+    `tool_choice: auto` (what the workout bot sends with its tools) once the model picks a tool
+    ("Automatic streaming tool choice is not supported"), which OpenAI, Ollama and vLLM all do;
+    plain chatml leaves the tools out and streams text. Forced tool calls are tested in Swift
+    (ChatBotKitAITests, WorkoutQuestionTests)."""
     from model_server import ModelServer
-    server = ModelServer(tmp_path_factory.mktemp("model")).start()
+    server = ModelServer(tmp_path_factory.mktemp("model"), chat_format="chatml").start()
     yield server
     server.stop()
 

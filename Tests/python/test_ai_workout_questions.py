@@ -77,7 +77,8 @@ def test_an_llm_section_with_a_wrong_key_is_located_and_nothing_starts(server, t
     import subprocess
     result = subprocess.run([bots_binary(), "run", "--config", str(config), "--check"], capture_output=True, text=True, timeout=60)
     assert result.returncode != 0
-    assert "bots.yaml:7:3" in result.stdout + result.stderr, result.stdout + result.stderr
+    line = next(number for number, text in enumerate(config.read_text().splitlines(), 1) if "modle:" in text)
+    assert f"bots.yaml:{line}:3" in result.stdout + result.stderr, result.stdout + result.stderr
     assert "modle" in result.stdout + result.stderr
 
 
@@ -112,7 +113,7 @@ def test_a_question_is_answered_through_the_model_streamed_on_streams_ai_protoco
         watcher.start()
         wait_for(lambda: events, timeout=10)
         channel.send_message({"text": QUESTION}, "alice")
-        wait_for(lambda: any(e["type"] == "ai_indicator.clear" for e in events), timeout=120)
+        wait_for(lambda: any(e["type"] == "ai_indicator.clear" for e in events), timeout=120, what=bots.output)
         reply = bot_replies(channel)[0]
         assert reply["ai_generated"] is True and reply["generating"] is False and reply["text"]
         mine = [e for e in events if e.get("message_id") == reply["id"] or e.get("message", {}).get("id") == reply["id"]]
@@ -131,7 +132,7 @@ def test_a_bot_killed_mid_stream_leaves_one_complete_reply_after_its_restart(ser
     bots = BotsRun(config)
     channel = gym(server)
     channel.send_message({"text": QUESTION}, "alice")
-    wait_for(lambda: any(r["text"] and r.get("generating") for r in bot_replies(channel)), timeout=120)
+    wait_for(lambda: any(r["text"] and r.get("generating") for r in bot_replies(channel)), timeout=120, what=bots.output)
     bots.process.kill()
     bots.process.wait()
     half = bot_replies(channel)

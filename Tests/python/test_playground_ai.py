@@ -9,7 +9,6 @@ import time
 import pytest
 
 from browser import keep_screenshot
-from model_server import ModelServer
 from playground_support import start_playground, shown_text, module_browsers, browsers, sdk  # noqa: F401 (fixtures)
 
 # Channels of their own: a short conversation keeps the model's prompt small (the tiny model reads
@@ -19,28 +18,17 @@ QUESTION = "@workout-bot how far did I run this week?"
 
 
 @pytest.fixture(scope="module")
-def chat_model(tmp_path_factory):
-    """The model server in llama-cpp-python's plain `chatml` format. The `chatml-function-calling`
-    format refuses to stream under `tool_choice: auto` (what the workout bot sends with its tools)
-    once the model picks a tool ("Automatic streaming tool choice is not supported"); plain chatml
-    leaves the tools out and streams text."""
-    server = ModelServer(tmp_path_factory.mktemp("chat-model"), chat_format="chatml").start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def playground(tmp_path_factory, chat_model):
+def playground(tmp_path_factory, model_server):
     """The repository's playground, with the workout bot also in the question channels and its
     `llm:` the test's model server."""
     def edit(text):
         workout = "    user: workout-bot\n    channels: [messaging:general]\n"
         assert workout in text and re.search(r"^llm:", text, re.M), "the test expects the shipped bots.yaml's workout bot and llm section"
         text = text.replace(workout, f"    user: workout-bot\n    channels: [messaging:general, {ASK}, {ASK_AGAIN}]\n")
-        # The tiny model never ends an answer before max_tokens, and llama-cpp-python holds back its
-        # stray bytes until the end: 400 tokens are an answer of a few seconds to stop in the middle.
-        return re.sub(r"^llm:.*$", "llm:\n  max_tokens: 400", text, count=1, flags=re.M)
-    run = start_playground(tmp_path_factory.mktemp("playground-ai"), edit, env={"LLM_URL": chat_model.url, "LLM_MODEL": "tiny"})
+        # The tiny model never ends an answer before max_tokens: 3,000 tokens are an answer of
+        # several seconds to stop in the middle.
+        return re.sub(r"^llm:.*$", "llm:\n  max_tokens: 3000", text, count=1, flags=re.M)
+    run = start_playground(tmp_path_factory.mktemp("playground-ai"), edit, env={"LLM_URL": model_server.url, "LLM_MODEL": "tiny"})
     yield run
     assert run.terminate() == 0, "".join(run.output)
 
@@ -93,7 +81,9 @@ def test_stop_ends_the_answer_with_the_text_so_far_and_it_grows_no_more(playgrou
               timeout=120, what="the answer being written")
     keep_screenshot(page, "playground-ai")
     so_far = shown_text(page, reply)
-    page.find(f"{reply} button.stop-generating").click()
+    # Clicked in one step of the page's own: a partial update may draw the reply anew between
+    # finding the button and clicking it.
+    page.script("document.querySelector(arguments[0]).click()", f"{reply} button.stop-generating")
     page.wait(lambda _: page.find(f"{reply} .ai-indicator").get_attribute("data-state") == "stopped", timeout=60, what="the stopped answer")
     assert page.find(f"{reply} .ai-indicator").text == "Stopped" and not page.find_all(f"{reply} .stop-generating")
     stopped = sdk.get_message(reply_id)["message"]
