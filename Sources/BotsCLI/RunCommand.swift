@@ -199,7 +199,7 @@ struct RunCommand: AsyncParsableCommand {
                 maximumConcurrentChannels: entry.concurrency, drainDeadline: entry.drainDeadline, catchUp: catchUp, scaleOut: scaleOut,
                 events: events, commands: commands),
             cdnStorage: entry.reusesUploads ? DeduplicatingCDNStorage(recordFile: configuration.uploadRecordFile(for: entry, under: pathRoot)) : nil,
-            rateBudget: entry.rateBudget, logger: Logger(label: "bots.\(entry.name)"))
+            rateBudget: entry.rateBudget, outageTolerance: entry.outageTolerance, logger: Logger(label: "bots.\(entry.name)"))
     }
 }
 

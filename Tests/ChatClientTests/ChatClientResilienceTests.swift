@@ -212,7 +212,8 @@ struct ChatClientResilienceTests {
     func unreachableServer() async throws {
         let client = ChatClient(
             configuration: ChatClientConfiguration(
-                apiKey: "k", baseURL: URL(string: "http://127.0.0.1:9")!, credentials: .apiSecret("s"), userId: "u", maximumAttempts: 2))
+                apiKey: "k", baseURL: URL(string: "http://127.0.0.1:9")!, credentials: .apiSecret("s"), userId: "u", maximumAttempts: 2,
+                outageTolerance: .zero))
         await #expect {
             _ = try await client.appSettings()
         } throws: { error in

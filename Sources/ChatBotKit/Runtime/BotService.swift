@@ -129,15 +129,16 @@ public final class BotService: Service, Sendable {
     }
 
     /// A service for `bot` on `server`, with a client of its own acting as the bot's user,
-    /// uploading through `cdnStorage` (the chat API's CDN by default) and keeping its calls
-    /// within `rateBudget`, if any.
+    /// uploading through `cdnStorage` (the chat API's CDN by default), keeping its calls
+    /// within `rateBudget`, if any, and waiting out outages of the service up to `outageTolerance`.
     public convenience init(
         bot: Bot, server: URL, apiKey: String, apiSecret: String, channels: [ChannelId], configuration: Configuration = Configuration(),
-        cdnStorage: (any CDNStorage)? = nil, rateBudget: RateBudget? = nil, logger: Logger
+        cdnStorage: (any CDNStorage)? = nil, rateBudget: RateBudget? = nil, outageTolerance: Duration = .seconds(600), logger: Logger
     ) {
         let client = ChatClient(
             configuration: ChatClientConfiguration(
-                apiKey: apiKey, baseURL: server, credentials: .apiSecret(apiSecret), userId: bot.user.id, rateBudget: rateBudget),
+                apiKey: apiKey, baseURL: server, credentials: .apiSecret(apiSecret), userId: bot.user.id, rateBudget: rateBudget,
+                outageTolerance: outageTolerance),
             cdnStorage: cdnStorage, logger: logger)
         self.init(bot: bot, client: client, channels: channels, configuration: configuration, logger: logger)
     }
