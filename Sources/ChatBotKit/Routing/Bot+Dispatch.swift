@@ -208,8 +208,18 @@ extension Bot {
     }
 
     /// Logs a failure in `channel`, counts it, marks the delivery's span, and hands it to the
-    /// `onError` handlers, with `context` when it concerns a message.
+    /// `onError` handlers, with `context` when it concerns a message. Inside a delivery's run
+    /// (``DeliveryAttempt/current``) that waits until the run is over: a transient failure runs
+    /// the delivery again instead.
     func report(_ botError: BotError, in channel: ChatChannel, logger: Logger, context: BotContext?, routes: Routes) async {
+        if let attempt = DeliveryAttempt.current {
+            return attempt.record(DeliveryAttempt.Failure(error: botError, channel: channel, logger: logger, context: context, routes: routes))
+        }
+        await tell(botError, in: channel, logger: logger, context: context, routes: routes)
+    }
+
+    /// Logs, counts and marks a failure, and hands it to the `onError` handlers.
+    func tell(_ botError: BotError, in channel: ChatChannel, logger: Logger, context: BotContext?, routes: Routes) async {
         logger.error("\(botError.message)", metadata: ["cid": "\(channel.cid)"])
         BotMetrics.handlerFailed(bot: name, factory: channel.client.metricsFactory)
         DeliverySpan.handlerFailed(botError)

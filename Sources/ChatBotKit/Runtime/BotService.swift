@@ -124,7 +124,8 @@ public final class BotService: Service, Sendable {
         if let leaseKeeper { observers.append(leaseKeeper) }
         pipeline = DeliveryPipeline(
             bot: bot, client: client, logger: botLogger, metrics: metrics, maximumConcurrentChannels: configuration.maximumConcurrentChannels,
-            drainDeadline: configuration.drainDeadline, observers: observers, channels: handledChannels)
+            drainDeadline: configuration.drainDeadline, observers: observers, channels: handledChannels,
+            deadLetters: configuration.catchUp.map { DeadLetterFile(file: $0.deadLetterFile) })
         timedWork = TimedWork(pipeline: pipeline, channels: handledChannels)
     }
 
