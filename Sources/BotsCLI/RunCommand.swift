@@ -190,7 +190,9 @@ struct RunCommand: AsyncParsableCommand {
                 file: configuration.conversationsFile(for: entry, under: pathRoot), logger: Logger(label: "bots.\(entry.name)"))
         }
         let catchUp = entry.catchUp.map {
-            BotService.CatchUp(checkpointFile: configuration.checkpointFile(for: entry, under: pathRoot), maximumAge: $0)
+            BotService.CatchUp(
+                checkpointFile: configuration.checkpointFile(for: entry, under: pathRoot), maximumAge: $0,
+                deadLetterFile: configuration.deadLetterFile(for: entry, under: pathRoot))
         }
         return BotService(
             bot: bot, server: baseURL, apiKey: configuration.server.apiKey, apiSecret: configuration.server.apiSecret.value,

@@ -3,10 +3,10 @@ import ChatLocking
 import Logging
 
 /// One run of a delivery's handlers, and the failures it met. While a delivery runs, the
-/// routing hands its failures here (through ``current``) instead of to `onError` at once: the
-/// pipeline decides once the run is over whether they were transient (the delivery then runs
-/// again after backoff, and `onError` hears nothing yet) or final (`onError` hears each, with
-/// the number of runs, and the delivery goes to the dead letters).
+/// routing hands its failures here too (through ``current``). A transient one is kept from
+/// `onError` until the run is over: the pipeline then runs the delivery again after backoff, or,
+/// past the outage tolerance, tells `onError` with the number of runs. Either way a failed
+/// delivery that is not run again goes to the dead letters.
 final class DeliveryAttempt: Sendable {
     /// A handler's failure, with what `onError` needs to hear of it later.
     struct Failure: Sendable {
@@ -15,6 +15,8 @@ final class DeliveryAttempt: Sendable {
         let logger: Logger
         let context: BotContext?
         let routes: Bot.Routes
+        /// Whether `onError` heard of it already (a failure that is not transient is told at once).
+        let isTold: Bool
     }
 
     /// The run under way in this task, if the pipeline started one.

@@ -38,7 +38,7 @@ extension DeliveryPipeline {
 
     /// Tells `onError` of each failure and keeps the delivery as a dead letter.
     private func giveUp(_ delivery: Delivery, in cid: ChannelId, failures: [DeliveryAttempt.Failure], runs: Int) async {
-        for failure in failures {
+        for failure in failures where !failure.isTold {
             await bot.tell(failure.error.after(attempts: runs), in: failure.channel, logger: failure.logger, context: failure.context, routes: failure.routes)
         }
         let reason = DeadLetter.reason(for: failures.map(\.error))
