@@ -23,6 +23,16 @@ def reply_id(message_id: str, bot: str = "workout", index: int = 0) -> str:
     return f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}"
 
 
+def reply_to(channel, message: dict):
+    """The bot's first reply to `message` (by its deterministic id), or None while there is none."""
+    try:
+        return channel.client.get_message(reply_id(message["id"]))["message"]
+    except Exception as error:
+        if "does not exist" in str(error):
+            return None
+        raise
+
+
 def write_config(folder: Path, server: DevServerProcess, channels, extra: str = "") -> Path:
     config = folder / "bots.yaml"
     config.write_text(f"""

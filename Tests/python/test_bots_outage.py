@@ -9,7 +9,7 @@ import pytest
 
 from conftest import DevServerProcess, wait_for
 from outage_support import (channels_with_users, check_answered_once_in_order, dead_letter_file, dead_letters, post_workout,
-                            reply_id, start_bot, weekly_total, write_config)
+                            reply_id, reply_to, start_bot, weekly_total, write_config)
 
 LAYOUT = {"gym": ["alice", "bob"], "track": ["carol"]}
 
@@ -105,7 +105,7 @@ def test_a_handler_error_is_a_dead_letter_the_channel_goes_on_and_retry_answers_
     run = start_bot(config)
     try:
         first = post_workout(gym, "alice", 1000)
-        wait_for(lambda: gym.client.get_message(reply_id(first["id"])), timeout=20)
+        wait_for(lambda: reply_to(gym, first), timeout=20)
         # Another process holds the workout database: the bot's store cannot write, its handler throws.
         holder = sqlite3.connect(tmp_path / "workouts.sqlite", isolation_level=None)
         holder.execute("BEGIN EXCLUSIVE")
@@ -118,14 +118,14 @@ def test_a_handler_error_is_a_dead_letter_the_channel_goes_on_and_retry_answers_
         assert [(l["key"], l["reason"], l["attempts"], l["trigger"]) for l in letters] == [(failed["id"], "handler_error", 1, "message")]
         assert "locked" in letters[0]["error"], letters[0]["error"]
         after = post_workout(gym, "alice", 3000)
-        answer = wait_for(lambda: gym.client.get_message(reply_id(after["id"])), timeout=20)["message"]
+        answer = wait_for(lambda: reply_to(gym, after), timeout=20)
         assert weekly_total(answer) == "This week: 2 workouts", "the channel went on without the failed one"
 
         listed = dead_letters(config, "list")
         assert listed.returncode == 0 and f"workout\t{failed['id']}\tmessaging:gym\thandler_error\t1 attempt\t" in listed.stdout, listed
         retried = dead_letters(config, "retry")
         assert retried.returncode == 0 and "workout: 1 dead letter to run again" in retried.stdout, retried
-        answer = wait_for(lambda: gym.client.get_message(reply_id(failed["id"])), timeout=20)["message"]
+        answer = wait_for(lambda: reply_to(gym, failed), timeout=20)
         assert weekly_total(answer) == "This week: 3 workouts"
         assert dead_letters(config, "list").stdout.strip() == "no dead letters"
     finally:
@@ -139,7 +139,7 @@ def test_an_outage_longer_than_the_tolerance_is_a_dead_letter_with_its_reason(se
     run = start_bot(config)
     try:
         first = post_workout(gym, "alice", 1000)
-        wait_for(lambda: gym.client.get_message(reply_id(first["id"])), timeout=20)
+        wait_for(lambda: reply_to(gym, first), timeout=20)
         # Replies under way when the service goes: the store is written, the replies are held.
         with frozen(run):
             posted = [post_workout(gym, "alice", 2000 + index) for index in range(3)]
@@ -151,7 +151,7 @@ def test_an_outage_longer_than_the_tolerance_is_a_dead_letter_with_its_reason(se
         listed = dead_letters(config, "list")
         assert "\toutage\t" in listed.stdout, listed
         later = post_workout(gym, "alice", 9000)
-        wait_for(lambda: gym.client.get_message(reply_id(later["id"])), timeout=30)
+        wait_for(lambda: reply_to(gym, later), timeout=30)
         drop = dead_letters(config, "drop")
         assert drop.returncode == 0 and "dropped" in drop.stdout, drop
     finally:
