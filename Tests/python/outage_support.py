@@ -96,7 +96,11 @@ def check_answered_once_in_order(channel, posted: list, timeout: float = 60) -> 
     and the replies came in the order of the workouts. Returns the bot's messages."""
     expected = {reply_id(message["id"]): message for message in posted}
     first = posted[0]["id"]
-    wait_for(lambda: set(expected) <= {m["id"] for m in bot_messages(channel, first)}, timeout=timeout, interval=0.5)
+    try:
+        wait_for(lambda: set(expected) <= {m["id"] for m in bot_messages(channel, first)}, timeout=timeout, interval=0.5)
+    except AssertionError:
+        missing = set(expected) - {m["id"] for m in bot_messages(channel, first)}
+        raise AssertionError(f"no reply to {sorted(expected[id]['id'] for id in missing)} of {len(posted)} workouts") from None
     time.sleep(1)  # a doubled reply would show by now
     replies = bot_messages(channel, first)
     ids = [m["id"] for m in replies]

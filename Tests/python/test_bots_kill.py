@@ -28,14 +28,13 @@ def test_workouts_from_several_users_survive_kills_of_the_bot_and_the_server_wit
     channels = channels_with_users(server, LAYOUT)
     config = write_config(tmp_path, server, LAYOUT)
     posted = {name: [] for name in LAYOUT}
-    done = threading.Event()
 
     def poster(name):
         # Users of one channel take turns, as the channel's order is what the bot keeps.
         for index in range(PER_USER):
             for user in LAYOUT[name]:
                 posted[name].append(post_workout(channels[name], user, 1000 + index))
-                time.sleep(random.uniform(0.01, 0.05))
+                time.sleep(random.uniform(0.08, 0.2))
 
     runs = [start_bot(config)]
     threads = [threading.Thread(target=poster, args=(name,)) for name in LAYOUT]
@@ -63,8 +62,12 @@ def test_workouts_from_several_users_survive_kills_of_the_bot_and_the_server_wit
                 mine = [message for message in posted[name] if message["user"]["id"] == user]
                 assert len(mine) == PER_USER
                 assert weekly_total(by_id[reply_id(mine[-1]["id"])]) == f"This week: {PER_USER} workouts", user
+    except AssertionError:
+        # What the last run said, for the failure's report.
+        runs[-1].terminate()
+        print("".join(runs[-1].output))
+        raise
     finally:
-        done.set()
         for run in runs[:-1]:
             run.kill()
-        assert runs[-1].terminate() == 0
+    assert runs[-1].terminate() == 0
