@@ -38,6 +38,9 @@ struct DocumentationTests {
         "Sources/ChatBotKit/ChatBotKit.docc/RoutingAttachments.md": [
             [.lines("Tests/ChatBotKitTests/ReadmeTests.swift")]
         ],
+        "Sources/ChatBotKit/ChatBotKit.docc/Outages.md": [
+            [.lines("Tests/ChatBotKitTests/DeadLetterTests.swift")]
+        ],
         "Sources/ChatBotKit/ChatBotKit.docc/Conversations.md": [
             [.lines("Tests/ChatBotKitTests/ConversationTests.swift")]
         ],
