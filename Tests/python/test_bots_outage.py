@@ -52,7 +52,7 @@ def check_totals(channels, posted, replies_by_channel):
             assert weekly_total(by_id[reply_id(mine[-1]["id"])]) == f"This week: {len(mine)} workouts"
 
 
-@pytest.mark.parametrize("downtime", [1, 10])
+@pytest.mark.parametrize("downtime", [1, 10, 60])
 def test_while_the_service_is_down_every_workout_is_answered_once_in_order_after_it_returns(server, tmp_path, downtime):
     channels = channels_with_users(server, LAYOUT)
     run = start_bot(write_config(tmp_path, server, LAYOUT))
