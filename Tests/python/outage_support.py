@@ -33,13 +33,18 @@ def reply_to(channel, message: dict):
         raise
 
 
-def write_config(folder: Path, server: DevServerProcess, channels, extra: str = "") -> Path:
+def write_config(folder: Path, server: DevServerProcess, channels, extra: str = "", webhook: bool = False) -> Path:
+    """The workout bot on `server`; with `webhook`, taking its events from a webhook server of
+    its own (port 0, pointed at by the app's settings at each start) instead of a WebSocket."""
     config = folder / "bots.yaml"
+    if webhook:
+        extra += "\n    events: webhook"
     config.write_text(f"""
 server:
   url: {server.base_url}
   api_key: {API_KEY}
   api_secret: {API_SECRET}
+{"webhook: {port: 0}" if webhook else ""}
 bots:
   - name: workout
     kind: workout
