@@ -17,7 +17,7 @@ struct BotsCommand: AsyncParsableCommand {
     /// The subcommands every tool has.
     static let builtInCommands: [any ParsableCommand.Type] = [
         RunCommand.self, ServeCommand.self, SendCommand.self, ChatCommand.self, ReactCommand.self, TokenCommand.self, EventsCommand.self, ReplayCommand.self,
-        SimulateCommand.self, DoctorCommand.self, InitCommand.self,
+        SimulateCommand.self, DoctorCommand.self, DeadLettersCommand.self, InitCommand.self,
     ]
 }
 

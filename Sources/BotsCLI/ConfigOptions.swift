@@ -72,11 +72,14 @@ public struct ConfigOptions: ParsableArguments {
 
 extension BotsConfiguration {
     /// A client acting as `userId` (no one in particular by default: a server-side call) with the
-    /// configuration's key and secret, on the server at `baseURL`.
+    /// configuration's key and secret, on the server at `baseURL`. It waits out no outage: a
+    /// command run at a terminal says at once that the server is down (the bots of `bots run`
+    /// wait for up to their `outage_tolerance`).
     func client(as userId: String? = nil, at baseURL: URL) -> ChatClient {
         ChatClient(
             configuration: ChatClientConfiguration(
-                apiKey: server.apiKey, baseURL: baseURL, credentials: .apiSecret(server.apiSecret.value), userId: userId))
+                apiKey: server.apiKey, baseURL: baseURL, credentials: .apiSecret(server.apiSecret.value), userId: userId,
+                outageTolerance: .zero))
     }
 }
 

@@ -190,7 +190,9 @@ struct RunCommand: AsyncParsableCommand {
                 file: configuration.conversationsFile(for: entry, under: pathRoot), logger: Logger(label: "bots.\(entry.name)"))
         }
         let catchUp = entry.catchUp.map {
-            BotService.CatchUp(checkpointFile: configuration.checkpointFile(for: entry, under: pathRoot), maximumAge: $0)
+            BotService.CatchUp(
+                checkpointFile: configuration.checkpointFile(for: entry, under: pathRoot), maximumAge: $0,
+                deadLetterFile: configuration.deadLetterFile(for: entry, under: pathRoot))
         }
         return BotService(
             bot: bot, server: baseURL, apiKey: configuration.server.apiKey, apiSecret: configuration.server.apiSecret.value,
@@ -199,7 +201,7 @@ struct RunCommand: AsyncParsableCommand {
                 maximumConcurrentChannels: entry.concurrency, drainDeadline: entry.drainDeadline, catchUp: catchUp, scaleOut: scaleOut,
                 events: events, commands: commands),
             cdnStorage: entry.reusesUploads ? DeduplicatingCDNStorage(recordFile: configuration.uploadRecordFile(for: entry, under: pathRoot)) : nil,
-            rateBudget: entry.rateBudget, logger: Logger(label: "bots.\(entry.name)"))
+            rateBudget: entry.rateBudget, outageTolerance: entry.outageTolerance, logger: Logger(label: "bots.\(entry.name)"))
     }
 }
 

@@ -54,6 +54,7 @@ extension BotsConfiguration {
             if entry.kind != old.kind || entry.user != old.user || entry.concurrency != old.concurrency
                 || entry.drainDeadline != old.drainDeadline || entry.reusesUploads != old.reusesUploads || entry.catchUp != old.catchUp
                 || entry.rateBudget != old.rateBudget || entry.events != old.events
+                || entry.outageTolerance != old.outageTolerance
             {
                 changes.restarted.append(entry)
                 continue

@@ -122,6 +122,7 @@ extension BotsConfiguration {
         }
         if let budget = node["rate_budget"] { entry.rateBudget = try parseRateBudget(budget) }
         if let limit = node["sender_limit"] { entry.senderLimit = try parseSenderLimit(limit) }
+        if let tolerance = node["outage_tolerance"] { entry.outageTolerance = try parseOutageTolerance(tolerance) }
         return entry
     }
 }

@@ -24,9 +24,15 @@ extension BotsConfiguration {
         stateFile("conversations", for: entry, under: pathRoot)
     }
 
+    /// Where a bot keeps the deliveries it gave up on (`bots dead-letters`):
+    /// `dead-letters/<name>.jsonl` beside the checkpoints (`.bots/dead-letters/` by default).
+    public func deadLetterFile(for entry: BotEntry, under pathRoot: URL? = nil) -> URL {
+        stateFile("dead-letters", for: entry, under: pathRoot, extension: "jsonl")
+    }
+
     /// `<folder>/<bot name>.json` in the folder that holds the embedded server's `data`.
-    private func stateFile(_ folder: String, for entry: BotEntry, under pathRoot: URL?) -> URL {
+    private func stateFile(_ folder: String, for entry: BotEntry, under pathRoot: URL?, extension: String = "json") -> URL {
         BotKindEnvironment.resolve(embedded.dataDirectory, under: pathRoot).deletingLastPathComponent()
-            .appendingPathComponent(folder).appendingPathComponent("\(entry.name).json")
+            .appendingPathComponent(folder).appendingPathComponent("\(entry.name).\(`extension`)")
     }
 }

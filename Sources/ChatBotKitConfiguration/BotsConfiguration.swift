@@ -108,6 +108,9 @@ public struct BotsConfiguration: Sendable {
         /// How many new messages of each sender it handles (`sender_limit`); nil for no limit.
         /// `bots run` puts a `SenderLimit` around the bot its kind makes.
         public var senderLimit: SenderLimit.Rule? = nil
+        /// How long its calls and handlers keep trying while the service is unreachable
+        /// (`outage_tolerance`, 10 minutes by default); past it a message goes to the dead letters.
+        public var outageTolerance: Duration = .seconds(600)
         /// Where its events come from (`events: webhook`, or its own WebSocket by default).
         public var events: EventTransport = .websocket
         /// The whole entry, for kind-specific options (read them with ``ConfigNode``).
@@ -136,7 +139,7 @@ public struct BotsConfiguration: Sendable {
     /// The keys a bot entry may have besides the ones its kind reads.
     public static let commonBotKeys = [
         "name", "kind", "user", "channels", "concurrency", "drain_deadline", "reuse_uploads", "catch_up", "rate_budget",
-        "sender_limit", "events",
+        "sender_limit", "events", "outage_tolerance",
     ]
 
     /// Reads and checks `bots.yaml`.

@@ -42,7 +42,8 @@ extension TestChatServer {
 
     /// Runs `bot` in `channels` for the duration of `body`, ready (connected and watching)
     /// when `body` starts; stops it gracefully afterwards. Its metrics go to `metricsFactory`
-    /// and its spans to `tracer` (else to the process's).
+    /// and its spans to `tracer` (else to the process's); `configureClient` may change its
+    /// client's configuration (an outage tolerance, say).
     ///
     /// ```swift
     /// try await server.withBot(WorkoutBot.make(...), channels: ["messaging:general"]) { _ in
@@ -52,9 +53,11 @@ extension TestChatServer {
     /// ```
     public func withBot<T: Sendable>(
         _ bot: Bot, channels: [ChannelId], configuration: BotService.Configuration = TestChatServer.testBotConfiguration,
-        metricsFactory: (any MetricsFactory)? = nil, tracer: (any Tracer)? = nil, _ body: (RunningBot) async throws -> T
+        metricsFactory: (any MetricsFactory)? = nil, tracer: (any Tracer)? = nil,
+        configureClient: (inout ChatClientConfiguration) -> Void = { _ in }, _ body: (RunningBot) async throws -> T
     ) async throws -> T {
-        let running = try await startBot(bot, channels: channels, configuration: configuration, metricsFactory: metricsFactory, tracer: tracer)
+        let running = try await startBot(
+            bot, channels: channels, configuration: configuration, metricsFactory: metricsFactory, tracer: tracer, configureClient: configureClient)
         do {
             let result = try await body(running)
             try await running.stop()
@@ -70,9 +73,10 @@ extension TestChatServer {
     /// scaled-out bot, started and stopped at different times.
     public func startBot(
         _ bot: Bot, channels: [ChannelId], configuration: BotService.Configuration = TestChatServer.testBotConfiguration,
-        metricsFactory: (any MetricsFactory)? = nil, tracer: (any Tracer)? = nil
+        metricsFactory: (any MetricsFactory)? = nil, tracer: (any Tracer)? = nil,
+        configureClient: (inout ChatClientConfiguration) -> Void = { _ in }
     ) async throws -> RunningBot {
-        let client = client(as: bot.user.id, metricsFactory: metricsFactory, tracer: tracer)
+        let client = client(as: bot.user.id, metricsFactory: metricsFactory, tracer: tracer, configure: configureClient)
         let service = BotService(bot: bot, client: client, channels: channels, configuration: configuration)
         let running = RunningBot(service: service, logger: service.logger)
         do {

@@ -42,6 +42,9 @@ struct DocumentationTests {
             [.lines("Tests/ExamplesTests/AIAssistantsArticleTests.swift")],
             [.lines("Tests/ExamplesTests/AIAssistantsArticleTests.swift")],
         ],
+        "Sources/ChatBotKit/ChatBotKit.docc/Outages.md": [
+            [.lines("Tests/ChatBotKitTests/DeadLetterTests.swift")]
+        ],
         "Sources/ChatBotKit/ChatBotKit.docc/Conversations.md": [
             [.lines("Tests/ChatBotKitTests/ConversationTests.swift")]
         ],

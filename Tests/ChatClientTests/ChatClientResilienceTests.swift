@@ -106,7 +106,8 @@ struct ChatClientResilienceTests {
     func httpErrors() async throws {
         try await TestChatServer.withServer { server in
             let recorder = RecordingHTTPTransport()
-            let client = server.client(as: "alice", http: recorder)
+            // No outage tolerance: a 500 that lasts fails after maximumAttempts (OutageToleranceTests outlasts them).
+            let client = server.client(as: "alice", http: recorder, outageTolerance: .zero)
             try await client.queryChannel("messaging:errors", members: ["alice"])
             server.server.injectFault(InjectedFault(pathContains: "/app", status: 500, count: 2))
             _ = try await client.appSettings(refresh: true)
@@ -212,7 +213,8 @@ struct ChatClientResilienceTests {
     func unreachableServer() async throws {
         let client = ChatClient(
             configuration: ChatClientConfiguration(
-                apiKey: "k", baseURL: URL(string: "http://127.0.0.1:9")!, credentials: .apiSecret("s"), userId: "u", maximumAttempts: 2))
+                apiKey: "k", baseURL: URL(string: "http://127.0.0.1:9")!, credentials: .apiSecret("s"), userId: "u", maximumAttempts: 2,
+                outageTolerance: .zero))
         await #expect {
             _ = try await client.appSettings()
         } throws: { error in

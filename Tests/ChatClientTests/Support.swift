@@ -34,10 +34,12 @@ extension TestChatServer {
     }
 
     func client(
-        as userId: String, http: any HTTPTransport, cdnStorage: (any CDNStorage)? = nil, metricsFactory: (any MetricsFactory)? = nil
+        as userId: String, http: any HTTPTransport, cdnStorage: (any CDNStorage)? = nil, metricsFactory: (any MetricsFactory)? = nil,
+        outageTolerance: Duration = .seconds(600)
     ) -> ChatClient {
         ChatClient(
-            configuration: ChatClientConfiguration(apiKey: apiKey, baseURL: baseURL, credentials: .apiSecret(apiSecret), userId: userId),
+            configuration: ChatClientConfiguration(
+                apiKey: apiKey, baseURL: baseURL, credentials: .apiSecret(apiSecret), userId: userId, outageTolerance: outageTolerance),
             http: http, cdnStorage: cdnStorage, metricsFactory: metricsFactory)
     }
 }

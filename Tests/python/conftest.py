@@ -35,15 +35,16 @@ def bots_binary() -> str:
 class DevServerProcess:
     """One `bots serve` process on port 0 with its own data folder."""
 
-    def __init__(self, data_dir: Path, extra_args=()):
+    def __init__(self, data_dir: Path, extra_args=(), port=0):
         self.data_dir = data_dir
         self.extra_args = list(extra_args)
+        self.port = port
         self.process = None
         self.base_url = None
 
     def start(self):
         self.process = subprocess.Popen(
-            [bots_binary(), "serve", "--port", "0", "--data", str(self.data_dir), "--api-key", API_KEY,
+            [bots_binary(), "serve", "--port", str(self.port), "--data", str(self.data_dir), "--api-key", API_KEY,
              "--api-secret", API_SECRET, "--log-level", "warning", *self.extra_args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         deadline = time.time() + 60
@@ -56,6 +57,8 @@ class DevServerProcess:
             match = re.search(r"listening on (http://127\.0\.0\.1:\d+)", line)
             if match:
                 self.base_url = match.group(1)
+                # A restart (start again) comes back on the same port, as a redeployed service would.
+                self.port = int(self.base_url.rsplit(":", 1)[1])
                 self.printed = lines
                 return self
         self.stop()
@@ -78,6 +81,14 @@ class DevServerProcess:
         if expect_clean:
             assert code == 0, f"the dev server exited with {code}"
         return code
+
+    def kill(self):
+        """SIGKILL, as a crash: no graceful shutdown."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process.stdout.close()
+            self.process = None
 
     def client(self) -> StreamChat:
         return StreamChat(API_KEY, API_SECRET, base_url=self.base_url + "/", timeout=10.0)

@@ -208,8 +208,18 @@ extension Bot {
     }
 
     /// Logs a failure in `channel`, counts it, marks the delivery's span, and hands it to the
-    /// `onError` handlers, with `context` when it concerns a message.
+    /// `onError` handlers, with `context` when it concerns a message. Inside a delivery's run
+    /// (``DeliveryAttempt/current``) the run keeps it too; a transient failure is told only once
+    /// the run is over, and only if it is final: else the delivery runs again.
     func report(_ botError: BotError, in channel: ChatChannel, logger: Logger, context: BotContext?, routes: Routes) async {
+        guard let attempt = DeliveryAttempt.current else { return await tell(botError, in: channel, logger: logger, context: context, routes: routes) }
+        let isTransient = DeliveryAttempt.isTransient(botError)
+        attempt.record(DeliveryAttempt.Failure(error: botError, channel: channel, logger: logger, context: context, routes: routes, isTold: !isTransient))
+        if !isTransient { await tell(botError.after(attempts: attempt.number), in: channel, logger: logger, context: context, routes: routes) }
+    }
+
+    /// Logs, counts and marks a failure, and hands it to the `onError` handlers.
+    func tell(_ botError: BotError, in channel: ChatChannel, logger: Logger, context: BotContext?, routes: Routes) async {
         logger.error("\(botError.message)", metadata: ["cid": "\(channel.cid)"])
         BotMetrics.handlerFailed(bot: name, factory: channel.client.metricsFactory)
         DeliverySpan.handlerFailed(botError)

@@ -17,13 +17,22 @@ extension BotService {
         public var maximumAge: Duration
         /// How often the checkpoint is saved while things change.
         public var saveInterval: Duration
+        /// Where the deliveries the bot gave up on are kept (``DeadLetterFile``).
+        public var deadLetterFile: URL
 
         /// Keeps the checkpoint at `checkpointFile`, saved every second, and catches up on at
-        /// most the last day.
-        public init(checkpointFile: URL, maximumAge: Duration = .seconds(86_400), saveInterval: Duration = .seconds(1)) {
+        /// most the last day; dead letters go to `deadLetterFile`, by default
+        /// `dead-letters/<name>.jsonl` beside the checkpoint's folder.
+        public init(
+            checkpointFile: URL, maximumAge: Duration = .seconds(86_400), saveInterval: Duration = .seconds(1), deadLetterFile: URL? = nil
+        ) {
             self.checkpointFile = checkpointFile
             self.maximumAge = maximumAge
             self.saveInterval = saveInterval
+            self.deadLetterFile =
+                deadLetterFile
+                ?? checkpointFile.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("dead-letters")
+                .appendingPathComponent(checkpointFile.deletingPathExtension().lastPathComponent + ".jsonl")
         }
     }
 }

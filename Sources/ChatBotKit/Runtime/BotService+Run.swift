@@ -44,10 +44,18 @@ extension BotService {
     /// With a checkpoint, takes in what it says (what was handled, when the bot last ran) and
     /// returns where to catch up from; nil: from now.
     func resume() -> Date? {
+        checkDeadLetters()
         guard let resumption = checkpointer?.resume() else { return nil }
         pipeline.remember(resumption.recentlyHandled)
         timedWork.resume(from: resumption.lastRunning)
         return resumption.since
+    }
+
+    /// A dead-letter file that does not parse is moved aside, so that the bot starts and new
+    /// letters go to a fresh file; the old one is kept to look at.
+    func checkDeadLetters() {
+        guard let deadLetters = pipeline.deadLetters, let (error, aside) = deadLetters.checkOrSetAside() else { return }
+        logger.error("Bot \(bot.name) cannot read its dead letters: \(error.message)\(aside.map { "; the file is kept as \($0.lastPathComponent)" } ?? "")")
     }
 
     /// Takes `events` in until they end (shutdown), after `first` (what the bot must take in

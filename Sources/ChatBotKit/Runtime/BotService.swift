@@ -124,20 +124,22 @@ public final class BotService: Service, Sendable {
         if let leaseKeeper { observers.append(leaseKeeper) }
         pipeline = DeliveryPipeline(
             bot: bot, client: client, logger: botLogger, metrics: metrics, maximumConcurrentChannels: configuration.maximumConcurrentChannels,
-            drainDeadline: configuration.drainDeadline, observers: observers, channels: handledChannels)
+            drainDeadline: configuration.drainDeadline, observers: observers, channels: handledChannels,
+            deadLetters: configuration.catchUp.map { DeadLetterFile(file: $0.deadLetterFile) })
         timedWork = TimedWork(pipeline: pipeline, channels: handledChannels)
     }
 
     /// A service for `bot` on `server`, with a client of its own acting as the bot's user,
-    /// uploading through `cdnStorage` (the chat API's CDN by default) and keeping its calls
-    /// within `rateBudget`, if any.
+    /// uploading through `cdnStorage` (the chat API's CDN by default), keeping its calls
+    /// within `rateBudget`, if any, and waiting out outages of the service up to `outageTolerance`.
     public convenience init(
         bot: Bot, server: URL, apiKey: String, apiSecret: String, channels: [ChannelId], configuration: Configuration = Configuration(),
-        cdnStorage: (any CDNStorage)? = nil, rateBudget: RateBudget? = nil, logger: Logger
+        cdnStorage: (any CDNStorage)? = nil, rateBudget: RateBudget? = nil, outageTolerance: Duration = .seconds(600), logger: Logger
     ) {
         let client = ChatClient(
             configuration: ChatClientConfiguration(
-                apiKey: apiKey, baseURL: server, credentials: .apiSecret(apiSecret), userId: bot.user.id, rateBudget: rateBudget),
+                apiKey: apiKey, baseURL: server, credentials: .apiSecret(apiSecret), userId: bot.user.id, rateBudget: rateBudget,
+                outageTolerance: outageTolerance),
             cdnStorage: cdnStorage, logger: logger)
         self.init(bot: bot, client: client, channels: channels, configuration: configuration, logger: logger)
     }

@@ -73,9 +73,12 @@ final class Checkpointer: DeliveryObserver {
         return Resumption(since: since, lastRunning: max(checkpoint.savedAt, reachable), recentlyHandled: checkpoint.recentlyHandled)
     }
 
-    /// The bot follows its channels from `date` on (see ``HandledProgress/following(since:)``).
+    /// The bot follows its channels from `date` on (see ``HandledProgress/following(since:)``);
+    /// saved at once: a bot killed within its first save interval would otherwise leave no
+    /// checkpoint, and its next start would skip what it had not handled yet.
     func following(since date: Date) {
         progress.withLock { $0.following(since: date) }
+        save(always: true)
     }
 
     /// Saves the checkpoint when something changed since the last save, when the last save is

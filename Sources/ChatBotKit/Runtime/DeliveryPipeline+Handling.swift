@@ -16,10 +16,10 @@ extension DeliveryPipeline {
             let start = ContinuousClock.now
             if span is NoOpTracer.NoOpSpan {
                 // No tracer: the two task-local values would cost more than the rest of the span.
-                await handle(delivery, in: cid)
+                await settle(delivery, in: cid)
             } else {
                 await DeliverySpan.$current.withValue(span) {
-                    await ServiceContext.$current.withValue(span.context) { await handle(delivery, in: cid) }
+                    await ServiceContext.$current.withValue(span.context) { await settle(delivery, in: cid) }
                 }
             }
             span.end()
@@ -32,7 +32,8 @@ extension DeliveryPipeline {
         }
     }
 
-    private func handle(_ delivery: Delivery, in cid: ChannelId) async {
+    /// Runs a delivery's handlers once (see ``settle(_:in:)`` for the runs after a failure).
+    func handle(_ delivery: Delivery, in cid: ChannelId) async {
         switch delivery.work {
         case .truncation(let truncation):
             await bot.handle(truncation, channel: client.channel(cid), logger: logger)

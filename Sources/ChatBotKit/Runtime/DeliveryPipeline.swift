@@ -34,14 +34,17 @@ final class DeliveryPipeline: Sendable {
     let observers: [any DeliveryObserver]
     /// The channels this node handles, where a deleted user's messages are forgotten.
     private let channels: @Sendable () -> [ChannelId]
+    /// Where deliveries given up go (with a checkpoint); nil: only to `onError`.
+    let deadLetters: DeadLetterFile?
 
     /// A pipeline for `bot`, handling at most `maximumConcurrentChannels` channels at a time,
     /// and giving running handlers `drainDeadline` to finish when it drains; `channels` are
-    /// those this node handles.
+    /// those this node handles, and `deadLetters` where deliveries given up are kept.
     init(
         bot: Bot, client: ChatClient, logger: Logger, metrics: BotMetrics, maximumConcurrentChannels: Int, drainDeadline: Duration,
-        observers: [any DeliveryObserver], channels: @escaping @Sendable () -> [ChannelId]
+        observers: [any DeliveryObserver], channels: @escaping @Sendable () -> [ChannelId], deadLetters: DeadLetterFile? = nil
     ) {
+        self.deadLetters = deadLetters
         self.bot = bot
         self.client = client
         self.logger = logger
@@ -126,7 +129,7 @@ final class DeliveryPipeline: Sendable {
     }
 
     /// Starts the worker of a channel that had none, once a slot is free.
-    private func startWorker(_ cid: ChannelId, workers: inout DiscardingTaskGroup) async {
+    func startWorker(_ cid: ChannelId, workers: inout DiscardingTaskGroup) async {
         await slots.acquire()
         workers.addTask { [self] in
             defer { slots.release() }

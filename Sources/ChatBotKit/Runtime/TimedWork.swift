@@ -63,6 +63,7 @@ final class TimedWork: Sendable {
         async let schedules: Void = runSchedules()
         async let timeouts: Void = sayConversationTimeouts()
         async let reminders: Void = makeUpMissedReminders()
-        _ = await (schedules, timeouts, reminders)
+        async let deadLetters: Void = runDeadLettersAskedFor()
+        _ = await (schedules, timeouts, reminders, deadLetters)
     }
 }

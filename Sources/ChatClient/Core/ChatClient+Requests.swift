@@ -7,7 +7,8 @@ import Tracing
 extension ChatClient {
     /// Performs a call with Stream's conventions: `api_key` in the query, the token in
     /// `Authorization`. A 429 waits for the rate-limit reset and tries again; a 5xx or a broken
-    /// connection is retried with backoff when the call is safe to repeat.
+    /// connection is retried with backoff when the call is safe to repeat, for up to
+    /// ``ChatClientConfiguration/outageTolerance`` (see ``RetryBudget``).
     func perform(_ endpoint: Endpoint) async throws -> JSONObject {
         try await send(endpoint, retryingOn: [.connectionFailed, .connectionLost, .timedOut]) { try transportRequest(for: endpoint) }
     }
@@ -45,43 +46,65 @@ extension ChatClient {
     private func send(
         _ endpoint: Endpoint, retryingOn retryable: [TransportError.Code], span: any Span, request makeRequest: () throws -> TransportRequest
     ) async throws -> JSONObject {
-        var attempt = 0
+        var retries = RetryBudget(maximumAttempts: configuration.maximumAttempts, tolerance: configuration.outageTolerance)
+        var isHeld = false
+        defer { if isHeld { outageWatch.release(recovered: false) } }
         while true {
-            attempt += 1
+            retries.attempt += 1
             try await waitForQuota(of: endpoint)
             var request = try makeRequest()
             tracer.inject(span.context, into: &request.headers, using: TransportHeadersInjector())
             let response: TransportResponse
             do {
                 response = try await timedSend(request, operation: endpoint.operation)
-                span.recordAttempt(attempt, status: response.status)
+                span.recordAttempt(retries.attempt, status: response.status)
                 if let quota = RateLimitQuota(headers: response.header) { rateLimitLedger.record(quota, for: endpoint.name) }
             } catch let error as TransportError {
-                span.recordAttempt(attempt, status: nil)
-                if retryable.contains(error.code), endpoint.isIdempotent, attempt < configuration.maximumAttempts {
-                    logger.debug("\(endpoint.operation) failed (\(error)); retrying", metadata: ["attempt": "\(attempt)"])
-                    metrics.retrying(endpoint.operation, reason: "transport_error")
-                    try await Task.sleep(for: RetryDelay.backoff(attempt: attempt))
+                span.recordAttempt(retries.attempt, status: nil)
+                if retryable.contains(error.code), endpoint.isIdempotent, let wait = retries.nextWait() {
+                    try await holdOn(endpoint, failure: error.message, reason: "transport_error", for: wait, attempt: retries.attempt, held: &isHeld)
                     continue
                 }
-                throw ChatClientError(code: .transport, message: "\(endpoint.operation): \(error.message)", transportError: error)
+                throw ChatClientError(
+                    code: .transport, message: "\(endpoint.operation): \(error.message)\(retries.gaveUpNote)", transportError: error,
+                    attempts: retries.attempt)
             }
-            if response.status == 429, attempt < configuration.maximumAttempts {
-                let wait = RetryDelay.rateLimitWait(response, maximum: configuration.maximumRateLimitWait)
+            if response.status == 429, let wait = retries.nextWait(rateLimitedFor: response, maximumWait: configuration.maximumRateLimitWait) {
                 logger.info("\(endpoint.operation) was rate limited; waiting for the reset", metadata: ["seconds": "\(wait)"])
                 metrics.retrying(endpoint.operation, reason: "rate_limited")
                 metrics.waitedForRateLimit(endpoint.operation, wait)
                 try await Task.sleep(for: wait)
                 continue
             }
-            if (500...599).contains(response.status), endpoint.isIdempotent, attempt < configuration.maximumAttempts {
-                logger.debug("\(endpoint.operation) got HTTP \(response.status); retrying", metadata: ["attempt": "\(attempt)"])
-                metrics.retrying(endpoint.operation, reason: "server_error")
-                try await Task.sleep(for: RetryDelay.backoff(attempt: attempt))
+            if (500...599).contains(response.status), endpoint.isIdempotent, let wait = retries.nextWait() {
+                try await holdOn(endpoint, failure: "HTTP \(response.status)", reason: "server_error", for: wait, attempt: retries.attempt, held: &isHeld)
                 continue
             }
-            return try ChatClient.decode(response, operation: endpoint.operation)
+            if isHeld, !(500...599).contains(response.status) {
+                isHeld = false
+                outageWatch.release(recovered: true)
+            }
+            do {
+                return try ChatClient.decode(response, operation: endpoint.operation)
+            } catch let error as ChatClientError where retries.attempt > 1 {
+                throw error.withAttempts(retries.attempt, note: retries.gaveUpNote)
+            }
         }
+    }
+
+    /// Waits `wait` before trying a call again after a transient failure; the call's first
+    /// failure puts it among the held calls (the outage's first says so at notice).
+    private func holdOn(
+        _ endpoint: Endpoint, failure: String, reason: String, for wait: Duration, attempt: Int, held isHeld: inout Bool
+    ) async throws {
+        if !isHeld {
+            isHeld = true
+            outageWatch.hold(endpoint.operation, failure: failure)
+        }
+        logger.debug("\(endpoint.operation) failed (\(failure)); retrying", metadata: ["attempt": "\(attempt)"])
+        metrics.retrying(endpoint.operation, reason: reason)
+        // Cancellation (a shutdown) ends the wait at once and the call fails with CancellationError.
+        try await Task.sleep(for: wait)
     }
 
     /// Waits for the reset of `endpoint`'s quota when the service said it is spent, so that the
@@ -156,9 +179,12 @@ extension ChatClient {
 
 /// How long to wait before trying again.
 enum RetryDelay {
-    /// Exponential with full jitter: up to 0.2 s, 0.4 s, 0.8 s, ... (at most 5 s).
+    /// The longest pause between two tries of a held call: an outage's end is noticed within it.
+    static let ceiling = 5.0
+
+    /// Exponential with full jitter: up to 0.2 s, 0.4 s, 0.8 s, ... (at most ``ceiling``).
     static func backoff(attempt: Int) -> Duration {
-        let ceiling = min(5.0, 0.2 * pow(2, Double(attempt - 1)))
+        let ceiling = min(ceiling, 0.2 * pow(2, Double(min(attempt, 30) - 1)))
         return .milliseconds(Int64(Double.random(in: ceiling / 2...ceiling) * 1000))
     }
 

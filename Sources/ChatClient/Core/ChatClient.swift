@@ -36,6 +36,8 @@ public final class ChatClient: Sendable {
     let metrics: ClientMetrics
     let rateLimitLedger = RateLimitLedger()
     let budgetGate: BudgetGate?
+    /// The calls held while the service is unreachable.
+    let outageWatch: OutageWatch
     private let explicitTracer: (any Tracer)?
 
     /// A client; transports default to libcurl and libwebsockets. Its metrics (and those of the
@@ -54,6 +56,7 @@ public final class ChatClient: Sendable {
         self.http = http ?? CurlHTTPTransport(caFile: configuration.caFile)
         self.webSocket = webSocket ?? LibWebSocketsTransport(caFile: configuration.caFile)
         self.logger = logger
+        outageWatch = OutageWatch(tolerance: configuration.outageTolerance, user: configuration.userId, metrics: metrics, logger: logger)
         self.cdnRequester = cdnRequester ?? StreamCDNRequester()
         self.uploadedAttachmentPostProcessor = uploadedAttachmentPostProcessor
         if case .apiSecret(let secret) = configuration.credentials {
@@ -70,6 +73,9 @@ public final class ChatClient: Sendable {
 
     /// Where this client's metrics go, and those of the bots and connections using it.
     public var metricsFactory: any MetricsFactory { metrics.factory }
+
+    /// Calls waiting right now for the service to come back (also the `chatbotkit_calls_held` gauge).
+    public var heldCalls: Int { outageWatch.heldCalls }
 
     /// The payload types attachments decode into; built-ins are registered from the start.
     public var registry: AttachmentPayloadRegistry { registryStorage.withLock { $0 } }

@@ -22,8 +22,13 @@ public struct ChatClientConfiguration: Sendable {
     public var userId: String?
     /// The largest file the client will upload, whatever the app allows (100 MB, as on the service).
     public var maximumUploadSize: Int64
-    /// How many times a retryable call is tried.
+    /// How many times a retryable call is tried at least, however short ``outageTolerance``.
     public var maximumAttempts: Int
+    /// How long a call that is safe to repeat (a read, a send with its id, a reaction, a partial
+    /// update, a delete, an upload) keeps trying while the service is unreachable, fails (5xx)
+    /// or is busy (429), counted from its first failure: 10 minutes by default, which rides out
+    /// a deploy or a proxy restart. `.zero` gives up after ``maximumAttempts``.
+    public var outageTolerance: Duration
     /// The longest wait honoured for a rate-limit reset.
     public var maximumRateLimitWait: Duration
     /// Extra trusted certificates (PEM) for servers with a private CA.
@@ -40,7 +45,7 @@ public struct ChatClientConfiguration: Sendable {
         apiKey: String, baseURL: URL = URL(string: "https://chat.stream-io-api.com")!, credentials: Credentials, userId: String? = nil,
         maximumUploadSize: Int64 = 100 * 1024 * 1024, maximumAttempts: Int = 4, maximumRateLimitWait: Duration = .seconds(60),
         caFile: String? = nil, linkRefreshMargin: Duration = .seconds(30), clientIdentifier: String = "chatbotkit-swift-0.1",
-        rateBudget: RateBudget? = nil
+        rateBudget: RateBudget? = nil, outageTolerance: Duration = .seconds(600)
     ) {
         self.apiKey = apiKey
         self.baseURL = baseURL
@@ -49,6 +54,7 @@ public struct ChatClientConfiguration: Sendable {
         self.maximumUploadSize = maximumUploadSize
         self.maximumAttempts = maximumAttempts
         self.maximumRateLimitWait = maximumRateLimitWait
+        self.outageTolerance = outageTolerance
         self.caFile = caFile
         self.linkRefreshMargin = linkRefreshMargin
         self.clientIdentifier = clientIdentifier

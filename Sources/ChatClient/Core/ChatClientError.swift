@@ -48,14 +48,34 @@ public struct ChatClientError: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// The transport failure underneath, if any.
     public let transportError: TransportError?
+    /// How many times the call was tried before it failed (1 when it was not retried).
+    public let attempts: Int
 
     /// An error.
-    public init(code: Code, message: String, streamCode: Int? = nil, httpStatus: Int? = nil, transportError: TransportError? = nil) {
+    public init(
+        code: Code, message: String, streamCode: Int? = nil, httpStatus: Int? = nil, transportError: TransportError? = nil, attempts: Int = 1
+    ) {
         self.code = code
         self.message = message
         self.streamCode = streamCode
         self.httpStatus = httpStatus
         self.transportError = transportError
+        self.attempts = attempts
+    }
+
+    /// Whether the failure may pass if the call is tried again later: the service could not be
+    /// reached, the connection broke or timed out, the service failed (5xx) or was busy (429).
+    /// A refusal (4xx), an unreadable answer or a bad request will fail the same way again.
+    public var isTransient: Bool {
+        if let transportError { return [.connectionFailed, .connectionLost, .timedOut].contains(transportError.code) }
+        guard code == .api, let httpStatus else { return false }
+        return httpStatus == 429 || (500...599).contains(httpStatus)
+    }
+
+    /// The same error after `attempts` tries, its message ending with `note`.
+    func withAttempts(_ attempts: Int, note: String) -> ChatClientError {
+        ChatClientError(
+            code: code, message: message + note, streamCode: streamCode, httpStatus: httpStatus, transportError: transportError, attempts: attempts)
     }
 
     /// Whether no connection to the server could be made at all (nothing listening, unknown
