@@ -61,8 +61,15 @@ struct Simulation: Service {
         let judgesBeforeSending = bots.contains { $0.1.judgesBeforeSending }
         let needsWebhook = bots.contains { $0.0.events == .webhook || !$0.1.customCommands.isEmpty } || judgesBeforeSending
         let webhook = needsWebhook ? configuration.webhookServer(at: .init(port: 0), logger: logger) : nil
+        // A simulation reports a failure at once: there is no outage of its own server to wait out,
+        // and a link nothing answers at (a dead CDN, say) would otherwise be retried for minutes.
+        let oneShot = bots.map { entry, bot in
+            var entry = entry
+            entry.outageTolerance = .zero
+            return (entry, bot)
+        }
         let runner = RunCommand.runner(
-            for: bots, configuration: configuration, baseURL: url, pathRoot: pathRoot, intake: webhook?.intake, commands: webhook?.commands,
+            for: oneShot, configuration: configuration, baseURL: url, pathRoot: pathRoot, intake: webhook?.intake, commands: webhook?.commands,
             logger: logger)
         let services: [any Service] = [webhook].compactMap { $0 } + [runner]
         let botGroup = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [], logger: logger))
