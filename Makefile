@@ -51,7 +51,7 @@ build:
 # ``Symbol`` or <doc:Article> link, in an article or in a `///` comment, fails `make docs` and so
 # `make test`. It builds on the debug build `make build` made (see TRAITS): what is new is the
 # docc plugin's own tool, the symbol graphs and docc's conversion.
-DOCS_TARGETS ?= ChatBotKit ChatClient ChatBotKitWebhooks ChatBotKitConfiguration BotsCLI ChatBotKitTesting
+DOCS_TARGETS ?= ChatBotKit ChatClient ChatBotKitWebhooks ChatBotKitConfiguration ChatBotKitAI ChatBotKitMCP BotsCLI ChatBotKitTesting
 DOCS_OUTPUT ?= .build/docs
 DOCS_COMMAND = $(SWIFTPM_ENV) $(SWIFT) package $(TRAITS) --allow-writing-to-directory $(DOCS_OUTPUT) generate-documentation \
 	$(addprefix --target ,$(DOCS_TARGETS)) --output-path $(DOCS_OUTPUT) --warnings-as-errors

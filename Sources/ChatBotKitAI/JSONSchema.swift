@@ -4,7 +4,7 @@ import ChatModels
 /// properties, arrays, strings (with allowed values), numbers, integers and booleans.
 ///
 /// Derive it from the arguments' Swift type (``derived(from:)``), or declare it beside the type
-/// with descriptions for the model, and test that the two agree (``differences(from:)``).
+/// with descriptions for the model, and test that the two agree (``differences(from:at:)``).
 public struct JSONSchema: Sendable, Hashable {
     /// A JSON type.
     public enum Kind: String, Sendable, Hashable {

@@ -12,7 +12,7 @@ import System
 #endif
 
 /// A Model Context Protocol server run as a stdio command (`mcp-server-time`,
-/// `mcp-server-sqlite --db-path workouts.sqlite`), whose tools an ``Assistant`` can call.
+/// `mcp-server-sqlite --db-path workouts.sqlite`), whose tools an `Assistant` can call.
 ///
 /// ```swift
 /// let time = try await MCPServer.start(MCPServer.Command(name: "time", arguments: ["mcp-server-time"]))

@@ -1,7 +1,7 @@
 import ChatBotKitAI
 import Logging
 
-/// An MCP server's tools for an ``Assistant``: the server is started when its tools are first
+/// An MCP server's tools for an `Assistant`: the server is started when its tools are first
 /// asked for, and started again if it has died since.
 public actor MCPToolSource: ToolSource {
     /// The command that runs the server.
