@@ -174,6 +174,10 @@ public final class DevServer: Service, Sendable {
         return (counts.delivered, counts.failed, counts.dropped)
     }
 
+    /// How many API requests each endpoint took since this server started (429s included; the
+    /// file host's routes are not API calls): what a test counts to check that a client batches.
+    public var requestCounts: [EndpointName: Int] { state.rateLimiter.requestCounts }
+
     /// The users with a connection watching `cid`.
     public func watchers(of cid: ChannelId) async -> Set<String> {
         await state.hub.watchingUserIds(cid)

@@ -32,6 +32,7 @@ final class RateLimiter: Sendable {
     /// The window's length in whole seconds.
     let windowSeconds: Int64
     private let windows = Locked<[Bucket: Window]>([:])
+    private let served = Locked<[EndpointName: Int]>([:])
 
     init(defaultLimit: Int, limits: [EndpointName: Int] = [:], window: Duration = .seconds(60)) {
         self.defaultLimit = defaultLimit
@@ -43,6 +44,7 @@ final class RateLimiter: Sendable {
     /// it is allowed.
     func take(_ endpoint: EndpointName, platform: RequestPlatform, now: Date = Date()) -> (headers: HTTPFields, allowed: Bool) {
         let index = windowIndex(now)
+        served.withLock { $0[endpoint, default: 0] += 1 }
         let used = windows.withLock { windows -> Int in
             let bucket = Bucket(platform: platform, endpoint: endpoint)
             var window = windows[bucket] ?? Window(index: index, used: 0)
@@ -54,6 +56,10 @@ final class RateLimiter: Sendable {
         let quota = quota(of: endpoint, used: used, window: index)
         return (RateLimiter.headers(quota), used <= quota.limit)
     }
+
+    /// How many requests each endpoint took since the server started, on every platform,
+    /// refused ones included.
+    var requestCounts: [EndpointName: Int] { served.withLock { $0 } }
 
     /// The quotas of `endpoints` on `platform` as they stand, without counting anything.
     func quotas(_ endpoints: [EndpointName], platform: RequestPlatform, now: Date = Date()) -> [EndpointName: Quota] {

@@ -48,6 +48,14 @@ actor ConnectionHub {
         return true
     }
 
+    /// Delivers the events of every one of `cids` to connection `id` (a page of channels
+    /// watched at once); false if there is no such connection or it belongs to someone else.
+    func watch(connectionId id: String, cids: [ChannelId], userId: String?) -> Bool {
+        guard isConnection(id, of: userId) else { return false }
+        connections[id]?.watching.formUnion(cids)
+        return true
+    }
+
     /// Stops delivering `cid`'s events to connection `id`; false if there is no such connection
     /// or it belongs to someone other than `userId`.
     func stopWatching(connectionId id: String, cid: ChannelId, userId: String?) -> Bool {
@@ -77,6 +85,15 @@ actor ConnectionHub {
     var onlineUserIds: Set<String> { Set(connections.values.map(\.userId)) }
 
     func watcherCount(_ cid: ChannelId) -> Int { connections.values.filter { $0.watching.contains(cid) }.count }
+
+    /// ``watcherCount(_:)`` of each of `cids`, in one pass over the connections.
+    func watcherCounts(_ cids: [ChannelId]) -> [ChannelId: Int] {
+        var counts = Dictionary(uniqueKeysWithValues: Set(cids).map { ($0, 0) })
+        for connection in connections.values {
+            for cid in cids where connection.watching.contains(cid) { counts[cid, default: 0] += 1 }
+        }
+        return counts
+    }
 
     /// Sends `text` (an event, already written: the app's webhook posts the same text) to the
     /// watchers of `cid` and `notification` to the connections of `notify` that are not watching it.

@@ -123,20 +123,12 @@ struct AppRoutes {
         let requested = cids
         let renderer = await state.renderer(for: request)
         let (events, inaccessible) = try await state.store.read { db -> ([JSONObject], [String]) in
-            var accessible: [ChannelId] = []
-            var inaccessible: [String] = []
-            for cid in requested {
-                let allowed: Bool
-                if let userId = principal.userId {
-                    allowed = try ChannelsTable.fetch(db, cid) != nil && (try ChannelsTable.member(db, cid, userId)) != nil
-                } else {
-                    // A server call still gets a deleted channel's events, its deletion last, so
-                    // that a client away at the time learns of it. (A user's membership left
-                    // with the channel, so for a user token it is inaccessible.)
-                    allowed = try ChannelsTable.fetchIncludingDeleted(db, cid) != nil
-                }
-                if allowed { accessible.append(cid) } else { inaccessible.append(cid.rawValue) }
-            }
+            // A server call still gets a deleted channel's events, its deletion last, so that a
+            // client away at the time learns of it. (A user's membership left with the channel,
+            // so for a user token it is inaccessible.)
+            let allowed = try ChannelsTable.readable(db, requested, by: principal.userId)
+            let accessible = requested.filter { allowed.contains($0) }
+            let inaccessible = requested.filter { !allowed.contains($0) }.map(\.rawValue)
             return (try EventsTable.since(db, cids: accessible, after: lastSync, limit: limit), inaccessible)
         }
         if !inaccessible.isEmpty, body["with_inaccessible_cids"]?.flag != true {

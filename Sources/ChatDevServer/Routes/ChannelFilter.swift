@@ -50,31 +50,56 @@ struct ChannelFilter: Sendable {
     /// The matching channels `principal` may read: any with a server token, only its user's
     /// channels with a user token. For a querying `viewer` (the token's user, or the one a
     /// server query names), the channels it hid are left out, or with `hidden: true` are the
-    /// only ones listed.
+    /// only ones listed. One SQL query, in the default order (latest message first).
     func channels(visibleTo principal: Principal, viewer: String?, _ db: Database) throws -> [StoredChannel] {
-        var matching = try ChannelsTable.all(db).filter { channel in try matches(channel, db) }
-        if let userId = principal.userId {
-            let visible = Set(try ChannelsTable.channelIds(ofMember: userId, db))
-            matching = matching.filter { visible.contains($0.cid) }
+        try channels(visibleTo: principal, viewer: viewer, orderedBy: nil, offset: 0, limit: nil, db)
+    }
+
+    /// A page of ``channels(visibleTo:viewer:_:)`` in `sort` order, in one SQL query when the
+    /// sort is on columns (``ChannelSort/sqlOrder``); else sorted here, then cut.
+    func channels(
+        visibleTo principal: Principal, viewer: String?, sortedBy sort: ChannelSort, offset: Int, limit: Int, _ db: Database
+    ) throws -> [StoredChannel] {
+        if let order = sort.sqlOrder {
+            return try channels(visibleTo: principal, viewer: viewer, orderedBy: order, offset: offset, limit: limit, db)
         }
-        guard let viewer else { return listsHidden ? [] : matching }
-        let hidden = try ChannelsTable.hiddenChannelIds(of: viewer, db)
-        return matching.filter { hidden.contains($0.cid) == listsHidden }
+        let all = try channels(visibleTo: principal, viewer: viewer, db)
+        return Array(try sort.sorted(all, db).dropFirst(offset).prefix(limit))
     }
 
-    func matches(_ channel: StoredChannel, _ db: Database) throws -> Bool {
-        try ChannelFilter.evaluate(condition, channel, db)
+    private func channels(
+        visibleTo principal: Principal, viewer: String?, orderedBy order: String?, offset: Int, limit: Int?, _ db: Database
+    ) throws -> [StoredChannel] {
+        var conditions = SQLConditions("c.deleted_at IS NULL")
+        ChannelFilter.add(condition, to: &conditions)
+        if let userId = principal.userId {
+            conditions.add("c.cid IN (SELECT cid FROM members WHERE user_id = ?)", [userId])
+        }
+        if let viewer {
+            conditions.add("c.cid \(listsHidden ? "" : "NOT ")IN (SELECT cid FROM members WHERE user_id = ? AND hidden = 1)", [viewer])
+        } else if listsHidden {
+            return []
+        }
+        var sql = "SELECT c.* FROM channels c WHERE \(conditions.sql) ORDER BY \(order.flatMap { $0.isEmpty ? nil : $0 + ", " } ?? "")"
+        sql += "COALESCE(c.last_message_at, c.created_at) DESC, c.rowid"
+        var arguments = conditions.arguments
+        if let limit {
+            sql += " LIMIT ? OFFSET ?"
+            arguments += [limit, offset]
+        }
+        return try Row.fetchAll(db, sql: sql, arguments: arguments).map(ChannelsTable.decode)
     }
 
-    private static func evaluate(_ condition: Condition, _ channel: StoredChannel, _ db: Database) throws -> Bool {
+    /// Adds `condition` as SQL on the channels' columns and their members.
+    private static func add(_ condition: Condition, to conditions: inout SQLConditions) {
         switch condition {
-        case .field("cid", let values): return values.contains(channel.cid.rawValue)
-        case .field("id", let values): return values.contains(channel.cid.id)
-        case .field(_, let values): return values.contains(channel.cid.type.rawValue)
+        case .field(let field, let values):
+            conditions.add("c.\(field == "cid" ? "cid" : field == "id" ? "id" : "type")", in: values)
         case .members(let userIds):
-            return try ChannelsTable.members(db, channel.cid).contains { userIds.contains($0.userId) }
-        case .all(let conditions):
-            return try conditions.allSatisfy { try evaluate($0, channel, db) }
+            let placeholders = Array(repeating: "?", count: userIds.count).joined(separator: ", ")
+            conditions.add("c.cid IN (SELECT cid FROM members WHERE user_id IN (\(placeholders)))", StatementArguments(userIds.sorted()))
+        case .all(let all):
+            for condition in all { add(condition, to: &conditions) }
         }
     }
 }

@@ -122,14 +122,15 @@ struct ChannelRoutes {
         // or the user a server query names.
         let viewer = principal.userId ?? body["user_id"]?.stringValue
         let matches = try await state.store.read { db -> [StoredChannel] in
-            Array(try sort.sorted(filter.channels(visibleTo: principal, viewer: viewer, db), db).dropFirst(offset).prefix(limit))
+            try filter.channels(visibleTo: principal, viewer: viewer, sortedBy: sort, offset: offset, limit: limit, db)
         }
-        for channel in matches {
-            try await watchIfAsked(request, body: body, cid: channel.cid, principal: principal, operation: operation)
+        // The page is what the principal may read, so the whole page is watched at once.
+        if body["watch"]?.flag == true, let connectionId = request.query("connection_id"),
+            !(await state.hub.watch(connectionId: connectionId, cids: matches.map(\.cid), userId: principal.userId))
+        {
+            throw ChannelRoutes.notOwnConnection(connectionId, operation: "WatchChannel")
         }
-        var counts: [ChannelId: Int] = [:]
-        for channel in matches { counts[channel.cid] = await state.hub.watcherCount(channel.cid) }
-        let watchers = counts
+        let watchers = await state.hub.watcherCounts(matches.map(\.cid))
         let states = try await state.store.read { db in
             try matches.map { channel in
                 RawJSON.object(

@@ -17,6 +17,22 @@ struct ChannelSort {
         keys = try DevServerState.sortKeys(value, fields: Self.builtInFields, allowsCustomFields: true, operation: operation)
     }
 
+    /// This order as SQL on the channels' columns (`c`), when every key is one; nil when a key
+    /// needs more than a column (member counts, custom fields). Empty for no keys. A channel
+    /// without the field comes last, as in ``sorted(_:_:)``.
+    var sqlOrder: String? {
+        var terms: [String] = []
+        for key in keys {
+            let direction = key.ascending ? "ASC" : "DESC"
+            switch key.field {
+            case "created_at", "updated_at": terms.append("c.\(key.field) \(direction)")
+            case "last_message_at": terms.append("(c.last_message_at IS NULL), c.last_message_at \(direction)")
+            default: return nil
+            }
+        }
+        return terms.joined(separator: ", ")
+    }
+
     /// `channels` in this order.
     func sorted(_ channels: [StoredChannel], _ db: Database) throws -> [StoredChannel] {
         guard !keys.isEmpty else { return channels }

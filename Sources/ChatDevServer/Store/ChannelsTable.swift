@@ -78,6 +78,18 @@ enum ChannelsTable {
         ).map(decodeMember)
     }
 
+    /// Which of `cids` `userId` may read (existing, and it a member), in one query; for the
+    /// server (nil), every one that exists or was deleted.
+    static func readable(_ db: Database, _ cids: [ChannelId], by userId: String?) throws -> Set<ChannelId> {
+        guard !cids.isEmpty else { return [] }
+        var conditions = SQLConditions("1")
+        conditions.add("c.cid", in: Set(cids.map(\.rawValue)))
+        if let userId {
+            conditions.add("c.deleted_at IS NULL AND c.cid IN (SELECT cid FROM members WHERE user_id = ?)", [userId])
+        }
+        return Set(try String.fetchAll(db, sql: "SELECT c.cid FROM channels c WHERE \(conditions.sql)", arguments: conditions.arguments).map(StoreCoding.channelId))
+    }
+
     static func channelIds(ofMember userId: String, _ db: Database) throws -> [ChannelId] {
         try String.fetchAll(db, sql: "SELECT cid FROM members WHERE user_id = ?", arguments: [userId]).map(StoreCoding.channelId)
     }
