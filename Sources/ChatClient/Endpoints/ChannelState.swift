@@ -11,6 +11,8 @@ public struct ChannelState: Sendable {
     public var pinnedMessages: [Message]
     /// The members.
     public var members: [Member]
+    /// The querying user's membership (nil when it is not a member, or the query was for no user).
+    public var membership: Member?
     /// How many connections watch it.
     public var watcherCount: Int
     /// Each member's read state and unread messages.
@@ -27,6 +29,7 @@ public struct ChannelState: Sendable {
             messages = try (json["messages"]?.arrayValue ?? []).map { try Message(json: $0) }
             pinnedMessages = try (json["pinned_messages"]?.arrayValue ?? []).map { try Message(json: $0) }
             members = try (json["members"]?.arrayValue ?? []).map { try Member(json: $0) }
+            membership = try json["membership"].map { try Member(json: $0) }
         } catch {
             throw ChatClientError(code: .invalidResponse, message: "\(operation) answered a channel that cannot be read: \(error)")
         }

@@ -69,17 +69,25 @@ extension ChatClient {
     /// Every channel `userId` is a member of (`members: {$in: [userId]}`), oldest first, 30 per
     /// request.
     public func memberChannels(of userId: String) async throws -> [ChannelId] {
+        try await memberChannelPages(of: userId).channels
+    }
+
+    /// ``memberChannels(of:)``, watching each page on `connectionId` as it is read, and the
+    /// calls it took.
+    package func memberChannelPages(of userId: String, watch connectionId: String? = nil) async throws -> (channels: [ChannelId], calls: Int) {
         var found: [ChannelId] = []
         var seen: Set<ChannelId> = []
-        let pageSize = 30
+        let pageSize = Self.channelPageSize
         var offset = 0
+        var calls = 0
         while true {
             let page = try await queryChannels(
                 filter: ["members": ["$in": [.string(userId)]]], sort: [("created_at", 1)], limit: pageSize, offset: offset,
-                messageLimit: 0)
+                messageLimit: 0, watch: connectionId)
+            calls += 1
             // A channel that moves between pages while they are read is listed once.
             for cid in page.map(\.channel.cid) where seen.insert(cid).inserted { found.append(cid) }
-            guard page.count == pageSize else { return found }
+            guard page.count == pageSize else { return (found, calls) }
             offset += pageSize
         }
     }

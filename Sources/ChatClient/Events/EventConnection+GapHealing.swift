@@ -7,31 +7,21 @@ import Logging
 /// Healing the gap a reconnect leaves: `/sync` from the last event seen, and the channels that
 /// vanished meanwhile.
 extension EventConnection {
-    /// The watched channels that no longer exist (or, with a user token, can no longer be
-    /// read), which stop being watched.
-    func forgetVanishedChannels(among watched: [ChannelId]) async throws -> Set<ChannelId> {
-        guard !watched.isEmpty else { return [] }
-        let vanished = Set(watched).subtracting(try await client.existingChannels(watched))
-        if !vanished.isEmpty {
-            forget(vanished)
-            logger.info("Channels gone while disconnected are no longer watched: \(vanished.map(\.rawValue).sorted().joined(separator: ", "))")
-        }
-        return vanished
-    }
-
     /// Stops watching `cids` (after their deletion).
     func forget(_ cids: Set<ChannelId>) {
         shared.withLock { $0.watched.removeAll { cids.contains($0) } }
+        countWatched()
     }
 
     /// Delivers what happened while disconnected: `/sync` from the last event (before the
     /// first one, from where ``catchUp(since:)`` said). A channel that vanished meanwhile gets a
     /// `channel.deleted` of its own when `/sync` did not bring its deletion back (see
-    /// ``deletion(of:)``).
-    func healGap(_ watched: [ChannelId], vanished: Set<ChannelId>) async throws {
-        guard !watched.isEmpty else { return }
+    /// ``deletion(of:)``). Returns how many events it delivered and in how many calls.
+    func healGap(_ watched: [ChannelId], vanished: Set<ChannelId>) async throws -> (events: Int, calls: Int) {
+        guard !watched.isEmpty else { return (0, 0) }
         let since = shared.withLock { $0.lastEventAt ?? $0.catchUpSince ?? $0.firstConnectedAt } ?? Date()
-        let events = try await syncEvents(watched, since: since)
+        var calls = 0
+        let events = try await syncEvents(watched, since: since, calls: &calls)
         logger.debug("Synced \(events.count) events since \(RFC3339.string(from: since))")
         metrics.synced(events.count)
         for event in events { await deliver(event) }
@@ -39,6 +29,7 @@ extension EventConnection {
         for cid in vanished.subtracting(announced).sorted(by: { $0.rawValue < $1.rawValue }) {
             if let deletion = deletion(of: cid) { await deliver(deletion) }
         }
+        return (events.count, calls)
     }
 
     /// The events of `cids` since `date`, in the order they happened. The server refuses (HTTP
@@ -48,9 +39,17 @@ extension EventConnection {
     /// error logged and counted, as its gap cannot be healed this way. (Also what a scaled-out
     /// bot syncs a channel it takes over with.)
     package func syncEvents(_ cids: [ChannelId], since date: Date) async throws -> [Event] {
+        var calls = 0
+        return try await syncEvents(cids, since: date, calls: &calls)
+    }
+
+    /// ``syncEvents(_:since:)``, adding the calls it made to `calls`.
+    func syncEvents(_ cids: [ChannelId], since date: Date, calls: inout Int) async throws -> [Event] {
         // One microsecond earlier: the server compares strictly, and duplicates are filtered anyway.
         let since = RFC3339.string(from: date.addingTimeInterval(-0.000_001))
+        let batch = 255
         if cids.count > 1 {
+            calls += (cids.count + batch - 1) / batch
             do {
                 return try await client.sync(cids, since: since)
             } catch let error as ChatClientError where error.httpStatus == 400 {
@@ -59,6 +58,7 @@ extension EventConnection {
         }
         var events: [Event] = []
         for cid in cids {
+            calls += 1
             do {
                 events += try await client.sync([cid], since: since)
             } catch let error as ChatClientError where error.httpStatus == 400 {

@@ -8,10 +8,17 @@ extension EventConnection {
     /// member of now, including those it was added to while disconnected, and stops watching
     /// those it was removed from meanwhile (their removal happened while nobody listened). A
     /// channel deleted meanwhile is left to the reconnection, which announces its deletion.
-    func followMemberChannels() async throws {
-        let current = try await client.memberChannels(of: user.id)
+    /// Each page of them is watched on `connectionId` as it is listed; returns them, and the
+    /// calls it took.
+    func followMemberChannels(watch connectionId: String) async throws -> (channels: Set<ChannelId>, calls: Int) {
+        let (current, listingCalls) = try await client.memberChannelPages(of: user.id, watch: connectionId)
+        var calls = listingCalls
         let gone = shared.withLock { $0.memberChannels.subtracting(current) }
-        let removedFrom = gone.isEmpty ? [] : gone.intersection(try await client.existingChannels(Array(gone)))
+        var removedFrom: Set<ChannelId> = []
+        if !gone.isEmpty {
+            removedFrom = gone.intersection(try await client.existingChannels(Array(gone)))
+            calls += (gone.count + ChatClient.channelPageSize - 1) / ChatClient.channelPageSize
+        }
         forget(removedFrom)
         let added = shared.withLock { shared -> [ChannelId] in
             let added = current.filter { !shared.watched.contains($0) }
@@ -20,12 +27,13 @@ extension EventConnection {
             return added
         }
         if !added.isEmpty {
-            logger.info("Watching the channels \(user.id) is a member of: \(added.map(\.rawValue).joined(separator: ", "))")
+            logger.debug("Watching the channels \(user.id) is a member of: \(added.map(\.rawValue).joined(separator: ", "))")
         }
         if !removedFrom.isEmpty {
             logger.info(
                 "\(user.id) was removed from \(removedFrom.map(\.rawValue).sorted().joined(separator: ", ")) while disconnected; no longer watched")
         }
+        return (Set(current), calls)
     }
 
     /// With `watchesMemberChannels`, while connected: a channel the user is added to is watched

@@ -36,15 +36,25 @@ extension EventConnection {
         metrics.connected()
         defer { metrics.disconnected() }
         onConnected()
-        if configuration.watchesMemberChannels { try await followMemberChannels() }
-        let watched = watchedChannels
-        // Watching gets or creates, so a channel deleted while disconnected would come back,
-        // empty, for everyone: those are left out, and forgotten.
-        let vanished = isReconnect ? try await forgetVanishedChannels(among: watched) : []
-        try await watch(watched.filter { !vanished.contains($0) }, connectionId: connectionId)
+        let started = ContinuousClock.now
+        var report = ChannelWatchReport(isReconnect: isReconnect)
+        // On a reconnect a channel deleted meanwhile is not returned by the pages (they create
+        // nothing): it is forgotten, and its gap still synced, to bring its deletion.
+        let vanished = try await watchAll(connectionId: connectionId, isReconnect: isReconnect, report: &report)
+        let watched = watchedChannels + vanished.sorted { $0.rawValue < $1.rawValue }
+        report.duration = ContinuousClock.now - started
+        shared.withLock { [report] in $0.lastWatchReport = report }
         setState(.connected(connectionId: connectionId))
         logger.debug("Event connection \(isReconnect ? "re-established" : "established")", metadata: ["connection_id": "\(connectionId)"])
-        if isReconnect || catchesUp { try await healGap(watched, vanished: vanished) }
+        if isReconnect || catchesUp {
+            let (events, calls) = try await healGap(watched, vanished: vanished)
+            report.synced = watched.count
+            report.syncedEvents = events
+            report.calls += calls
+        }
+        report.duration = ContinuousClock.now - started
+        shared.withLock { [report] in $0.lastWatchReport = report }
+        logger.info("Event connection \(isReconnect ? "re-established" : "established"): \(report)")
         try await pump(socket: socket)
     }
 
@@ -123,7 +133,7 @@ extension EventConnection {
         throw ChatClientError(code: .transport, message: "the connection ended before its first health check")
     }
 
-    /// Watches channels on this connection (getting or creating them).
+    /// Watches channels on this connection one call each (getting or creating them).
     func watch(_ cids: [ChannelId], connectionId: String) async throws {
         for cid in cids {
             try await client.queryChannel(cid, members: [user.id], createdBy: user.id, watch: connectionId, messageLimit: 0)

@@ -42,12 +42,17 @@ public final class EventConnection: Service, Sendable {
         /// found on each (re)connection, watched when the user is added to one, and no longer
         /// watched once the user is removed, while connected or not.
         public var watchesMemberChannels: Bool
+        /// Whether the first connection also makes the user a member of the channels asked for
+        /// (created when missing), in the same paged calls that watch them.
+        public var joinsWatchedChannels: Bool
 
         /// The service's timing: heartbeats every 25 s, server health checks every 30 s.
         public init(
             heartbeatInterval: Duration = .seconds(25), serverHealthCheckInterval: Duration = .seconds(30), bufferCapacity: Int = 1024,
-            connectTimeout: Duration = .seconds(15), backoff: ReconnectBackoff = ReconnectBackoff(), watchesMemberChannels: Bool = false
+            connectTimeout: Duration = .seconds(15), backoff: ReconnectBackoff = ReconnectBackoff(), watchesMemberChannels: Bool = false,
+            joinsWatchedChannels: Bool = false
         ) {
+            self.joinsWatchedChannels = joinsWatchedChannels
             self.heartbeatInterval = heartbeatInterval
             self.serverHealthCheckInterval = serverHealthCheckInterval
             self.bufferCapacity = bufferCapacity
@@ -81,6 +86,10 @@ public final class EventConnection: Service, Sendable {
         var connections = 0
         var stopping = false
         var lastFailure: (any Error)?
+        /// What the last (re)connection did to watch the channels.
+        var lastWatchReport: ChannelWatchReport?
+        /// The channels the service refused to let the user join or watch, each once.
+        var refusedChannels: [ChannelFailure] = []
     }
 
     /// The client whose server it connects to.
@@ -145,6 +154,7 @@ public final class EventConnection: Service, Sendable {
             shared.watched.append(cid)
             return true
         }
+        if isNew { countWatched() }
         guard isNew, let connectionId else { return }
         do {
             try await watch([cid], connectionId: connectionId)

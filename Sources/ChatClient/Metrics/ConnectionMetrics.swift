@@ -12,6 +12,7 @@ final class ConnectionMetrics: Sendable {
     private let unsyncedChannels: Counter
     private let connections: Counter
     private let isConnected: Gauge
+    private let watchedChannels: Gauge
 
     init(client: ClientMetrics, user: String) {
         let factory = client.factory
@@ -23,6 +24,7 @@ final class ConnectionMetrics: Sendable {
         unsyncedChannels = Counter(label: "chatbotkit_unsynced_channels_total", dimensions: dimensions, factory: factory)
         connections = Counter(label: "chatbotkit_connections_total", dimensions: dimensions, factory: factory)
         isConnected = Gauge(label: "chatbotkit_connected", dimensions: dimensions, factory: factory)
+        watchedChannels = Gauge(label: "chatbotkit_watched_channels", dimensions: dimensions, factory: factory)
     }
 
     /// An event passed on to the reader.
@@ -46,6 +48,9 @@ final class ConnectionMetrics: Sendable {
         connections.increment()
         isConnected.record(1)
     }
+
+    /// How many channels the connection watches now.
+    func watching(_ count: Int) { watchedChannels.record(count) }
 
     /// A session lost (or closed on shutdown).
     func disconnected() { isConnected.record(0) }

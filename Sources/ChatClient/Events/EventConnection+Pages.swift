@@ -1,0 +1,90 @@
+import ChatLocking
+import ChatModels
+import Foundation
+import Logging
+
+/// Watching many channels with few calls: on each (re)connection the channels are watched a page
+/// of ``ChatClient/channelPageSize`` per Query Channels call (the member channels' pages watch
+/// those as they list them), and the gap is healed with `/sync` over 255 channels per call.
+extension EventConnection {
+    /// What the last connection or reconnection did to watch the channels; nil before the first.
+    public var lastWatchReport: ChannelWatchReport? { shared.withLock { $0.lastWatchReport } }
+
+    /// The channels the service refused to let the user join or watch (a 403 for a channel it
+    /// may not join), each once; they are not watched, and the others are.
+    public var refusedChannels: [ChannelFailure] { shared.withLock { $0.refusedChannels } }
+
+    /// Watches `cids` from now on, in pages when connected (getting or creating those the
+    /// pages do not return), and after every reconnect. Channels the service refuses are left
+    /// out and listed in ``refusedChannels``.
+    public func watch(_ cids: [ChannelId]) async throws {
+        let added = shared.withLock { shared -> [ChannelId] in
+            var known = Set(shared.watched)
+            let added = cids.filter { known.insert($0).inserted }
+            shared.watched += added
+            return added
+        }
+        countWatched()
+        guard !added.isEmpty, let connectionId else { return }
+        do {
+            let pages = try await client.watchOrCreateChannels(added, creator: user.id, connectionId: connectionId)
+            refuse(pages.failures)
+        } catch where self.connectionId != connectionId {
+            logger.debug("\(added.count) channels will be watched after the reconnect: \(error)")
+        }
+    }
+
+    /// Records how many channels are watched (the `chatbotkit_watched_channels` gauge).
+    func countWatched() {
+        metrics.watching(shared.withLock { $0.watched.count })
+    }
+
+    /// Stops watching the channels the service refused, and says which and why.
+    func refuse(_ failures: [ChannelFailure]) {
+        guard !failures.isEmpty else { return }
+        forget(Set(failures.map(\.cid)))
+        shared.withLock { shared in
+            let known = Set(shared.refusedChannels.map(\.cid))
+            shared.refusedChannels += failures.filter { !known.contains($0.cid) }
+        }
+        for failure in failures {
+            logger.error("Channel \(failure.cid) is not watched: \(failure.message)", metadata: ["cid": "\(failure.cid)"])
+        }
+    }
+
+    /// Watches every channel on a new connection: the member channels' pages (with
+    /// `watchesMemberChannels`), then the other channels asked for in pages of their own. On
+    /// the first connection a missing channel is created (and, with `joinsWatchedChannels`, the
+    /// user made a member where it is not); on a reconnect one that is gone is forgotten and
+    /// returned, to be announced as deleted.
+    func watchAll(connectionId: String, isReconnect: Bool, report: inout ChannelWatchReport) async throws -> Set<ChannelId> {
+        var covered: Set<ChannelId> = []
+        if configuration.watchesMemberChannels {
+            let (members, calls) = try await followMemberChannels(watch: connectionId)
+            covered = members
+            report.calls += calls
+        }
+        let rest = watchedChannels.filter { !covered.contains($0) }
+        var vanished: Set<ChannelId> = []
+        if isReconnect {
+            let pages = try await client.watchChannels(rest, connectionId: connectionId)
+            report.add(pages)
+            vanished = Set(pages.missing)
+            if !vanished.isEmpty {
+                forget(vanished)
+                logger.info("Channels gone while disconnected are no longer watched: \(vanished.map(\.rawValue).sorted().joined(separator: ", "))")
+            }
+            refuse(pages.failures)
+        } else {
+            let pages =
+                configuration.joinsWatchedChannels
+                ? try await client.joinChannels(rest, as: user.id, watch: connectionId)
+                : try await client.watchOrCreateChannels(rest, creator: user.id, connectionId: connectionId)
+            report.add(pages)
+            refuse(pages.failures)
+        }
+        countWatched()
+        report.watched = watchedChannels.count
+        return vanished
+    }
+}
