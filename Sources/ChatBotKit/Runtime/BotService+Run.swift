@@ -13,33 +13,57 @@ extension BotService {
         // Before connecting: what is posted from here on is caught up on after a restart.
         let followingSince = Date()
         let connection = self.connection
+        // Not connected yet: these are joined and watched, in pages, as the connection comes up.
+        try await connection.watch(channels)
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask {
                 try await connection.run()
             }
             group.addTask { [self] in
                 await connection.waitUntilConnected()
-                for cid in channels { try await connection.watch(cid) }
                 if let leaseKeeper { try await leaseKeeper.start(pipeline) }
                 checkpointer?.following(since: followingSince)
                 readiness.settle(.success(()))
-                logger.info("Bot \(bot.name) is ready", metadata: ["channels": "\(connection.watchedChannels.map(\.rawValue))"])
+                logger.info("Bot \(bot.name) is ready: \(connection.lastWatchReport.map { "\($0)" } ?? "not connected")")
             }
             // The consumer stops when the connection's events end (shutdown).
             group.addTask { [self] in await handle(connection.events) }
         }
     }
 
-    /// Upserts the bot's user and makes it a member of its channels.
+    /// Upserts the bot's user; when its events come by webhook, also makes it a member of its
+    /// channels, in pages (over its WebSocket, the connection joins them as it watches them).
+    /// A channel listed twice is said so once.
     func prepare() async throws {
+        for (cid, times) in repeatedChannels {
+            logger.warning("Bot \(bot.name) lists \(cid) \(times) times; it is joined and watched once", metadata: ["cid": "\(cid)"])
+        }
         do {
             try await client.upsertUsers([bot.user])
-            for cid in channels { try await client.join(cid, as: bot.user.id) }
+            if configuration.events.isWebhook {
+                let pages = try await client.joinChannels(channels, as: bot.user.id)
+                refusedByWebhookStart.withLock { $0 = pages.failures }
+                for failure in pages.failures {
+                    logger.error("Bot \(bot.name) cannot join \(failure.cid): \(failure.message)", metadata: ["cid": "\(failure.cid)"])
+                }
+                logger.info(
+                    "Bot \(bot.name) joined \(pages.ready.count) channels (\(pages.joined.count) newly, \(pages.created.count) created) in \(pages.calls) calls")
+            }
         } catch {
             throw BotError(code: .startFailed, message: "bot \(bot.name) could not set up its user and channels: \(error)", underlying: error)
         }
         try await setUpCustomCommands()
     }
+
+    /// The channels the service refused to let the bot join or watch (a 403 for a channel it
+    /// may not join), each once and named; the bot runs in the others.
+    public var refusedChannels: [ChannelFailure] {
+        configuration.events.isWebhook ? refusedByWebhookStart.withLock { $0 } : connection.refusedChannels
+    }
+
+    /// The channels it was given more than once, with how many times; each is joined and
+    /// watched once (and said so once in the log as it starts).
+    public var duplicateChannels: [(cid: ChannelId, times: Int)] { repeatedChannels }
 
     /// With a checkpoint, takes in what it says (what was handled, when the bot last ran) and
     /// returns where to catch up from; nil: from now.

@@ -44,7 +44,8 @@ extension BotService {
         } catch {
             throw BotError(code: .startFailed, message: "bot \(bot.name) could not list the channels it is a member of: \(error)", underlying: error)
         }
-        webhookChannels.replace(with: channels + members)
+        let refused = Set(refusedChannels.map(\.cid))
+        webhookChannels.replace(with: channels.filter { !refused.contains($0) } + members)
         let since = resume()
         let (webhookChannels, botUser) = (self.webhookChannels, bot.user.id)
         await withGracefulShutdownHandler {

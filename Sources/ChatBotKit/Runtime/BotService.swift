@@ -67,8 +67,13 @@ public final class BotService: Service, Sendable {
     public let connection: EventConnection
     /// The bot's logger (its metadata names the bot).
     public let logger: Logger
-    /// The channels it was given, and those it followed since.
+    /// The channels it was given (each once), and those it followed since.
     let configuredChannels: Locked<[ChannelId]>
+    /// The channels it was given more than once, with how many times (joined and watched once).
+    let repeatedChannels: [(cid: ChannelId, times: Int)]
+    /// The channels the service refused to let it join when its events come by webhook (over
+    /// its WebSocket, its connection keeps them).
+    let refusedByWebhookStart = Locked<[ChannelFailure]>([])
     // The parts it composes, each with one job; the service itself keeps only how they are
     // wired, whether it is ready, and its reconfigurations.
     /// Takes the events in and runs the handlers.
@@ -91,12 +96,24 @@ public final class BotService: Service, Sendable {
     public init(bot: Bot, client: ChatClient, channels: [ChannelId], configuration: Configuration = Configuration(), logger: Logger? = nil) {
         self.bot = bot
         self.client = client
-        configuredChannels = Locked(channels)
+        var times: [ChannelId: Int] = [:]
+        var unique: [ChannelId] = []
+        for cid in channels {
+            times[cid, default: 0] += 1
+            if times[cid] == 1 { unique.append(cid) }
+        }
+        configuredChannels = Locked(unique)
+        repeatedChannels = unique.compactMap { cid in
+            let count = times[cid, default: 0]
+            return count > 1 ? (cid, count) : nil
+        }
         self.configuration = configuration
         // A bot follows its membership, as its users expect: a channel it is added to from an
         // app is handled like its configured ones, across restarts and reconnects.
         var connectionConfiguration = configuration.connection
         connectionConfiguration.watchesMemberChannels = true
+        // Joined in the same paged calls that watch them, on the first connection.
+        connectionConfiguration.joinsWatchedChannels = true
         let connection = EventConnection(client: client, user: bot.user, configuration: connectionConfiguration)
         self.connection = connection
         var botLogger = logger ?? Logger(label: "chatbotkit.bot")
