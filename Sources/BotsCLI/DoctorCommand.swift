@@ -228,6 +228,7 @@ struct DoctorCommand: AsyncParsableCommand {
             let members = entry.channels.filter { memberOf.contains($0) }
             if !members.isEmpty { parts.append("a member of \(Self.list(members))") }
             if !others.isEmpty { parts.append("also follows \(Self.list(others)), of which it is a member") }
+            parts.append(Self.describeStart(channels: entry.channels, existing: existing, memberOf: memberOf))
             let (catchUp, catchUpIsFine) = Self.describeCatchUp(entry, configuration: configuration)
             if let catchUp { parts.append(catchUp) }
             checkup.report(missing.isEmpty && toJoin.isEmpty && exists && catchUpIsFine ? .ok : .note, subject, parts.joined(separator: "; "))
@@ -265,7 +266,6 @@ struct DoctorCommand: AsyncParsableCommand {
         return user.deactivatedAt == nil ? nil : "deactivated"
     }
 
-    private static func list(_ cids: [ChannelId]) -> String { cids.map(\.rawValue).joined(separator: ", ") }
 
     /// One upload configuration in words.
     static func describe(_ config: UploadConfig) -> String {

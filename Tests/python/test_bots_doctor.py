@@ -67,9 +67,11 @@ def test_a_healthy_setup_passes_and_says_what_the_bots_will_do_at_start(server, 
     assert line(result, "clock").startswith("ok    clock: this machine's clock is "), "the dev server runs on this machine's clock"
     assert line(result, "bot workout") == ("note  bot workout: user workout-bot exists; messaging:lab does not exist yet "
                                            "(created at start); joins messaging:general at start; "
+                                           "a start watches 2 channels in about 4 calls (2 Query Channels pages, 1 to create, 1 to join); "
                                            "no checkpoint yet: it handles what comes from its first start on")
     assert line(result, "bot archive") == ("ok    bot archive: user archive-bot exists; a member of messaging:general; "
                                            "also follows messaging:gym, of which it is a member; "
+                                           "a start watches 2 channels in about 1 call (1 Query Channels page, 0 to create, 0 to join); "
                                            "no checkpoint yet: it handles what comes from its first start on")
     assert line(result, "rate limits").startswith("ok    rate limits: server side, per minute: SendMessage ")
     assert "UploadFile 10000/10000 left, UploadImage 10000/10000 left" in line(result, "rate limits")
@@ -109,6 +111,7 @@ def test_what_each_bot_catches_up_on_at_start_is_read_from_its_checkpoint(server
     assert line(result, "bot workout").endswith("; its checkpoint was saved 3m ago: its next start catches up from there")
     assert line(result, "bot workout").startswith("ok    ")
     assert line(result, "bot archive") == ("note  bot archive: user archive-bot exists; a member of messaging:general; "
+                                           "a start watches 1 channel in about 1 call (1 Query Channels page, 0 to create, 0 to join); "
                                            "its checkpoint was saved 3d ago, longer than catch_up (1d): "
                                            "its next start catches up on the last 1d only")
 
@@ -116,6 +119,7 @@ def test_what_each_bot_catches_up_on_at_start_is_read_from_its_checkpoint(server
     result = doctor(config)
     assert result.returncode == 0, result.stdout + result.stderr
     assert line(result, "bot workout") == (f"note  bot workout: user workout-bot exists; a member of messaging:general; "
+                                           "a start watches 1 channel in about 1 call (1 Query Channels page, 0 to create, 0 to join); "
                                            f"the checkpoint {broken} cannot be read: \"watching_since\" is missing; "
                                            "it would start without catching up (it keeps the file aside)")
     assert broken.read_text() == '{"version": 1, "bot": "workout"}', "the doctor changes nothing"
