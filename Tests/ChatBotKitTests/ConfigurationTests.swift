@@ -130,6 +130,11 @@ struct ConfigurationTests {
                 .badValue, 7, 16, "type:id"
             ),
             (
+                "a malformed channel id in a long list: the bot does not start with the others",
+                "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - name: a\n    kind: echo\n    channels:\n      - messaging:c1\n      - messaging:c2\n      - messaging:c 3\n      - messaging:c4\n",
+                .badValue, 10, 9, "\"messaging:c 3\" is not a channel id"
+            ),
+            (
                 "duration without a unit",
                 "server:\n  api_key: k\n  api_secret: s-0123456789abcdef\nbots:\n  - name: a\n    kind: echo\n    channels: [messaging:x]\n    drain_deadline: 10\n",
                 .badValue, 8, 21, "drain_deadline"
