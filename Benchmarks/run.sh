@@ -13,9 +13,11 @@
 #   webhook  - signed webhook requests taken (checked, decoded, queued for a bot), plain and gzipped, vs the Python SDK's verify_webhook + json/orjson
 #   ai      - streamed AI replies: first token -> text on a watcher's socket, and partial updates per 1,000 tokens, vs Stream's sample approach (a partial update per chunk, Python SDK)
 #   commands - custom command requests answered (the workout bot's /log: checked, decoded, typed, answered) vs a Python handler with verify_webhook + json/orjson
+#   channels - a bot in 10/100/1,000/10,000 channels: time to ready, to an answer in the last channel, after a dev server
+#              kill and restart, HTTP calls and RSS, vs the Python SDK joining (and re-reading) the same channels one at a time
 #   beforesend - Before Message Send hook round trips/s, and p50/p99 decision time on a message with one 25 MB file: the moderation
 #                bot (range request + libmagic) vs a plain Python hook (verify_webhook + whole download + python-magic)
-# Usage: Benchmarks/run.sh [decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing|webhook|commands|beforesend|ai ...]   (default: all)
+# Usage: Benchmarks/run.sh [decode|upload|events|bot|metrics|reuse|checkpoint|probe|scaleout|tracing|webhook|commands|beforesend|ai|channels ...]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Benchmarks/.out
@@ -25,7 +27,7 @@ swift build -c release --traits Tools --product ChatBenchmarks >&2
 swift build -c release --traits Tools --product bots >&2
 bin=$(swift build -c release --traits Tools --show-bin-path)
 which=("$@")
-[ ${#which[@]} -eq 0 ] && which=(decode upload events bot metrics reuse checkpoint probe scaleout tracing webhook commands beforesend ai)
+[ ${#which[@]} -eq 0 ] && which=(decode upload events bot metrics reuse checkpoint probe scaleout tracing webhook commands beforesend ai channels)
 for name in "${which[@]}"; do
     echo "== $name"
     case $name in
@@ -42,6 +44,7 @@ for name in "${which[@]}"; do
             ;;
         upload) "$python" Benchmarks/peers/run_uploads.py "$bin" "$out" ;;
         ai) "$python" Benchmarks/peers/ai_stream.py "$bin" 5 400 | tee "$out/ai.txt" ;;
+        channels) "$python" Benchmarks/peers/channels_bench.py "$bin" "$out" | tee "$out/channels.txt" ;;
         events) "$bin/ChatBenchmarks" events 50000 2>&1 | grep -v ' info \| debug ' ;;
         bot) "$bin/ChatBenchmarks" bot 50000 10 2>&1 | grep -v ' info \| debug ' ;;
         metrics) "$bin/ChatBenchmarks" metrics 50000 5 2>&1 | grep -v ' info \| debug \| notice ' ;;
