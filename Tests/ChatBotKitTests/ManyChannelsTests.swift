@@ -169,7 +169,7 @@ final class StartLog: Sendable {
 
     /// A logger writing here, at every level.
     var logger: Logger {
-        var logger = Logger(label: "many-channels-test") { _ in Handler(log: self) }
+        var logger = Logger(label: "many-channels-test") { _ in Handler(sink: self) }
         logger.logLevel = .trace
         return logger
     }
@@ -184,13 +184,13 @@ final class StartLog: Sendable {
     }
 
     private struct Handler: LogHandler {
-        let log: StartLog
+        let sink: StartLog
         var metadata: Logger.Metadata = [:]
         var logLevel: Logger.Level = .trace
         subscript(metadataKey key: String) -> Logger.Metadata.Value? {
             get { metadata[key] }
             set { metadata[key] = newValue }
         }
-        func log(event: LogEvent) { log.append(event.level, "\(event.message)") }
+        func log(event: LogEvent) { sink.append(event.level, "\(event.message)") }
     }
 }

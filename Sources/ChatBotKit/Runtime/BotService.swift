@@ -105,7 +105,7 @@ public final class BotService: Service, Sendable {
         configuredChannels = Locked(unique)
         repeatedChannels = unique.compactMap { cid in
             let count = times[cid, default: 0]
-            return count > 1 ? (cid, count) : nil
+            return count > 1 ? (cid: cid, times: count) : nil
         }
         self.configuration = configuration
         // A bot follows its membership, as its users expect: a channel it is added to from an
