@@ -6,6 +6,7 @@ import ChatLocking
 import ChatModels
 import Foundation
 import Logging
+import Prometheus
 import ServiceLifecycle
 import Testing
 
@@ -82,7 +83,10 @@ struct ManyChannelsTests {
             let all = Self.channels(300)
             try await Self.create(all, members: ["ann", "keeper"], by: ann)
             let recorder = Recorder<String>()
-            try await server.withBot(Self.answeringBot(recorder), channels: all) { running in
+            // Silence is not taken for a dead connection before the restart: the gap is the restart's.
+            var configuration = TestChatServer.testBotConfiguration
+            configuration.connection.serverHealthCheckInterval = .seconds(30)
+            try await server.withBot(Self.answeringBot(recorder), channels: all, configuration: configuration) { running in
                 for cid in all { try await ann.client.channel(cid).sendMessage(text: "before") }
                 try await recorder.wait(timeout: .seconds(30)) { $0.count == 300 }
                 // The bot hears nothing more; what is sent now is only in the channels' history.
@@ -137,12 +141,16 @@ struct ManyChannelsTests {
             // The service refuses both creating and joining it, as for a channel type the bot's role may not join.
             server.server.injectFault(InjectedFault(pathContains: "/channels/messaging/locked", status: 403, code: 17, count: 10))
             let recorder = Recorder<String>()
-            try await server.withBot(Self.answeringBot(recorder), channels: ["messaging:locked", "messaging:open"]) { running in
+            let registry = PrometheusCollectorRegistry()
+            try await server.withBot(
+                Self.answeringBot(recorder), channels: ["messaging:locked", "messaging:open"], metricsFactory: PrometheusMetricsFactory(registry: registry)
+            ) { running in
                 let refused = running.service.refusedChannels
                 #expect(refused.map(\.cid) == ["messaging:locked"])
                 #expect(refused.first?.httpStatus == 403)
                 #expect(refused.first?.description.hasPrefix("messaging:locked: ") == true)
                 #expect(running.service.connection.watchedChannels == ["messaging:open"])
+                #expect(MetricSamples(registry.emitToString())["chatbotkit_watched_channels", ["user": "keeper"]] == 1)
                 let sent = try await ann.send(text: "still here")
                 #expect(try await ann.replies(to: sent, from: "keeper").map(\.text) == ["seen still here"])
             }
