@@ -12,7 +12,8 @@ import Synchronization
 /// you asked for, and sends a heartbeat every `heartbeatInterval`; two missed health checks
 /// declare it dead. Dropped connections come back with Stream's jittered backoff (0.25 s to
 /// 25 s); then every watched channel is watched again and `/sync` heals the gap from the last
-/// event. Each event reaches ``events`` once, in order per channel. ``catchUp(since:)`` makes
+/// event. Channels are watched a page of 30 per Query Channels call and synced 255 per `/sync`
+/// call, so thousands of channels take a few hundred calls (``lastWatchReport`` says what it took). Each event reaches ``events`` once, in order per channel. ``catchUp(since:)`` makes
 /// the first connection heal the gap since a given time too.
 ///
 /// Watching gets or creates a channel, so a deleted channel is never watched again: one whose
