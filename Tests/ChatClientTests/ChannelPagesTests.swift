@@ -1,5 +1,6 @@
 import ChatBotKitTesting
 import ChatClient
+import ChatDevServer
 import ChatModels
 import Foundation
 import Testing

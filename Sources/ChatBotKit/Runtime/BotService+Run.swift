@@ -1,4 +1,5 @@
 import ChatClient
+import ChatLocking
 import ChatModels
 import Foundation
 import Logging
