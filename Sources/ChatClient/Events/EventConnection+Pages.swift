@@ -34,6 +34,17 @@ extension EventConnection {
         }
     }
 
+    /// Whether `event` is the addition of the user to a channel this connection joined itself
+    /// (which then no longer counts as such): the user's own joining is not news to it, as it
+    /// was not when it joined before connecting.
+    func isOwnJoining(_ event: Event) -> Bool {
+        guard let cid = event.cid else { return false }
+        return shared.withLock { shared in
+            if event.isRemoval(of: user.id) { shared.joinedItself.remove(cid) }
+            return event.isAddition(of: user.id) && shared.joinedItself.remove(cid) != nil
+        }
+    }
+
     /// Records how many channels are watched (the `chatbotkit_watched_channels` gauge).
     func countWatched() {
         metrics.watching(shared.withLock { $0.watched.count })
@@ -82,6 +93,9 @@ extension EventConnection {
                 : try await client.watchOrCreateChannels(rest, creator: user.id, connectionId: connectionId)
             report.add(pages)
             refuse(pages.failures)
+            if configuration.joinsWatchedChannels {
+                shared.withLock { $0.joinedItself.formUnion(pages.joined + pages.created) }
+            }
         }
         countWatched()
         report.watched = watchedChannels.count

@@ -210,6 +210,7 @@ extension EventConnection {
             metrics.duplicateDropped()
             return
         }
+        if isOwnJoining(event) { return }
         // Not watched again after a reconnect: a deleted channel, which watching would create
         // anew, and one this user was removed from, whose events watching with server
         // credentials would keep coming.

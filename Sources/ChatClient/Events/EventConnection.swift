@@ -91,6 +91,9 @@ public final class EventConnection: Service, Sendable {
         var lastWatchReport: ChannelWatchReport?
         /// The channels the service refused to let the user join or watch, each once.
         var refusedChannels: [ChannelFailure] = []
+        /// The channels the connection made the user a member of itself, whose addition event
+        /// is not passed on (as when the user joined before connecting).
+        var joinedItself: Set<ChannelId> = []
     }
 
     /// The client whose server it connects to.
