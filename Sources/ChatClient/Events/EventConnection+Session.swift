@@ -54,7 +54,8 @@ extension EventConnection {
         }
         report.duration = ContinuousClock.now - started
         shared.withLock { [report] in $0.lastWatchReport = report }
-        logger.info("Event connection \(isReconnect ? "re-established" : "established"): \(report)")
+        // A first connection's is for whoever started it to say (a bot's ready line carries it).
+        logger.log(level: isReconnect ? .info : .debug, "Event connection \(isReconnect ? "re-established" : "established"): \(report)")
         try await pump(socket: socket)
     }
 
