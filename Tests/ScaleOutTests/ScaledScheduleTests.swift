@@ -45,10 +45,12 @@ struct ScaledScheduleTests {
                     #expect((run.node == "node-a" ? heldByA : heldByB).contains(run.cid), "\(run.cid) ran on its holder")
                 }
             }
-            // Each channel was handed on with the last run made there, which its next holder
-            // (here a probe) does not make again.
+            // Each channel was handed on with the last run made there well before the stop, which
+            // its next holder (here a probe) does not make again. (A run made while its node stops
+            // may be cut off by the drain deadline on a starved machine; the next holder makes it
+            // again, as for any handler cut off.)
             for cid in ScaleOutTests.channels {
-                let lastRun = try #require(runs.all.filter { $0.cid == cid }.map(\.at).max())
+                let lastRun = try #require(runs.all.filter { $0.cid == cid && $0.at < stopping }.map(\.at).max())
                 let handOff = try await store.acquire(cid, bot: "relay", node: "probe", for: .seconds(5), expiredFor: .zero)
                 #expect(handOff?.recentlyHandled.contains("\(cid.rawValue)\nschedule tick \(RFC3339.string(from: lastRun))") == true, "\(cid): \(String(describing: handOff))")
             }
