@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import requests
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from conftest import API_KEY, API_SECRET, DevServerProcess, user_headers, wait_for
 from test_bots_run import BotsRun
@@ -97,6 +98,8 @@ def watch_events(server, client, connection_events, stop):
                     event = json.loads(await asyncio.wait_for(socket.recv(), 0.2))
                 except asyncio.TimeoutError:
                     continue
+                except ConnectionClosed:
+                    return  # the dev server stopped at the end of the test
                 event["_at"] = time.monotonic()
                 connection_events.append(event)
     asyncio.run(scenario())
@@ -107,9 +110,9 @@ def test_a_question_is_answered_through_the_model_streamed_on_streams_ai_protoco
     llm = f"llm:\n  url: {model_server.url}\n  model: tiny\n  max_tokens: 80"
     bots = BotsRun(write_config(tmp_path, server, llm))
     events, stop = [], threading.Event()
+    watcher = threading.Thread(target=watch_events, args=(server, server.client(), events, stop))
     try:
         channel = gym(server)
-        watcher = threading.Thread(target=watch_events, args=(server, server.client(), events, stop))
         watcher.start()
         wait_for(lambda: events, timeout=10)
         channel.send_message({"text": QUESTION}, "alice")
@@ -123,6 +126,8 @@ def test_a_question_is_answered_through_the_model_streamed_on_streams_ai_protoco
         assert "AI_STATE_GENERATING" in states or "AI_STATE_EXTERNAL_SOURCES" in states, states
     finally:
         stop.set()
+        if watcher.is_alive():
+            watcher.join(timeout=10)
         bots.terminate()
 
 
