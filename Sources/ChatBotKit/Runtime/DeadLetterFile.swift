@@ -80,7 +80,11 @@ public final class DeadLetterFile: Sendable {
     }
 
     private static func read(_ file: URL) throws -> [DeadLetter] {
-        guard let data = FileManager.default.contents(atPath: file.path) else { return [] }
+        // Read through a file handle: FileManager.contents(atPath:) leaks its 4 KB buffer on an
+        // empty file in this toolchain (AddressSanitizer found it, after `drop` emptied one).
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return [] }
+        defer { try? handle.close() }
+        let data = try handle.readToEnd() ?? Data()
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         var letters: [DeadLetter] = []
