@@ -8,12 +8,12 @@ import json
 import time
 from pathlib import Path
 
-import pytest
 import requests
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from conftest import API_KEY, API_SECRET, DevServerProcess, user_headers, wait_for
+from test_bots_catch_up import gym, server  # noqa: F401 (the dev server fixture and alice's gym channel)
 from test_bots_run import BotsRun
 from test_websocket import connect_url
 
@@ -36,22 +36,6 @@ bots:
     database: {folder}/workouts.sqlite
 """)
     return config
-
-
-@pytest.fixture
-def server(tmp_path):
-    process = DevServerProcess(tmp_path / "data").start()
-    yield process
-    process.stop()
-
-
-def gym(server):
-    client = server.client()
-    client.upsert_user({"id": "alice", "name": "Alice"})
-    channel = client.channel("messaging", "gym")
-    channel.create("alice")
-    channel.add_members(["alice"])
-    return channel
 
 
 def bot_replies(channel):
