@@ -29,9 +29,12 @@ struct ScaledScheduleTests {
             }
             let settled = Date()
             let (heldByA, heldByB) = (nodeA.service.leasedChannels, nodeB.service.leasedChannels)
-            try await Task.sleep(for: .milliseconds(2_600))
-            // Runs due well before either node stops, while both held what they held above.
-            let stopping = Date().addingTimeInterval(-0.5)
+            try await Task.sleep(for: .milliseconds(3_600))
+            // Runs due well before either node stops, while both held what they held above: a
+            // full lease (three renewal rounds, each writing the hand-off) before the stop, so that
+            // a starved machine whose stop runs past the drain deadline (and leaves its leases to
+            // run out rather than release them) has still handed those runs on.
+            let stopping = Date().addingTimeInterval(-1.5)
             try await nodeB.stop()
             try await nodeA.stop()
             let after = runs.all.filter { $0.at > settled && $0.at < stopping }
