@@ -401,7 +401,7 @@ let package = Package(
         .testTarget(
             name: "ScaleOutTests",
             dependencies: [
-                "ChatBotKit", "ChatBotKitPostgres", "ChatBotKitTesting", "ChatClient",
+                "ChatBotKit", "ChatBotKitAI", "ChatBotKitPostgres", "ChatBotKitTesting", "ChatClient",
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Tools"])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Tools"])),
             ],

@@ -199,9 +199,17 @@ struct ArchiveBotTests {
             var configuration = TestChatServer.testBotConfiguration
             let checkpoint = data.path("archive.json")
             configuration.catchUp = BotService.CatchUp(checkpointFile: checkpoint, saveInterval: .milliseconds(50))
-            try await server.withBot(bot, channels: ["messaging:general"], configuration: configuration) { _ in
+            let firstRun = PrometheusCollectorRegistry()
+            try await server.withBot(
+                bot, channels: ["messaging:general"], configuration: configuration, metricsFactory: PrometheusMetricsFactory(registry: firstRun)
+            ) { running in
                 try await ann.send(text: "before")
-                try await eventually("the checkpoint was saved") { FileManager.default.fileExists(atPath: checkpoint.path) }
+                // Handled, not only checkpointed (the checkpoint is saved as soon as the bot follows
+                // its channels): else the next start would catch up on "before" too.
+                try await eventually("the message was handled") {
+                    MetricSamples(firstRun.emitToString())["chatbotkit_bot_deliveries_total", ["bot": "archive", "trigger": "message"]] == 1
+                        && !running.service.hasPendingWork
+                }
             }
             // While it is stopped: a file posted, then deleted with its message (as a moderator would).
             let channel = ann.client.channel(ann.channel)

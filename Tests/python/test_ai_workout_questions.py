@@ -8,11 +8,12 @@ import json
 import time
 from pathlib import Path
 
-import pytest
 import requests
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from conftest import API_KEY, API_SECRET, DevServerProcess, user_headers, wait_for
+from test_bots_catch_up import gym, server  # noqa: F401 (the dev server fixture and alice's gym channel)
 from test_bots_run import BotsRun
 from test_websocket import connect_url
 
@@ -35,22 +36,6 @@ bots:
     database: {folder}/workouts.sqlite
 """)
     return config
-
-
-@pytest.fixture
-def server(tmp_path):
-    process = DevServerProcess(tmp_path / "data").start()
-    yield process
-    process.stop()
-
-
-def gym(server):
-    client = server.client()
-    client.upsert_user({"id": "alice", "name": "Alice"})
-    channel = client.channel("messaging", "gym")
-    channel.create("alice")
-    channel.add_members(["alice"])
-    return channel
 
 
 def bot_replies(channel):
@@ -97,6 +82,8 @@ def watch_events(server, client, connection_events, stop):
                     event = json.loads(await asyncio.wait_for(socket.recv(), 0.2))
                 except asyncio.TimeoutError:
                     continue
+                except ConnectionClosed:
+                    return  # the dev server stopped at the end of the test
                 event["_at"] = time.monotonic()
                 connection_events.append(event)
     asyncio.run(scenario())
@@ -107,9 +94,9 @@ def test_a_question_is_answered_through_the_model_streamed_on_streams_ai_protoco
     llm = f"llm:\n  url: {model_server.url}\n  model: tiny\n  max_tokens: 80"
     bots = BotsRun(write_config(tmp_path, server, llm))
     events, stop = [], threading.Event()
+    watcher = threading.Thread(target=watch_events, args=(server, server.client(), events, stop))
     try:
         channel = gym(server)
-        watcher = threading.Thread(target=watch_events, args=(server, server.client(), events, stop))
         watcher.start()
         wait_for(lambda: events, timeout=10)
         channel.send_message({"text": QUESTION}, "alice")
@@ -123,6 +110,8 @@ def test_a_question_is_answered_through_the_model_streamed_on_streams_ai_protoco
         assert "AI_STATE_GENERATING" in states or "AI_STATE_EXTERNAL_SOURCES" in states, states
     finally:
         stop.set()
+        if watcher.is_alive():
+            watcher.join(timeout=10)
         bots.terminate()
 
 

@@ -33,7 +33,8 @@ extension WorkoutBot {
         let userId = bot.user.id
         bot.on(where: { message in isQuestion(message, for: userId) }) { context in
             guard let assistant else {
-                try await context.reply(text: noModelHelp)
+                // Its links are configuration, not pages to preview (the service would fetch them).
+                try await context.reply(text: noModelHelp, skipEnrichURL: true)
                 return
             }
             try await assistant.answer(context)

@@ -80,7 +80,11 @@ public final class DeadLetterFile: Sendable {
     }
 
     private static func read(_ file: URL) throws -> [DeadLetter] {
-        guard let data = FileManager.default.contents(atPath: file.path) else { return [] }
+        // Read through a file handle: FileManager.contents(atPath:) leaked its 4 KB read buffer
+        // in this toolchain (AddressSanitizer, in DeadLetterTests' retry test).
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return [] }
+        defer { try? handle.close() }
+        let data = try handle.readToEnd() ?? Data()
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         var letters: [DeadLetter] = []
