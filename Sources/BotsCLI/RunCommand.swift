@@ -147,7 +147,10 @@ struct RunCommand: AsyncParsableCommand {
             throw node.error(.badValue, "unknown bot kind \"\(entry.kind)\"; \(known)")
         }
         do {
-            let bot = try kind.makeBot(entry, environment: BotKindEnvironment(dataDirectory: dataDirectory, logger: logger, pathRoot: pathRoot, llm: configuration.llm))
+            let fellowBots = Set(configuration.bots.map(\.user)).subtracting([entry.user])
+            let environment = BotKindEnvironment(
+                dataDirectory: dataDirectory, logger: logger, pathRoot: pathRoot, llm: configuration.llm, fellowBots: fellowBots)
+            let bot = try kind.makeBot(entry, environment: environment)
             // Outermost, so that a skipped message costs the kind's middleware nothing either.
             if let rule = entry.senderLimit { bot.useOutermost(SenderLimit(rule)) }
             return bot

@@ -61,13 +61,21 @@ public struct BotKindEnvironment: Sendable {
     public var pathRoot: URL?
     /// The model at the top of `bots.yaml` (`llm:`), if any; ``model(for:)`` adds a bot's own.
     public var llm: BotsConfiguration.ModelSettings?
+    /// The user ids of the other bots of the same `bots.yaml`. They join their channels as
+    /// their connections come up, so a bot that greets new members sees them join too; a
+    /// greeting is for people.
+    public var fellowBots: Set<String>
 
     /// An environment (a bot kind's tests need only the folder).
-    public init(dataDirectory: URL, logger: Logger = Logger(label: "bots"), pathRoot: URL? = nil, llm: BotsConfiguration.ModelSettings? = nil) {
+    public init(
+        dataDirectory: URL, logger: Logger = Logger(label: "bots"), pathRoot: URL? = nil, llm: BotsConfiguration.ModelSettings? = nil,
+        fellowBots: Set<String> = []
+    ) {
         self.dataDirectory = dataDirectory
         self.logger = logger
         self.pathRoot = pathRoot
         self.llm = llm
+        self.fellowBots = fellowBots
     }
 
     /// A path from the configuration, relative to the folder the run started in, or `fallback`

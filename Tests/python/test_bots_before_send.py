@@ -186,8 +186,10 @@ def test_a_stuck_or_stopped_bot_lets_messages_through_as_the_hosted_service_does
         assert answer["type"] == "regular", answer
         assert 1.4 <= took < 3.0, took
         # Back, the bot judges it once posted (as after_posting does) and removes it.
-        notice = wait_for(lambda: [n for n in bot_messages(channel, "moderator") if "selfie.jpg was removed" in n["text"]], timeout=60)
+        notice = wait_for(lambda: [n for n in bot_messages(channel, "moderator") if "selfie.jpg was removed" in n["text"]], timeout=60, what=run.output)
         assert notice
+        # Its late refusal refused nothing: no notice says the file was not posted.
+        assert not [n for n in bot_messages(channel, "moderator") if "selfie.jpg was not posted" in n["text"]]
 
         # Stopped: nothing answers, the message is stored at once.
         assert run.terminate() == 0, "".join(run.output)

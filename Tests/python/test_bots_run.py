@@ -288,8 +288,11 @@ def test_the_repository_bots_yaml_lets_the_bots_answer_with_files_past_the_moder
         client.upsert_user({"id": "alice", "name": "Alice"})
         channel = client.channel("messaging", "general")
         channel.add_members(["alice"])
-        # welcome: true greets her by name.
+        # welcome: true greets her by name, and not the moderator and archive bots that join
+        # general beside it as their connections come up.
         welcome = wait_for(lambda: bot_messages(channel, "workout-bot"))
+        greeted = [m["text"].split("!")[0] for m in welcome if m["text"].startswith("Welcome, ")]
+        assert greeted == ["Welcome, Alice"], welcome
         assert welcome[0]["text"].startswith("Welcome, Alice! Post a workout attachment"), welcome
         workout = {"type": "workout", "workout-type": "run", "workout-distance-meters": 5000,
                    "workout-duration-seconds": 1500, "workout-energy-cal": 400}

@@ -23,11 +23,17 @@ extension ModerationBot {
         attachment.fileLink.map { "before-send\n\(SignedLink($0).unsignedURL.absoluteString)" }
     }
 
+    /// What stands for a file whose message was posted, among the judged files: the handlers
+    /// of posted messages record it as they start.
+    static func postedKey(_ attachment: AnyChatMessageAttachment) -> String? {
+        attachment.fileLink.map { "posted\n\(SignedLink($0).unsignedURL.absoluteString)" }
+    }
+
     /// Judges the files of `message`, sent by `sender` to `cid`, under `policy`; `passed`
-    /// records each file that passed.
+    /// records each file that passed, and `isPosted` says whether a ``postedKey(_:)`` is recorded.
     static func judgeBeforeSending(
         _ message: Message, from sender: User, in cid: ChannelId, policy: ModerationPolicy, sniffer: FileTypeSniffer,
-        context: BeforeSendContext, passed: @escaping @Sendable (String) -> Void
+        context: BeforeSendContext, passed: @escaping @Sendable (String) -> Void, isPosted: @escaping @Sendable (String) -> Bool
     ) async throws -> BeforeSendDecision {
         let files = message.attachments.filter { judgedTypes.contains($0.type) && $0.fileLink != nil }
         guard !files.isEmpty else { return .pass }
@@ -62,6 +68,13 @@ extension ModerationBot {
         let messageKey = message.id.isEmpty ? "before-send-\(UUID().uuidString.lowercased())" : message.id
         let bot = context.bot
         context.afterAnswering {
+            // An answer the service no longer waited for (the bot was stuck past the hook's
+            // timeout) refused nothing: the message is posted. Its files stay, for the handlers
+            // that judge posted messages to remove it with them, and no notice says it was not
+            // posted. Those handlers may have begun (then they said so), or not yet.
+            let files = refused.map(\.0)
+            if files.contains(where: { postedKey($0).map(isPosted) ?? false }) { return }
+            if try await wasPostedAnyway(files, by: sender, in: cid, lookingAs: bot.user.id, client: client) { return }
             try await actOnRefusal(refused, messageKey: messageKey, sender: sender, in: cid, policy: policy, bot: bot, client: client)
         }
         let others = refused.count > 1 ? " (and \(refused.count - 1) more of its files)" : ""
@@ -92,6 +105,20 @@ extension ModerationBot {
                     text: "@\(who): \(name) was not posted because \(reason).\(ban)",
                     extraData: notice(name, reason, messageKey: messageKey, offender: sender.id)),
                 to: cid, as: bot.user.id)
+        }
+    }
+
+    /// Whether a message of `sender` holding one of `files` is in `cid`'s latest messages: the
+    /// service let it through because the refusal came too late. `viewer` is the bot's user.
+    static func wasPostedAnyway(
+        _ files: [AnyChatMessageAttachment], by sender: User, in cid: ChannelId, lookingAs viewer: String, client: ChatClient
+    ) async throws -> Bool {
+        let links = Set(files.compactMap { $0.fileLink.map { SignedLink($0).unsignedURL } })
+        guard !links.isEmpty else { return false }
+        let recent = try await client.queryChannel(cid, createdBy: viewer, messageLimit: 50).messages
+        return recent.contains { message in
+            message.user?.id == sender.id
+                && message.attachments.contains { $0.fileLink.map { links.contains(SignedLink($0).unsignedURL) } ?? false }
         }
     }
 }

@@ -86,6 +86,8 @@ public enum ModerationBot: BotKind {
                 // What passed before it was sent is not judged again; what could not be judged
                 // in time then (or while the bot was away) is judged now, as without before_send.
                 if channelPolicy.check == .beforeSend, let key = passedKey(attachment), judgedFiles.withLock({ $0.contains(key) }) { return }
+                // Posted: a refusal of it answered too late has nothing to act on.
+                if let key = postedKey(attachment) { judgedFiles.withLock { _ = $0.insert(key) } }
                 try await inspect(attachment, policy: channelPolicy, sniffer: sniffer, context: context)
                 if let key = judgedKey(attachment, of: context.message) { judgedFiles.withLock { _ = $0.insert(key) } }
             }
@@ -114,8 +116,9 @@ public enum ModerationBot: BotKind {
                 let channelPolicy = channelPolicies[cid] ?? policy
                 guard channelPolicy.check == .beforeSend else { return .pass }
                 return try await judgeBeforeSending(
-                    message, from: sender, in: cid, policy: channelPolicy, sniffer: sniffer, context: context
-                ) { key in judgedFiles.withLock { _ = $0.insert(key) } }
+                    message, from: sender, in: cid, policy: channelPolicy, sniffer: sniffer, context: context,
+                    passed: { key in judgedFiles.withLock { _ = $0.insert(key) } },
+                    isPosted: { key in judgedFiles.withLock { $0.contains(key) } })
             }
         }
         if !moderators.isEmpty {

@@ -46,17 +46,17 @@ public enum WorkoutBot: BotKind {
         }
         return make(
             name: entry.name, user: User(id: entry.user, name: "Workout bot"), store: store, report: report, welcome: welcome, nudge: nudge,
-            planCloses: planCloses, assistant: assistant)
+            planCloses: planCloses, assistant: assistant, fellowBots: environment.fellowBots)
     }
 
     /// The bot, with its handlers, storing into `store`, posting the last seven days' totals in
     /// its channels on `report`, if given, and with `welcome`, greeting each member added to its
-    /// channels, and each channel it is added to, with what it does; with `nudge`, nudging a
-    /// member who posted no workout for that long after their last; `/plan` polls close after
-    /// `planCloses`.
+    /// channels (but not `fellowBots`, the user ids of the bots run beside it), and each channel
+    /// it is added to, with what it does; with `nudge`, nudging a member who posted no workout
+    /// for that long after their last; `/plan` polls close after `planCloses`.
     public static func make(
         name: String, user: User, store: WorkoutStore, report: Schedule? = nil, welcome: Bool = false, nudge: Duration? = nil,
-        planCloses: Duration = .seconds(86_400), assistant: Assistant? = nil
+        planCloses: Duration = .seconds(86_400), assistant: Assistant? = nil, fellowBots: Set<String> = []
     ) -> Bot {
         let bot = Bot(name: name, user: user)
         addQuestions(to: bot, assistant: assistant)
@@ -79,7 +79,7 @@ public enum WorkoutBot: BotKind {
         addTracking(to: bot, store: store)
         if welcome {
             bot.onEvent(.memberAdded) { context in
-                guard let member = context.event.member else { return }
+                guard let member = context.event.member, !fellowBots.contains(member.userId) else { return }
                 try await context.post(text: welcomeText(for: member.user?.name ?? member.userId))
             }
             bot.onAddedToChannel { context in try await context.post(text: channelGreeting) }
