@@ -5,7 +5,8 @@ import Foundation
 import Logging
 
 /// Healing the gap a reconnect leaves: `/sync` from the last event seen, and the channels that
-/// vanished meanwhile.
+/// vanished meanwhile, a batch of channels at a time as they are watched (see
+/// `EventConnection+HeldEvents.swift` for the live events that wait meanwhile).
 extension EventConnection {
     /// Stops watching `cids` (after their deletion).
     func forget(_ cids: Set<ChannelId>) {
@@ -13,22 +14,23 @@ extension EventConnection {
         countWatched()
     }
 
-    /// Delivers what happened while disconnected: `/sync` from the last event (before the
-    /// first one, from where ``catchUp(since:)`` said). A channel that vanished meanwhile gets a
-    /// `channel.deleted` of its own when `/sync` did not bring its deletion back (see
-    /// ``deletion(of:)``). Returns how many events it delivered and in how many calls.
-    func healGap(_ watched: [ChannelId], vanished: Set<ChannelId>) async throws -> (events: Int, calls: Int) {
-        guard !watched.isEmpty else { return (0, 0) }
-        let since = shared.withLock { $0.lastEventAt ?? $0.catchUpSince ?? $0.firstConnectedAt } ?? Date()
+    /// Heals the gap of `cids` on a new connection, once they are watched: their events since
+    /// `since` (`/sync`), a `channel.deleted` for each of `vanished` whose deletion `/sync` did
+    /// not bring back (see ``deletion(of:)``), then their live events held back meanwhile.
+    /// Returns how many events `/sync` brought and in how many calls.
+    func heal(_ cids: [ChannelId], vanished: Set<ChannelId>, since: Date) async throws -> (events: Int, calls: Int) {
+        let all = cids + vanished.sorted { $0.rawValue < $1.rawValue }
+        guard !all.isEmpty else { return (0, 0) }
         var calls = 0
-        let events = try await syncEvents(watched, since: since, calls: &calls)
-        logger.debug("Synced \(events.count) events since \(RFC3339.string(from: since))")
+        let events = try await syncEvents(all, since: since, calls: &calls)
+        logger.debug("Synced \(events.count) events of \(all.count) channels since \(RFC3339.string(from: since))")
         metrics.synced(events.count)
         for event in events { await deliver(event) }
         let announced = Set(events.filter { $0.type == .channelDeleted }.compactMap(\.cid))
         for cid in vanished.subtracting(announced).sorted(by: { $0.rawValue < $1.rawValue }) {
             if let deletion = deletion(of: cid) { await deliver(deletion) }
         }
+        await release(all)
         return (events.count, calls)
     }
 

@@ -63,42 +63,62 @@ extension EventConnection {
         }
     }
 
-    /// Watches every channel on a new connection: the member channels' pages (with
-    /// `watchesMemberChannels`), then the other channels asked for in pages of their own. On
-    /// the first connection a missing channel is created (and, with `joinsWatchedChannels`, the
-    /// user made a member where it is not); on a reconnect one that is gone is forgotten and
-    /// returned, to be announced as deleted.
-    func watchAll(connectionId: String, isReconnect: Bool, report: inout ChannelWatchReport) async throws -> Set<ChannelId> {
+    /// How many channels are watched, and their gap healed, before the next are: 8 pages of
+    /// Query Channels and one `/sync` (of at most 255 channels).
+    static let readyBatch = 8 * ChatClient.channelPageSize
+
+    /// Watches every channel on a new connection, ``readyBatch`` at a time, each batch ready
+    /// (its gap healed from `since`, if given, and its held events let through) before the next
+    /// is watched: the member channels' pages first (with `watchesMemberChannels`), then the
+    /// other channels asked for. On the first connection a missing channel is created (and,
+    /// with `joinsWatchedChannels`, the user made a member where it is not); on a reconnect one
+    /// that is gone is forgotten, and its gap still synced, to bring its deletion.
+    func watchAll(connectionId: String, isReconnect: Bool, healingFrom since: Date?, report: inout ChannelWatchReport) async throws {
         var covered: Set<ChannelId> = []
         if configuration.watchesMemberChannels {
             let (members, calls) = try await followMemberChannels(watch: connectionId)
             covered = members
             report.calls += calls
+            try await ready(members.sorted { $0.rawValue < $1.rawValue }, vanished: [], healingFrom: since, report: &report)
         }
         let rest = watchedChannels.filter { !covered.contains($0) }
-        var vanished: Set<ChannelId> = []
-        if isReconnect {
-            let pages = try await client.watchChannels(rest, connectionId: connectionId)
-            report.add(pages)
-            vanished = Set(pages.missing)
-            if !vanished.isEmpty {
-                forget(vanished)
-                logger.info("Channels gone while disconnected are no longer watched: \(vanished.map(\.rawValue).sorted().joined(separator: ", "))")
+        var gone: Set<ChannelId> = []
+        for start in stride(from: 0, to: rest.count, by: Self.readyBatch) {
+            let batch = Array(rest[start..<min(rest.count, start + Self.readyBatch)])
+            let pages: ChannelPagesReport
+            if isReconnect {
+                pages = try await client.watchChannels(batch, connectionId: connectionId)
+                let vanished = Set(pages.missing)
+                if !vanished.isEmpty { forget(vanished) }
+                gone.formUnion(vanished)
+            } else {
+                pages =
+                    configuration.joinsWatchedChannels
+                    ? try await client.joinChannels(batch, as: user.id, watch: connectionId)
+                    : try await client.watchOrCreateChannels(batch, creator: user.id, connectionId: connectionId)
+                // Before their events are let through, so that the user's own additions are known.
+                if configuration.joinsWatchedChannels {
+                    shared.withLock { $0.joinedItself.formUnion(pages.joined + pages.created) }
+                }
             }
-            refuse(pages.failures)
-        } else {
-            let pages =
-                configuration.joinsWatchedChannels
-                ? try await client.joinChannels(rest, as: user.id, watch: connectionId)
-                : try await client.watchOrCreateChannels(rest, creator: user.id, connectionId: connectionId)
             report.add(pages)
             refuse(pages.failures)
-            if configuration.joinsWatchedChannels {
-                shared.withLock { $0.joinedItself.formUnion(pages.joined + pages.created) }
-            }
+            let vanished = Set(pages.missing)
+            try await ready(batch.filter { !vanished.contains($0) }, vanished: vanished, healingFrom: since, report: &report)
+        }
+        if !gone.isEmpty {
+            logger.info("Channels gone while disconnected are no longer watched: \(gone.map(\.rawValue).sorted().joined(separator: ", "))")
         }
         countWatched()
         report.watched = watchedChannels.count
-        return vanished
+    }
+
+    /// Lets the events of `cids` (watched now) through, after healing their gap from `since`.
+    private func ready(_ cids: [ChannelId], vanished: Set<ChannelId>, healingFrom since: Date?, report: inout ChannelWatchReport) async throws {
+        guard let since else { return await release(cids) }
+        let (events, calls) = try await heal(cids, vanished: vanished, since: since)
+        report.synced += cids.count + vanished.count
+        report.syncedEvents += events
+        report.calls += calls
     }
 }

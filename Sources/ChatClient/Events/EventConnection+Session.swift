@@ -36,27 +36,47 @@ extension EventConnection {
         metrics.connected()
         defer { metrics.disconnected() }
         onConnected()
+        // Events are read from the start; each channel's wait until it is watched (and its gap
+        // healed: from the last event seen, or where catch-up said), then come in order.
+        let healsFrom = isReconnect || catchesUp ? shared.withLock { $0.lastEventAt ?? $0.catchUpSince ?? $0.firstConnectedAt } ?? Date() : nil
+        holdBack(watchedChannels)
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask { [self] in
+                try await pump(socket: socket)
+                return true
+            }
+            group.addTask { [self] in
+                do {
+                    try await watchEverything(connectionId: connectionId, isReconnect: isReconnect, healingFrom: healsFrom)
+                } catch {
+                    // The reader ends when the socket does.
+                    socket.close(code: 1000, reason: "reconnecting")
+                    throw error
+                }
+                return false
+            }
+            while let readerEnded = try await group.next() {
+                if readerEnded {
+                    group.cancelAll()
+                    break
+                }
+            }
+        }
+    }
+
+    /// Watches every channel on the new connection `connectionId`, healing gaps from
+    /// `healingFrom` if given, then says the connection is up.
+    private func watchEverything(connectionId: String, isReconnect: Bool, healingFrom: Date?) async throws {
         let started = ContinuousClock.now
         var report = ChannelWatchReport(isReconnect: isReconnect)
-        // On a reconnect a channel deleted meanwhile is not returned by the pages (they create
-        // nothing): it is forgotten, and its gap still synced, to bring its deletion.
-        let vanished = try await watchAll(connectionId: connectionId, isReconnect: isReconnect, report: &report)
-        let watched = watchedChannels + vanished.sorted { $0.rawValue < $1.rawValue }
+        try await watchAll(connectionId: connectionId, isReconnect: isReconnect, healingFrom: healingFrom, report: &report)
+        // Channels forgotten or refused meanwhile: nothing of theirs waits any longer.
+        await release(shared.withLock { $0.notReady })
         report.duration = ContinuousClock.now - started
         shared.withLock { [report] in $0.lastWatchReport = report }
         setState(.connected(connectionId: connectionId))
-        logger.debug("Event connection \(isReconnect ? "re-established" : "established")", metadata: ["connection_id": "\(connectionId)"])
-        if isReconnect || catchesUp {
-            let (events, calls) = try await healGap(watched, vanished: vanished)
-            report.synced = watched.count
-            report.syncedEvents = events
-            report.calls += calls
-        }
-        report.duration = ContinuousClock.now - started
-        shared.withLock { [report] in $0.lastWatchReport = report }
         // A first connection's is for whoever started it to say (a bot's ready line carries it).
         logger.log(level: isReconnect ? .info : .debug, "Event connection \(isReconnect ? "re-established" : "established"): \(report)")
-        try await pump(socket: socket)
     }
 
     /// The `/connect` URL: credentials and the user in the query, as Stream's JS SDK sends them.
@@ -201,6 +221,7 @@ extension EventConnection {
         case .connectionError:
             logger.warning("connection.error: \(event.error?.message ?? "")")
         default:
+            if isHeldBack(event) { return }
             await deliver(event)
         }
     }
@@ -219,11 +240,7 @@ extension EventConnection {
             forget([cid])
         }
         if configuration.watchesMemberChannels { await followMembership(event) }
-        if event.cid != nil, let createdAt = event.createdAt {
-            shared.withLock { shared in
-                if shared.lastEventAt.map({ createdAt > $0 }) ?? true { shared.lastEventAt = createdAt }
-            }
-        }
+        if event.cid != nil, let createdAt = event.createdAt { noteDelivered(at: createdAt) }
         metrics.delivered(event.type)
         await channel.send(event)
     }

@@ -94,6 +94,12 @@ public final class EventConnection: Service, Sendable {
         /// The channels the connection made the user a member of itself, whose addition event
         /// is not passed on (as when the user joined before connecting).
         var joinedItself: Set<ChannelId> = []
+        /// The channels of this connection not watched (and healed) yet, whose live events wait.
+        var notReady: Set<ChannelId> = []
+        /// Their live events, in the order they came.
+        var heldBack: [ChannelId: [Event]] = [:]
+        /// The latest event passed on while some channels were not ready.
+        var latestWhileHealing: Date?
     }
 
     /// The client whose server it connects to.
