@@ -160,7 +160,7 @@ def run_size(bin_dir, out_dir, size):
 
 
 def main():
-    bin_dir, out_dir = Path(sys.argv[1]), Path(sys.argv[2])
+    bin_dir, out_dir = Path(sys.argv[1]).resolve(), Path(sys.argv[2]).resolve()
     sizes = [int(arg) for arg in sys.argv[3:]] or [10, 100, 1000, 10000]
     out_dir.mkdir(parents=True, exist_ok=True)
     rss = {size: run_size(bin_dir, out_dir, size) for size in sizes}

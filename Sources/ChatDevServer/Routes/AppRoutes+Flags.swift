@@ -26,7 +26,7 @@ extension AppRoutes {
             """
         let arguments = conditions.arguments
         let flags = try await state.store.read { db -> [RawJSON] in
-            let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+            let rows = try Row.fetchAll(db, cached: sql, arguments: arguments)
             let messages = try renderer.messages(rows.map(MessagesTable.decode), viewer: nil, in: db)
             return zip(rows, messages).map { row, message in
                 var flag: JSONObject = [

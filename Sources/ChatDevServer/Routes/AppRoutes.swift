@@ -94,7 +94,7 @@ struct AppRoutes {
         let requested = ids
         let users = try await state.store.read { db -> [StoredUser] in
             if let requested { return try UsersTable.fetch(db, ids: requested).values.sorted { $0.id < $1.id } }
-            return try Row.fetchAll(db, sql: "SELECT * FROM users ORDER BY id LIMIT ? OFFSET ?", arguments: [limit, offset])
+            return try Row.fetchAll(db, cached: "SELECT * FROM users ORDER BY id LIMIT ? OFFSET ?", arguments: [limit, offset])
                 .map(UsersTable.decode)
         }
         return JSONReply(["users": .array(users.prefix(limit).map { .object(renderer.user($0)) })])

@@ -87,7 +87,7 @@ struct ChannelFilter: Sendable {
             sql += " LIMIT ? OFFSET ?"
             arguments += [limit, offset]
         }
-        return try Row.fetchAll(db, sql: sql, arguments: arguments).map(ChannelsTable.decode)
+        return try Row.fetchAll(db, cached: sql, arguments: arguments).map(ChannelsTable.decode)
     }
 
     /// Adds `condition` as SQL on the channels' columns and their members.

@@ -136,7 +136,7 @@ struct ExportRoutes {
             sql += " AND created_at < ?"
             arguments += [StoreCoding.text(until)]
         }
-        let stored = try Row.fetchAll(db, sql: sql + " ORDER BY seq", arguments: arguments).map(MessagesTable.decode)
+        let stored = try Row.fetchAll(db, cached: sql + " ORDER BY seq", arguments: arguments).map(MessagesTable.decode)
         var messages = try renderer.messages(stored, viewer: nil, in: db)
         if options.clearDeletedMessageText {
             for index in messages.indices where messages[index]["type"]?.stringValue == "deleted" {

@@ -58,7 +58,7 @@ extension InteractionRoutes {
             let first = try Self.requireMessage(messageId, in: cid, db, operation: operation)
             let previous = try String.fetchOne(
                 db,
-                sql: """
+                cached: """
                     SELECT id FROM messages WHERE cid = ? AND parent_id IS NULL AND deleted_at IS NULL
                     AND seq < (SELECT seq FROM messages WHERE id = ?) ORDER BY seq DESC LIMIT 1
                     """,

@@ -29,7 +29,7 @@ extension MessageRoutes {
             guard !channels.isEmpty else { return ([], false) }
             var conditions = SQLConditions("deleted_at IS NULL")
             conditions.add("cid", in: Set(channels.map(\.cid.rawValue)))
-            let candidates = try Row.fetchAll(db, sql: "SELECT * FROM messages WHERE \(conditions.sql) ORDER BY seq", arguments: conditions.arguments)
+            let candidates = try Row.fetchAll(db, cached: "SELECT * FROM messages WHERE \(conditions.sql) ORDER BY seq", arguments: conditions.arguments)
                 .map(MessagesTable.decode)
             let matches = Self.sorted(candidates.filter(messageFilter.matches), by: sort)
             let page = Array(matches.dropFirst(offset).prefix(limit))

@@ -51,7 +51,7 @@ enum BansTable {
     static func active(_ db: Database, user: String, cid: ChannelId, at now: Date) throws -> StoredBan? {
         try Row.fetchOne(
             db,
-            sql: """
+            cached: """
                 SELECT * FROM bans WHERE target_user_id = ? AND cid IN (?, '') AND \(inForce()) ORDER BY cid LIMIT 1
                 """,
             arguments: [user, cid.rawValue, StoreCoding.micros(now)]
@@ -65,7 +65,7 @@ enum BansTable {
         conditions.add("cid", in: cids)
         conditions.add("target_user_id", in: users)
         let sql = "SELECT * FROM bans WHERE \(conditions.sql) ORDER BY created_at DESC LIMIT \(limit) OFFSET \(offset)"
-        return try Row.fetchAll(db, sql: sql, arguments: conditions.arguments).map(decode)
+        return try Row.fetchAll(db, cached: sql, arguments: conditions.arguments).map(decode)
     }
 
     static func decode(_ row: Row) -> StoredBan {

@@ -16,7 +16,7 @@ enum BlocksTable {
             sql: "INSERT OR IGNORE INTO blocks (user_id, blocked_user_id, created_at) VALUES (?, ?, ?)",
             arguments: [user, blocked, StoreCoding.text(now)])
         let created = try String.fetchOne(
-            db, sql: "SELECT created_at FROM blocks WHERE user_id = ? AND blocked_user_id = ?", arguments: [user, blocked])
+            db, cached: "SELECT created_at FROM blocks WHERE user_id = ? AND blocked_user_id = ?", arguments: [user, blocked])
         return StoreCoding.date(created) ?? now
     }
 
@@ -28,24 +28,24 @@ enum BlocksTable {
 
     /// Whom `userId` blocked, with when, oldest first.
     static func blocked(by userId: String, _ db: Database) throws -> [(userId: String, since: Date)] {
-        try Row.fetchAll(db, sql: "SELECT blocked_user_id, created_at FROM blocks WHERE user_id = ? ORDER BY created_at, rowid", arguments: [userId])
+        try Row.fetchAll(db, cached: "SELECT blocked_user_id, created_at FROM blocks WHERE user_id = ? ORDER BY created_at, rowid", arguments: [userId])
             .map { ($0["blocked_user_id"], StoreCoding.date($0["created_at"]) ?? Date()) }
     }
 
     /// Whether `user` blocked `other`.
     static func isBlocking(_ db: Database, _ user: String, _ other: String) throws -> Bool {
         try Bool.fetchOne(
-            db, sql: "SELECT EXISTS (SELECT 1 FROM blocks WHERE user_id = ? AND blocked_user_id = ?)", arguments: [user, other]) ?? false
+            db, cached: "SELECT EXISTS (SELECT 1 FROM blocks WHERE user_id = ? AND blocked_user_id = ?)", arguments: [user, other]) ?? false
     }
 
     /// Whether anyone blocked `userId` (through the index on blocked users).
     static func isBlocked(_ db: Database, _ userId: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM blocks WHERE blocked_user_id = ?)", arguments: [userId]) ?? false
+        try Bool.fetchOne(db, cached: "SELECT EXISTS (SELECT 1 FROM blocks WHERE blocked_user_id = ?)", arguments: [userId]) ?? false
     }
 
     /// The other member of `cid` when it is a one-to-one channel that `userId` is in, else nil.
     static func otherMember(ofOneToOne cid: ChannelId, besides userId: String, _ db: Database) throws -> String? {
-        let members = try String.fetchAll(db, sql: "SELECT user_id FROM members WHERE cid = ?", arguments: [cid.rawValue])
+        let members = try String.fetchAll(db, cached: "SELECT user_id FROM members WHERE cid = ?", arguments: [cid.rawValue])
         guard members.count == 2, members.contains(userId) else { return nil }
         return members.first { $0 != userId }
     }
@@ -54,7 +54,7 @@ enum BlocksTable {
     static func oneToOneChannels(of user: String, with other: String, _ db: Database) throws -> [ChannelId] {
         try String.fetchAll(
             db,
-            sql: """
+            cached: """
                 SELECT a.cid FROM members a JOIN members b ON b.cid = a.cid AND b.user_id = ?
                 WHERE a.user_id = ? AND (SELECT COUNT(*) FROM members c WHERE c.cid = a.cid) = 2
                 """,

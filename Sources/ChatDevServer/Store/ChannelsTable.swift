@@ -18,7 +18,7 @@ enum ChannelsTable {
     }
 
     static func fetchIncludingDeleted(_ db: Database, _ cid: ChannelId) throws -> StoredChannel? {
-        try Row.fetchOne(db, sql: "SELECT * FROM channels WHERE cid = ?", arguments: [cid.rawValue]).map(decode)
+        try Row.fetchOne(db, cached: "SELECT * FROM channels WHERE cid = ?", arguments: [cid.rawValue]).map(decode)
     }
 
     /// Stores a new channel, or one created again after it was deleted.
@@ -55,25 +55,25 @@ enum ChannelsTable {
 
     static func all(_ db: Database) throws -> [StoredChannel] {
         try Row.fetchAll(
-            db, sql: "SELECT * FROM channels WHERE deleted_at IS NULL ORDER BY COALESCE(last_message_at, created_at) DESC"
+            db, cached: "SELECT * FROM channels WHERE deleted_at IS NULL ORDER BY COALESCE(last_message_at, created_at) DESC"
         ).map(decode)
     }
 
     static func members(_ db: Database, _ cid: ChannelId) throws -> [StoredMember] {
         try Row.fetchAll(
-            db, sql: "SELECT \(memberColumns) FROM members m WHERE cid = ? ORDER BY created_at, rowid",
+            db, cached: "SELECT \(memberColumns) FROM members m WHERE cid = ? ORDER BY created_at, rowid",
             arguments: [StoreCoding.micros(Date()), cid.rawValue]
         ).map(decodeMember)
     }
 
     /// How many members `cid` has, counted by SQLite rather than by loading them.
     static func memberCount(_ db: Database, _ cid: ChannelId) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM members WHERE cid = ?", arguments: [cid.rawValue]) ?? 0
+        try Int.fetchOne(db, cached: "SELECT COUNT(*) FROM members WHERE cid = ?", arguments: [cid.rawValue]) ?? 0
     }
 
     static func member(_ db: Database, _ cid: ChannelId, _ userId: String) throws -> StoredMember? {
         try Row.fetchOne(
-            db, sql: "SELECT \(memberColumns) FROM members m WHERE cid = ? AND user_id = ?",
+            db, cached: "SELECT \(memberColumns) FROM members m WHERE cid = ? AND user_id = ?",
             arguments: [StoreCoding.micros(Date()), cid.rawValue, userId]
         ).map(decodeMember)
     }
@@ -87,11 +87,11 @@ enum ChannelsTable {
         if let userId {
             conditions.add("c.deleted_at IS NULL AND c.cid IN (SELECT cid FROM members WHERE user_id = ?)", [userId])
         }
-        return Set(try String.fetchAll(db, sql: "SELECT c.cid FROM channels c WHERE \(conditions.sql)", arguments: conditions.arguments).map(StoreCoding.channelId))
+        return Set(try String.fetchAll(db, cached: "SELECT c.cid FROM channels c WHERE \(conditions.sql)", arguments: conditions.arguments).map(StoreCoding.channelId))
     }
 
     static func channelIds(ofMember userId: String, _ db: Database) throws -> [ChannelId] {
-        try String.fetchAll(db, sql: "SELECT cid FROM members WHERE user_id = ?", arguments: [userId]).map(StoreCoding.channelId)
+        try String.fetchAll(db, cached: "SELECT cid FROM members WHERE user_id = ?", arguments: [userId]).map(StoreCoding.channelId)
     }
 
     /// Adds members that are not members yet; returns the ones added.
@@ -146,7 +146,7 @@ enum ChannelsTable {
 
     /// The channels `userId` hid.
     static func hiddenChannelIds(of userId: String, _ db: Database) throws -> Set<ChannelId> {
-        Set(try String.fetchAll(db, sql: "SELECT cid FROM members WHERE user_id = ? AND hidden = 1", arguments: [userId]).map(StoreCoding.channelId))
+        Set(try String.fetchAll(db, cached: "SELECT cid FROM members WHERE user_id = ? AND hidden = 1", arguments: [userId]).map(StoreCoding.channelId))
     }
 
     static let hidingMigration = """

@@ -29,7 +29,7 @@ enum DraftsTable {
 
     static func fetch(_ db: Database, _ cid: ChannelId, _ userId: String, parentId: String) throws -> StoredDraft? {
         try Row.fetchOne(
-            db, sql: "SELECT * FROM drafts WHERE cid = ? AND user_id = ? AND parent_id = ?", arguments: [cid.rawValue, userId, parentId]
+            db, cached: "SELECT * FROM drafts WHERE cid = ? AND user_id = ? AND parent_id = ?", arguments: [cid.rawValue, userId, parentId]
         ).map(decode)
     }
 
@@ -42,7 +42,7 @@ enum DraftsTable {
 
     /// The user's drafts, newest first.
     static func drafts(of userId: String, _ db: Database) throws -> [StoredDraft] {
-        try Row.fetchAll(db, sql: "SELECT * FROM drafts WHERE user_id = ? ORDER BY created_at DESC, rowid DESC", arguments: [userId]).map(decode)
+        try Row.fetchAll(db, cached: "SELECT * FROM drafts WHERE user_id = ? ORDER BY created_at DESC, rowid DESC", arguments: [userId]).map(decode)
     }
 
     static func decode(_ row: Row) -> StoredDraft {

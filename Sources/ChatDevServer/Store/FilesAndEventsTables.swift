@@ -14,7 +14,7 @@ enum FilesTable {
     }
 
     static func fetch(_ db: Database, _ id: String) throws -> StoredFile? {
-        try Row.fetchOne(db, sql: "SELECT * FROM files WHERE id = ?", arguments: [id]).map { row in
+        try Row.fetchOne(db, cached: "SELECT * FROM files WHERE id = ?", arguments: [id]).map { row in
             StoredFile(
                 id: row["id"], cid: (row["cid"] as String?).map(StoreCoding.channelId), kind: row["kind"], name: row["name"],
                 mimeType: row["mime_type"], size: row["size"], uploadedBy: row["uploaded_by"],
@@ -43,7 +43,7 @@ enum EventsTable {
         arguments += [StoreCoding.micros(date), limit + 1]
         return try String.fetchAll(
             db,
-            sql: "SELECT data FROM events WHERE cid IN (\(placeholders)) AND created_micros > ? ORDER BY created_micros, seq LIMIT ?",
+            cached: "SELECT data FROM events WHERE cid IN (\(placeholders)) AND created_micros > ? ORDER BY created_micros, seq LIMIT ?",
             arguments: arguments
         ).map(StoreCoding.object)
     }
@@ -52,7 +52,7 @@ enum EventsTable {
 /// App settings, stored as JSON per key.
 enum SettingsTable {
     static func fetch(_ db: Database, _ key: String) throws -> RawJSON? {
-        try String.fetchOne(db, sql: "SELECT value FROM settings WHERE key = ?", arguments: [key]).flatMap { try? JSONParser().parse($0) }
+        try String.fetchOne(db, cached: "SELECT value FROM settings WHERE key = ?", arguments: [key]).flatMap { try? JSONParser().parse($0) }
     }
 
     static func store(_ db: Database, _ key: String, _ value: RawJSON) throws {

@@ -23,7 +23,7 @@ enum MessageHistoryTable {
     /// or by whoever made the edit before.
     static func keep(_ db: Database, _ message: StoredMessage, replacedBy editor: String) throws {
         let madeBy = try String.fetchOne(
-            db, sql: "SELECT replaced_by FROM message_history WHERE message_id = ? ORDER BY seq DESC LIMIT 1", arguments: [message.id])
+            db, cached: "SELECT replaced_by FROM message_history WHERE message_id = ? ORDER BY seq DESC LIMIT 1", arguments: [message.id])
         try db.execute(
             sql: "INSERT INTO message_history (message_id, data, made_at, made_by, replaced_by) VALUES (?, ?, ?, ?, ?)",
             arguments: [message.id, StoreCoding.text(message.data), StoreCoding.text(message.updatedAt), madeBy ?? message.userId, editor])
@@ -31,7 +31,7 @@ enum MessageHistoryTable {
 
     /// The versions of `messageId` an edit replaced, oldest first.
     static func versions(_ db: Database, of messageId: String) throws -> [MessageVersion] {
-        try Row.fetchAll(db, sql: "SELECT * FROM message_history WHERE message_id = ? ORDER BY seq", arguments: [messageId]).map { row in
+        try Row.fetchAll(db, cached: "SELECT * FROM message_history WHERE message_id = ? ORDER BY seq", arguments: [messageId]).map { row in
             MessageVersion(
                 messageId: row["message_id"], data: StoreCoding.object(row["data"]), madeAt: StoreCoding.date(row["made_at"]) ?? Date(),
                 madeBy: row["made_by"])

@@ -5,7 +5,7 @@ import GRDB
 /// Messages, reactions and read state.
 enum MessagesTable {
     static func fetch(_ db: Database, _ id: String) throws -> StoredMessage? {
-        try Row.fetchOne(db, sql: "SELECT * FROM messages WHERE id = ?", arguments: [id]).map(decode)
+        try Row.fetchOne(db, cached: "SELECT * FROM messages WHERE id = ?", arguments: [id]).map(decode)
     }
 
     static func insert(_ db: Database, _ message: StoredMessage) throws {
@@ -44,13 +44,13 @@ enum MessagesTable {
             AND seq > \(visibleSeq) AND seq > ?
             """
         var arguments: StatementArguments = [cid.rawValue, cid.rawValue, afterSeq ?? 0]
-        if let beforeId, let seq = try Int64.fetchOne(db, sql: "SELECT seq FROM messages WHERE id = ?", arguments: [beforeId]) {
+        if let beforeId, let seq = try Int64.fetchOne(db, cached: "SELECT seq FROM messages WHERE id = ?", arguments: [beforeId]) {
             sql += " AND seq < ?"
             arguments += [seq]
         }
         sql += " ORDER BY seq DESC LIMIT ?"
         arguments += [limit]
-        return try Row.fetchAll(db, sql: sql, arguments: arguments).map(decode).reversed()
+        return try Row.fetchAll(db, cached: sql, arguments: arguments).map(decode).reversed()
     }
 
     /// Limits on when the listed pins were made.
@@ -81,30 +81,30 @@ enum MessagesTable {
         let order = newestFirst ? "DESC" : "ASC"
         sql += " ORDER BY json_extract(data, '$.pinned_at') \(order), seq \(order) LIMIT ?"
         arguments += [limit]
-        return try Row.fetchAll(db, sql: sql, arguments: arguments).map(decode)
+        return try Row.fetchAll(db, cached: sql, arguments: arguments).map(decode)
     }
 
     static func replies(_ db: Database, parentId: String, limit: Int) throws -> [StoredMessage] {
         try Row.fetchAll(
-            db, sql: "SELECT * FROM messages WHERE parent_id = ? ORDER BY seq LIMIT ?", arguments: [parentId, limit]
+            db, cached: "SELECT * FROM messages WHERE parent_id = ? ORDER BY seq LIMIT ?", arguments: [parentId, limit]
         ).map(decode)
     }
 
     /// The latest `limit` replies of a thread not deleted, oldest first.
     static func latestReplies(_ db: Database, parentId: String, limit: Int) throws -> [StoredMessage] {
         try Row.fetchAll(
-            db, sql: "SELECT * FROM messages WHERE parent_id = ? AND deleted_at IS NULL ORDER BY seq DESC LIMIT ?", arguments: [parentId, limit]
+            db, cached: "SELECT * FROM messages WHERE parent_id = ? AND deleted_at IS NULL ORDER BY seq DESC LIMIT ?", arguments: [parentId, limit]
         ).map(decode).reversed()
     }
 
     static func replyCount(_ db: Database, parentId: String) throws -> Int {
         try Int.fetchOne(
-            db, sql: "SELECT COUNT(*) FROM messages WHERE parent_id = ? AND deleted_at IS NULL", arguments: [parentId]) ?? 0
+            db, cached: "SELECT COUNT(*) FROM messages WHERE parent_id = ? AND deleted_at IS NULL", arguments: [parentId]) ?? 0
     }
 
     static func count(_ db: Database, _ cid: ChannelId) throws -> Int {
         try Int.fetchOne(
-            db, sql: "SELECT COUNT(*) FROM messages WHERE cid = ? AND seq > \(visibleSeq)", arguments: [cid.rawValue, cid.rawValue]) ?? 0
+            db, cached: "SELECT COUNT(*) FROM messages WHERE cid = ? AND seq > \(visibleSeq)", arguments: [cid.rawValue, cid.rawValue]) ?? 0
     }
 
     /// The SQL for the sequence number a channel's visible messages come after (the last one
@@ -114,8 +114,8 @@ enum MessagesTable {
     /// The sequence number of the channel's last message created at or before `date` (its last
     /// message when nil), if any.
     static func lastSeq(_ db: Database, _ cid: ChannelId, upTo date: Date?) throws -> Int64? {
-        guard let date else { return try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM messages WHERE cid = ?", arguments: [cid.rawValue]) }
-        let rows = try Row.fetchAll(db, sql: "SELECT seq, created_at FROM messages WHERE cid = ? ORDER BY seq", arguments: [cid.rawValue])
+        guard let date else { return try Int64.fetchOne(db, cached: "SELECT MAX(seq) FROM messages WHERE cid = ?", arguments: [cid.rawValue]) }
+        let rows = try Row.fetchAll(db, cached: "SELECT seq, created_at FROM messages WHERE cid = ? ORDER BY seq", arguments: [cid.rawValue])
         var last: Int64?
         for row in rows {
             if let created = StoreCoding.date(row["created_at"]), created > date { break }
@@ -143,7 +143,7 @@ enum MessagesTable {
 
     /// The channels `userId` has messages in (deleted ones included), by id.
     static func channelIds(withMessagesOf userId: String, _ db: Database) throws -> [ChannelId] {
-        try String.fetchAll(db, sql: "SELECT DISTINCT cid FROM messages WHERE user_id = ? ORDER BY cid", arguments: [userId])
+        try String.fetchAll(db, cached: "SELECT DISTINCT cid FROM messages WHERE user_id = ? ORDER BY cid", arguments: [userId])
             .compactMap { try? ChannelId(cid: $0) }
     }
 
@@ -172,7 +172,7 @@ enum MessagesTable {
     /// The messages of `userId` soft-deleted at `date` (all at once, by a deactivation), oldest first.
     static func deletedMessages(_ db: Database, of userId: String, at date: Date) throws -> [StoredMessage] {
         try Row.fetchAll(
-            db, sql: "SELECT * FROM messages WHERE user_id = ? AND deleted_at = ? ORDER BY seq",
+            db, cached: "SELECT * FROM messages WHERE user_id = ? AND deleted_at = ? ORDER BY seq",
             arguments: [userId, StoreCoding.text(date)]
         ).map(decode)
     }
@@ -180,7 +180,7 @@ enum MessagesTable {
     /// A message's reactions, newest first.
     static func reactions(_ db: Database, messageId: String, limit: Int, offset: Int) throws -> [StoredReaction] {
         try Row.fetchAll(
-            db, sql: "SELECT * FROM reactions WHERE message_id = ? ORDER BY created_at DESC, user_id LIMIT ? OFFSET ?",
+            db, cached: "SELECT * FROM reactions WHERE message_id = ? ORDER BY created_at DESC, user_id LIMIT ? OFFSET ?",
             arguments: [messageId, limit, offset]
         ).map(decodeReaction)
     }
@@ -198,7 +198,7 @@ enum MessagesTable {
 
     /// The message's position in its channel (messages are numbered in send order).
     static func sequence(_ db: Database, _ id: String) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT seq FROM messages WHERE id = ?", arguments: [id])
+        try Int64.fetchOne(db, cached: "SELECT seq FROM messages WHERE id = ?", arguments: [id])
     }
 
     // MARK: Reactions
@@ -207,14 +207,14 @@ enum MessagesTable {
         guard !messageIds.isEmpty else { return [:] }
         let placeholders = Array(repeating: "?", count: messageIds.count).joined(separator: ",")
         let rows = try Row.fetchAll(
-            db, sql: "SELECT * FROM reactions WHERE message_id IN (\(placeholders)) ORDER BY created_at DESC",
+            db, cached: "SELECT * FROM reactions WHERE message_id IN (\(placeholders)) ORDER BY created_at DESC",
             arguments: StatementArguments(messageIds))
         return Dictionary(grouping: rows.map(decodeReaction), by: \.messageId)
     }
 
     static func reaction(_ db: Database, _ messageId: String, _ userId: String, _ type: String) throws -> StoredReaction? {
         try Row.fetchOne(
-            db, sql: "SELECT * FROM reactions WHERE message_id = ? AND user_id = ? AND type = ?", arguments: [messageId, userId, type]
+            db, cached: "SELECT * FROM reactions WHERE message_id = ? AND user_id = ? AND type = ?", arguments: [messageId, userId, type]
         ).map(decodeReaction)
     }
 
@@ -267,7 +267,7 @@ enum MessagesTable {
     }
 
     static func reads(_ db: Database, _ cid: ChannelId) throws -> [StoredRead] {
-        try Row.fetchAll(db, sql: "SELECT * FROM reads WHERE cid = ?", arguments: [cid.rawValue]).map { row in
+        try Row.fetchAll(db, cached: "SELECT * FROM reads WHERE cid = ?", arguments: [cid.rawValue]).map { row in
             StoredRead(
                 userId: row["user_id"], lastRead: StoreCoding.date(row["last_read"]) ?? Date(),
                 lastReadMessageId: row["last_read_message_id"])

@@ -37,7 +37,7 @@ enum MutesTable {
                 mute.expires.map(StoreCoding.micros),
             ])
         return try Row.fetchOne(
-            db, sql: "SELECT * FROM mutes WHERE user_id = ? AND kind = ? AND target = ?", arguments: [mute.userId, mute.kind.rawValue, mute.target]
+            db, cached: "SELECT * FROM mutes WHERE user_id = ? AND kind = ? AND target = ?", arguments: [mute.userId, mute.kind.rawValue, mute.target]
         ).map(decode) ?? mute
     }
 
@@ -50,7 +50,7 @@ enum MutesTable {
     static func mutes(_ db: Database, of userId: String, kind: StoredMute.Kind, at now: Date) throws -> [StoredMute] {
         try Row.fetchAll(
             db,
-            sql: """
+            cached: """
                 SELECT * FROM mutes WHERE user_id = ? AND kind = ? AND (expires_micros IS NULL OR expires_micros > ?)
                 ORDER BY created_at, target
                 """,

@@ -72,7 +72,7 @@ enum PollsTable {
     }
 
     static func fetch(_ db: Database, _ id: String) throws -> StoredPoll? {
-        try Row.fetchOne(db, sql: "SELECT * FROM polls WHERE id = ?", arguments: [id]).map { row in
+        try Row.fetchOne(db, cached: "SELECT * FROM polls WHERE id = ?", arguments: [id]).map { row in
             StoredPoll(
                 id: row["id"], data: StoreCoding.object(row["data"]), createdBy: row["created_by"], isClosed: row["is_closed"],
                 createdAt: StoreCoding.date(row["created_at"]) ?? Date(), updatedAt: StoreCoding.date(row["updated_at"]) ?? Date())
@@ -81,11 +81,11 @@ enum PollsTable {
 
     /// The poll's votes, oldest first.
     static func votes(_ db: Database, pollId: String) throws -> [StoredPollVote] {
-        try Row.fetchAll(db, sql: "SELECT * FROM poll_votes WHERE poll_id = ? ORDER BY created_at, id", arguments: [pollId]).map(decodeVote)
+        try Row.fetchAll(db, cached: "SELECT * FROM poll_votes WHERE poll_id = ? ORDER BY created_at, id", arguments: [pollId]).map(decodeVote)
     }
 
     static func vote(_ db: Database, _ id: String) throws -> StoredPollVote? {
-        try Row.fetchOne(db, sql: "SELECT * FROM poll_votes WHERE id = ?", arguments: [id]).map(decodeVote)
+        try Row.fetchOne(db, cached: "SELECT * FROM poll_votes WHERE id = ?", arguments: [id]).map(decodeVote)
     }
 
     static func upsertVote(_ db: Database, _ vote: StoredPollVote) throws {
@@ -107,7 +107,7 @@ enum PollsTable {
     /// The messages that carry the poll (normally one), with their channels, through the
     /// index on the messages' `poll_id` (every vote asks).
     static func messages(carrying pollId: String, _ db: Database) throws -> [StoredMessage] {
-        try Row.fetchAll(db, sql: "SELECT * FROM messages WHERE json_extract(data, '$.poll_id') = ?", arguments: [pollId]).map(MessagesTable.decode)
+        try Row.fetchAll(db, cached: "SELECT * FROM messages WHERE json_extract(data, '$.poll_id') = ?", arguments: [pollId]).map(MessagesTable.decode)
     }
 
     private static func decodeVote(_ row: Row) -> StoredPollVote {

@@ -57,23 +57,23 @@ enum RemindersTable {
     }
 
     static func fetch(_ db: Database, messageId: String, userId: String) throws -> StoredReminder? {
-        try Row.fetchOne(db, sql: "SELECT * FROM reminders WHERE message_id = ? AND user_id = ?", arguments: [messageId, userId]).map(decode)
+        try Row.fetchOne(db, cached: "SELECT * FROM reminders WHERE message_id = ? AND user_id = ?", arguments: [messageId, userId]).map(decode)
     }
 
     static func count(of userId: String, _ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT count(*) FROM reminders WHERE user_id = ?", arguments: [userId]) ?? 0
+        try Int.fetchOne(db, cached: "SELECT count(*) FROM reminders WHERE user_id = ?", arguments: [userId]) ?? 0
     }
 
     /// The user's reminders, in no particular order (the query sorts them).
     static func reminders(of userId: String, _ db: Database) throws -> [StoredReminder] {
-        try Row.fetchAll(db, sql: "SELECT * FROM reminders WHERE user_id = ?", arguments: [userId]).map(decode)
+        try Row.fetchAll(db, cached: "SELECT * FROM reminders WHERE user_id = ?", arguments: [userId]).map(decode)
     }
 
     /// The reminders due by `now` whose notification has not gone out, oldest first; each is
     /// marked notified in the same transaction.
     static func takeDue(_ db: Database, at now: Date) throws -> [StoredReminder] {
         let due = try Row.fetchAll(
-            db, sql: "SELECT * FROM reminders WHERE notified = 0 AND remind_at IS NOT NULL AND remind_at <= ? ORDER BY remind_at",
+            db, cached: "SELECT * FROM reminders WHERE notified = 0 AND remind_at IS NOT NULL AND remind_at <= ? ORDER BY remind_at",
             arguments: [StoreCoding.micros(now)]
         ).map(decode)
         try db.execute(
@@ -84,7 +84,7 @@ enum RemindersTable {
 
     /// When the next reminder not yet notified is due, if any.
     static func nextDue(_ db: Database) throws -> Date? {
-        try Int64.fetchOne(db, sql: "SELECT min(remind_at) FROM reminders WHERE notified = 0 AND remind_at IS NOT NULL").map(date(micros:))
+        try Int64.fetchOne(db, cached: "SELECT min(remind_at) FROM reminders WHERE notified = 0 AND remind_at IS NOT NULL").map(date(micros:))
     }
 
     static func decode(_ row: Row) -> StoredReminder {

@@ -49,7 +49,7 @@ enum SharedLocationsTable {
     }
 
     static func fetch(_ db: Database, messageId: String) throws -> StoredSharedLocation? {
-        try Row.fetchOne(db, sql: "SELECT * FROM shared_locations WHERE message_id = ?", arguments: [messageId]).map(decode)
+        try Row.fetchOne(db, cached: "SELECT * FROM shared_locations WHERE message_id = ?", arguments: [messageId]).map(decode)
     }
 
     /// The locations of those of `messageIds` that have one, by message id.
@@ -57,7 +57,7 @@ enum SharedLocationsTable {
         guard !messageIds.isEmpty else { return [:] }
         let marks = Array(repeating: "?", count: messageIds.count).joined(separator: ", ")
         let rows = try Row.fetchAll(
-            db, sql: "SELECT * FROM shared_locations WHERE message_id IN (\(marks))", arguments: StatementArguments(messageIds))
+            db, cached: "SELECT * FROM shared_locations WHERE message_id IN (\(marks))", arguments: StatementArguments(messageIds))
         return Dictionary(rows.map(decode).map { ($0.messageId, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -66,7 +66,7 @@ enum SharedLocationsTable {
     static func live(of userId: String, at now: Date, _ db: Database) throws -> [StoredSharedLocation] {
         try Row.fetchAll(
             db,
-            sql: """
+            cached: """
                 SELECT shared_locations.* FROM shared_locations JOIN messages ON messages.id = shared_locations.message_id
                 WHERE shared_locations.user_id = ? AND shared_locations.end_at > ? AND messages.deleted_at IS NULL
                 ORDER BY shared_locations.created_at

@@ -20,7 +20,7 @@ enum ThreadRows {
     static func parents(_ db: Database, participant: String) throws -> [ThreadRow] {
         let ids = try String.fetchAll(
             db,
-            sql: """
+            cached: """
                 SELECT DISTINCT p.id FROM messages p JOIN messages r ON r.parent_id = p.id AND r.deleted_at IS NULL
                 JOIN members m ON m.cid = p.cid AND m.user_id = ?
                 WHERE p.deleted_at IS NULL AND p.seq > COALESCE((SELECT truncated_seq FROM channels WHERE cid = p.cid), 0)
@@ -34,7 +34,7 @@ enum ThreadRows {
     static func thread(_ db: Database, parent: StoredMessage) throws -> ThreadRow? {
         guard parent.deletedAt == nil else { return nil }
         let rows = try Row.fetchAll(
-            db, sql: "SELECT user_id, created_at FROM messages WHERE parent_id = ? AND deleted_at IS NULL ORDER BY seq",
+            db, cached: "SELECT user_id, created_at FROM messages WHERE parent_id = ? AND deleted_at IS NULL ORDER BY seq",
             arguments: [parent.id])
         guard !rows.isEmpty else { return nil }
         var participants: [(userId: String, since: Date, lastAt: Date)] = [(parent.userId, parent.createdAt, parent.createdAt)]

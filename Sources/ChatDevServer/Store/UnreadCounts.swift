@@ -54,7 +54,7 @@ enum UnreadCounts {
     static func count(_ db: Database, _ channel: StoredChannel, for userId: String, after date: Date) throws -> Int {
         try Int.fetchOne(
             db,
-            sql: """
+            cached: """
                 SELECT COUNT(*) FROM messages
                 WHERE cid = ? AND user_id != ? AND created_at > ? AND seq > ? AND deleted_at IS NULL
                 AND COALESCE(json_extract(data, '$.silent'), 0) = 0

@@ -10,14 +10,14 @@ enum UsersTable {
     ]
 
     static func fetch(_ db: Database, _ id: String) throws -> StoredUser? {
-        try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id]).map(decode)
+        try Row.fetchOne(db, cached: "SELECT * FROM users WHERE id = ?", arguments: [id]).map(decode)
     }
 
     static func fetch(_ db: Database, ids: some Collection<String>) throws -> [String: StoredUser] {
         guard !ids.isEmpty else { return [:] }
         let unique = Array(Set(ids))
         let placeholders = Array(repeating: "?", count: unique.count).joined(separator: ",")
-        let rows = try Row.fetchAll(db, sql: "SELECT * FROM users WHERE id IN (\(placeholders))", arguments: StatementArguments(unique))
+        let rows = try Row.fetchAll(db, cached: "SELECT * FROM users WHERE id IN (\(placeholders))", arguments: StatementArguments(unique))
         return Dictionary(rows.map(decode).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -87,13 +87,13 @@ enum UsersTable {
     /// The first `limit` users that may act, by id (deactivated and deleted ones left out).
     static func active(_ db: Database, limit: Int) throws -> [StoredUser] {
         try Row.fetchAll(
-            db, sql: "SELECT * FROM users WHERE deactivated_at IS NULL AND deleted_at IS NULL ORDER BY id LIMIT ?", arguments: [limit]
+            db, cached: "SELECT * FROM users WHERE deactivated_at IS NULL AND deleted_at IS NULL ORDER BY id LIMIT ?", arguments: [limit]
         ).map(decode)
     }
 
     /// The users that may not connect or act now, with why.
     static func disabled(_ db: Database) throws -> [String: String] {
-        let rows = try Row.fetchAll(db, sql: "SELECT * FROM users WHERE deactivated_at IS NOT NULL OR deleted_at IS NOT NULL")
+        let rows = try Row.fetchAll(db, cached: "SELECT * FROM users WHERE deactivated_at IS NOT NULL OR deleted_at IS NOT NULL")
         return Dictionary(uniqueKeysWithValues: rows.map(decode).compactMap { user in user.disabledReason.map { (user.id, $0) } })
     }
 
