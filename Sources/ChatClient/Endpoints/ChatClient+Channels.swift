@@ -73,10 +73,15 @@ extension ChatClient {
     }
 
     /// ``memberChannels(of:)``, watching each page on `connectionId` as it is read, and the
-    /// calls it took.
-    package func memberChannelPages(of userId: String, watch connectionId: String? = nil) async throws -> (channels: [ChannelId], calls: Int) {
+    /// calls it took; `onBatch` gets the channels listed, `batchSize` or more at a time, as
+    /// they are (the last batch may be smaller).
+    package func memberChannelPages(
+        of userId: String, watch connectionId: String? = nil, batchSize: Int = .max,
+        onBatch: ([ChannelId]) async throws -> Void = { _ in }
+    ) async throws -> (channels: [ChannelId], calls: Int) {
         var found: [ChannelId] = []
         var seen: Set<ChannelId> = []
+        var batch: [ChannelId] = []
         let pageSize = Self.channelPageSize
         var offset = 0
         var calls = 0
@@ -86,8 +91,16 @@ extension ChatClient {
                 messageLimit: 0, watch: connectionId)
             calls += 1
             // A channel that moves between pages while they are read is listed once.
-            for cid in page.map(\.channel.cid) where seen.insert(cid).inserted { found.append(cid) }
-            guard page.count == pageSize else { return (found, calls) }
+            for cid in page.map(\.channel.cid) where seen.insert(cid).inserted {
+                found.append(cid)
+                batch.append(cid)
+            }
+            let isLast = page.count < pageSize
+            if batch.count >= batchSize || (isLast && !batch.isEmpty) {
+                try await onBatch(batch)
+                batch = []
+            }
+            if isLast { return (found, calls) }
             offset += pageSize
         }
     }

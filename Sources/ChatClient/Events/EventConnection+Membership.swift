@@ -8,10 +8,13 @@ extension EventConnection {
     /// member of now, including those it was added to while disconnected, and stops watching
     /// those it was removed from meanwhile (their removal happened while nobody listened). A
     /// channel deleted meanwhile is left to the reconnection, which announces its deletion.
-    /// Each page of them is watched on `connectionId` as it is listed; returns them, and the
-    /// calls it took.
-    func followMemberChannels(watch connectionId: String) async throws -> (channels: Set<ChannelId>, calls: Int) {
-        let (current, listingCalls) = try await client.memberChannelPages(of: user.id, watch: connectionId)
+    /// Each page of them is watched on `connectionId` as it is listed, and `onBatch` gets them
+    /// ``readyBatch`` at a time; returns them, and the calls it took.
+    func followMemberChannels(
+        watch connectionId: String, onBatch: ([ChannelId]) async throws -> Void = { _ in }
+    ) async throws -> (channels: Set<ChannelId>, calls: Int) {
+        let (current, listingCalls) = try await client.memberChannelPages(
+            of: user.id, watch: connectionId, batchSize: Self.readyBatch, onBatch: onBatch)
         var calls = listingCalls
         let gone = shared.withLock { $0.memberChannels.subtracting(current) }
         var removedFrom: Set<ChannelId> = []
@@ -21,7 +24,8 @@ extension EventConnection {
         }
         forget(removedFrom)
         let added = shared.withLock { shared -> [ChannelId] in
-            let added = current.filter { !shared.watched.contains($0) }
+            let known = Set(shared.watched)
+            let added = current.filter { !known.contains($0) }
             shared.watched.append(contentsOf: added)
             shared.memberChannels = Set(current)
             return added

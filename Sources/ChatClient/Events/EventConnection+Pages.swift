@@ -76,10 +76,22 @@ extension EventConnection {
     func watchAll(connectionId: String, isReconnect: Bool, healingFrom since: Date?, report: inout ChannelWatchReport) async throws {
         var covered: Set<ChannelId> = []
         if configuration.watchesMemberChannels {
-            let (members, calls) = try await followMemberChannels(watch: connectionId)
+            // Each batch is ready as it is listed.
+            let healing = Locked(ChannelWatchReport(isReconnect: isReconnect))
+            let (members, calls) = try await followMemberChannels(watch: connectionId) { batch in
+                var part = ChannelWatchReport(isReconnect: isReconnect)
+                try await self.ready(batch, vanished: [], healingFrom: since, report: &part)
+                healing.withLock { [part] in
+                    $0.synced += part.synced
+                    $0.syncedEvents += part.syncedEvents
+                    $0.calls += part.calls
+                }
+            }
             covered = members
-            report.calls += calls
-            try await ready(members.sorted { $0.rawValue < $1.rawValue }, vanished: [], healingFrom: since, report: &report)
+            let healed = healing.withLock { $0 }
+            report.calls += calls + healed.calls
+            report.synced += healed.synced
+            report.syncedEvents += healed.syncedEvents
         }
         let rest = watchedChannels.filter { !covered.contains($0) }
         var gone: Set<ChannelId> = []
