@@ -252,7 +252,9 @@ let package = Package(
         // access, the custom payload the model and client tests share). Apart from ChatBotKitTesting,
         // which re-exports it, because that one runs a dev server and bots: the model, transport
         // and dev server tests use these without building what they do not test.
-        .target(name: "ChatTestSupport", dependencies: ["ChatModels", "ChatLocking"], swiftSettings: strictSettings),
+        .target(
+            name: "ChatTestSupport", dependencies: ["ChatModels", "ChatLocking", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings),
         .target(
             name: "ChatBotKitTesting",
             dependencies: [

@@ -113,7 +113,7 @@ struct ManyChannelsTests {
     @Test("a channel listed three times is reported once, and joined and watched once")
     func duplicatesOnce() async throws {
         try await TestChatServer.withServer { server in
-            let log = StartLog()
+            let log = LogLines()
             let client = server.client(as: "keeper")
             let service = BotService(
                 bot: Self.answeringBot(Recorder()), client: client, channels: ["messaging:a", "messaging:b", "messaging:a", "messaging:a"],
@@ -168,37 +168,5 @@ struct ManyChannelsTests {
                     && states.allSatisfy { state in state.messages.filter { $0.user?.id == "keeper" && $0.text == text }.count == times }
             }
         }
-    }
-}
-
-/// The lines a logger wrote, with their levels.
-final class StartLog: Sendable {
-    private let recorded = Locked<[(Logger.Level, String)]>([])
-
-    /// A logger writing here, at every level.
-    var logger: Logger {
-        var logger = Logger(label: "many-channels-test") { _ in Handler(sink: self) }
-        logger.logLevel = .trace
-        return logger
-    }
-
-    /// The lines written at `level`.
-    func lines(at level: Logger.Level) -> [String] {
-        recorded.withLock { $0.filter { $0.0 == level }.map(\.1) }
-    }
-
-    fileprivate func append(_ level: Logger.Level, _ text: String) {
-        recorded.withLock { $0.append((level, text)) }
-    }
-
-    private struct Handler: LogHandler {
-        let sink: StartLog
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) { sink.append(event.level, "\(event.message)") }
     }
 }

@@ -99,34 +99,3 @@ struct OutageToleranceTests {
         }
     }
 }
-
-/// The lines a logger wrote, with their levels.
-final class LogLines: Sendable {
-    private let recorded = Locked<[(Logger.Level, String)]>([])
-
-    /// A logger writing here, at every level.
-    var logger: Logger {
-        var logger = Logger(label: "outage-test") { _ in Handler(lines: self) }
-        logger.logLevel = .trace
-        return logger
-    }
-
-    func lines(at level: Logger.Level) -> [String] {
-        recorded.withLock { $0.filter { $0.0 == level }.map(\.1) }
-    }
-
-    fileprivate func append(_ level: Logger.Level, _ text: String) {
-        recorded.withLock { $0.append((level, text)) }
-    }
-
-    private struct Handler: LogHandler {
-        let lines: LogLines
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) { lines.append(event.level, "\(event.message)") }
-    }
-}
