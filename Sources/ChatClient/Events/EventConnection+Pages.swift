@@ -77,21 +77,11 @@ extension EventConnection {
         var covered: Set<ChannelId> = []
         if configuration.watchesMemberChannels {
             // Each batch is ready as it is listed.
-            let healing = Locked(ChannelWatchReport(isReconnect: isReconnect))
             let (members, calls) = try await followMemberChannels(watch: connectionId) { batch in
-                var part = ChannelWatchReport(isReconnect: isReconnect)
-                try await self.ready(batch, vanished: [], healingFrom: since, report: &part)
-                healing.withLock { [part] in
-                    $0.synced += part.synced
-                    $0.syncedEvents += part.syncedEvents
-                    $0.calls += part.calls
-                }
+                try await ready(batch, vanished: [], healingFrom: since, report: &report)
             }
             covered = members
-            let healed = healing.withLock { $0 }
-            report.calls += calls + healed.calls
-            report.synced += healed.synced
-            report.syncedEvents += healed.syncedEvents
+            report.calls += calls
         }
         let rest = watchedChannels.filter { !covered.contains($0) }
         var gone: Set<ChannelId> = []
@@ -100,9 +90,6 @@ extension EventConnection {
             let pages: ChannelPagesReport
             if isReconnect {
                 pages = try await client.watchChannels(batch, connectionId: connectionId)
-                let vanished = Set(pages.missing)
-                if !vanished.isEmpty { forget(vanished) }
-                gone.formUnion(vanished)
             } else {
                 pages =
                     configuration.joinsWatchedChannels
@@ -113,9 +100,12 @@ extension EventConnection {
                     shared.withLock { $0.joinedItself.formUnion(pages.joined + pages.created) }
                 }
             }
+            // Only a reconnect's pages miss channels: they create none.
+            let vanished = Set(pages.missing)
+            if !vanished.isEmpty { forget(vanished) }
+            gone.formUnion(vanished)
             report.add(pages)
             refuse(pages.failures)
-            let vanished = Set(pages.missing)
             try await ready(batch.filter { !vanished.contains($0) }, vanished: vanished, healingFrom: since, report: &report)
         }
         if !gone.isEmpty {
